@@ -1,0 +1,138 @@
+"""The ``osrs-rl`` command: one entry point with subcommands.
+
+  osrs-rl demo    the main job until the trainer lands: calculator examples and the engine benchmark
+  osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
+  osrs-rl bench   throughput of the hot engine kernels
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+
+
+def _pairs(values: list[str] | None, what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values or []:
+        if "=" not in v:
+            raise SystemExit(f"error: --{what} expects KEY=VALUE, got {v!r}")
+        k, val = v.split("=", 1)
+        out[k.strip()] = val.strip()
+    return out
+
+
+def _int_pairs(values: list[str] | None, what: str) -> dict[str, int]:
+    out = {}
+    for k, v in _pairs(values, what).items():
+        try:
+            out[k] = int(v)
+        except ValueError:
+            raise SystemExit(f"error: --{what} {k}={v!r}: the value must be an integer") from None
+    return out
+
+
+def _print_result(title: str, result, explain: bool) -> None:
+    table = Table(title=title)
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    for k, v in result.rows():
+        table.add_row(k, v)
+    console.print(table)
+    if explain:
+        console.print("[bold]steps[/bold] (each floored as the game does):")
+        for line in result.steps:
+            console.print("  " + line)
+
+
+def cmd_calc(args: argparse.Namespace) -> int:
+    from osrs_rl import calc
+
+    player = dict(levels=_int_pairs(args.level, "level"), boosts=_int_pairs(args.boost, "boost"),
+                  prayers=args.prayer or [], gear=_pairs(args.gear, "gear"), style=args.style)
+    try:
+        if args.from_npc:
+            result = calc.npc_vs_player(args.from_npc, args.attack_type, **player)
+            title = f"{args.from_npc} ({args.attack_type}) vs player"
+        else:
+            result = calc.player_vs_npc(**player, spell=args.spell, special=args.special, target=args.target,
+                                        kandarin_diary=args.kandarin)
+            title = f"player vs {args.target}" + (" (special attack)" if args.special else "")
+    except calc.CalcInputError as e:
+        console.print(f"[red]error:[/red] {e}")
+        return 2
+    _print_result(title, result, args.explain)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from osrs_rl.core import bench
+
+    bench.main()
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from osrs_rl import calc
+    from osrs_rl.core import bench
+
+    console.rule("osrs-rl demo: what the engine believes")
+    examples = [
+        ("Twisted bow, Rigour, +13 ranged vs Zulrah (Magma)",
+         dict(gear={"weapon": "Twisted bow", "ammo": "Dragon arrow"}, prayers=["Rigour"], style="Rapid",
+              boosts={"ranged": 13}, target="Zulrah (Magma)")),
+        ("Toxic blowpipe special vs Zulrah (Serpentine)",
+         dict(gear={"weapon": "Toxic blowpipe", "ammo": "Dragon dart"}, style="Rapid", special=True,
+              target="Zulrah (Serpentine)")),
+        ("Ice Barrage from a Kodai wand, Augury, vs Jal-Xil",
+         dict(gear={"weapon": "Kodai wand", "neck": "Occult necklace"}, prayers=["Augury"],
+              spell="Ice Barrage", target="Jal-Xil")),
+    ]
+    for title, kwargs in examples:
+        _print_result(title, calc.player_vs_npc(**kwargs), explain=False)
+    _print_result("JalTok-Jad magic vs a player without prayer",
+                  calc.npc_vs_player("JalTok-Jad", "magic", levels={"defence": 70}), explain=False)
+    console.rule("engine benchmark")
+    bench.main()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("demo", help="calculator examples and the engine benchmark")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("calc", help="what one attack does, computed by the engine's kernels",
+                       description="Player vs NPC by default; --from-npc NAME gives NPC vs player.")
+    p.add_argument("--target", default="Zulrah (Serpentine)", help="NPC name with version, e.g. 'Zulrah (Magma)'")
+    p.add_argument("--gear", action="append", metavar="SLOT=ITEM", help="e.g. --gear weapon='Twisted bow'")
+    p.add_argument("--level", action="append", metavar="SKILL=N", help="base level (default 99)")
+    p.add_argument("--boost", action="append", metavar="SKILL=N", help="visible boost, e.g. ranged=13")
+    p.add_argument("--prayer", action="append", metavar="NAME", help="active prayer, e.g. Rigour")
+    p.add_argument("--style", help="combat style name from the weapon interface, e.g. Rapid, Lash")
+    p.add_argument("--spell", help="spell name, e.g. 'Ice Barrage'")
+    p.add_argument("--special", action="store_true", help="use the weapon's special attack")
+    p.add_argument("--kandarin", action="store_true", help="Kandarin hard diary (enchanted bolt procs x1.1)")
+    p.add_argument("--from-npc", metavar="NPC", help="NPC attacking the player instead")
+    p.add_argument("--attack-type", default="melee", help="with --from-npc: melee, stab, slash, crush, ranged, magic")
+    p.add_argument("--explain", action="store_true", help="print every floored step")
+    p.set_defaults(func=cmd_calc)
+
+    p = sub.add_parser("bench", help="throughput of the hot engine kernels")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""Damage: the damage roll, hit caps, protection prayers and expected damage.
+
+Rules (shared/reference/combat.md sections 5-6):
+- an accurate hit deals a uniform integer in [min, max]; an accurate 0 is raised to 1 (dps-calc
+  "raise accurate 0s to 1") [H]; a miss deals 0.
+- NPC damage transforms: Zulrah re-rolls any hit above 50 uniformly in 45..50 (dps-calc
+  ``cappedRerollTransformer(50, 5, 45)`` citing Mod Ash) [H].
+- protection prayers: the right overhead blocks an ordinary NPC attack completely (PvE) [H]; in
+  PvP it removes 40 %: ``floor(damage * 6 / 10)`` (OSRS wiki "Protect from Melee") [M].
+- damage dealt never exceeds the target's remaining hitpoints (applied by whoever applies hits).
+"""
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import rng as R
+from osrs_rl.core.formula import Step, factor
+
+CAP_NONE = 0
+CAP_ZULRAH = 1         # > 50 -> uniform 45..50
+CAP_NAMES = ("none", "zulrah")
+
+ZULRAH_CAP_THRESHOLD = 50
+ZULRAH_CAP_LOW = 45
+
+
+@njit(cache=True)
+def apply_hit_cap(rng, damage, cap_kind):
+    """The target's damage transform applied to one hitsplat."""
+    if cap_kind == CAP_ZULRAH and damage > ZULRAH_CAP_THRESHOLD:
+        return R.between(rng, ZULRAH_CAP_LOW, ZULRAH_CAP_THRESHOLD)
+    return damage
+
+
+@njit(cache=True)
+def roll_damage(rng, min_hit, max_hit):
+    """Damage of an accurate hit: uniform in [min, max], an accurate 0 raised to 1 when max > 0."""
+    if max_hit <= 0:
+        return np.int64(0)
+    d = R.between(rng, min_hit, max_hit)
+    return max(np.int64(1), d)
+
+
+@njit(cache=True)
+def expected_accurate_damage(min_hit, max_hit, cap_kind):
+    """Mean damage of one accurate hit after the accurate-0 rule and the target's cap."""
+    if max_hit <= 0:
+        return 0.0
+    total = 0.0
+    n = max_hit - min_hit + 1
+    for d in range(min_hit, max_hit + 1):
+        v = max(1, d)
+        if cap_kind == CAP_ZULRAH and v > ZULRAH_CAP_THRESHOLD:
+            v = (ZULRAH_CAP_LOW + ZULRAH_CAP_THRESHOLD) / 2.0
+        total += v
+    return total / n
+
+
+@njit(cache=True)
+def pvp_protected(trace, damage):
+    """Damage through the matching protection prayer in PvP: 60 % of it, floored."""
+    return factor(trace, Step.PVP_PROTECTION, damage, 6, 10)

@@ -1,0 +1,146 @@
+"""Worn equipment: slot order, set pieces, and the kernel that turns gear into a combatant.
+
+``ITEM_DTYPE`` rows are built from ``osrs_rl/data/items.json`` by ``osrs_rl.data.tables``; kernels
+only see item *indices* into that table (-1 = empty slot).
+Set bonuses modelled: void knight (OSRS wiki "Void Knight equipment": top, robe, gloves and the
+style's helm; elite top/robe give the elite bonuses) and crystal armour with a crystal bow
+(OSRS wiki "Crystal armour"; dps-calc ``isWearingCrystalBow``).
+"""
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import styles as S
+from osrs_rl.core import weapons as W
+from osrs_rl.core.styles import NUM_BONUSES
+
+# ---- slots ---------------------------------------------------------------------------------
+HEAD, CAPE, NECK, AMMO, WEAPON, BODY, SHIELD, LEGS, HANDS, FEET, RING = range(11)
+NUM_SLOTS = 11
+SLOT_NAMES = ("head", "cape", "neck", "ammo", "weapon", "body", "shield", "legs", "hands", "feet", "ring")
+
+# ---- set pieces (ITEM_DTYPE.set_piece) -------------------------------------------------------
+PIECE_NONE = 0
+VOID_TOP, VOID_ROBE, VOID_GLOVES = 1, 2, 3
+VOID_MELEE_HELM, VOID_RANGER_HELM, VOID_MAGE_HELM = 4, 5, 6
+ELITE_VOID_TOP, ELITE_VOID_ROBE = 7, 8
+CRYSTAL_HELM, CRYSTAL_LEGS, CRYSTAL_BODY = 9, 10, 11
+
+SET_PIECE_BY_NAME = {
+    "Void knight top": VOID_TOP, "Void knight robe": VOID_ROBE, "Void knight gloves": VOID_GLOVES,
+    "Void melee helm": VOID_MELEE_HELM, "Void ranger helm": VOID_RANGER_HELM,
+    "Void mage helm": VOID_MAGE_HELM, "Elite void top": ELITE_VOID_TOP,
+    "Elite void robe": ELITE_VOID_ROBE, "Crystal helm": CRYSTAL_HELM, "Crystal legs": CRYSTAL_LEGS,
+    "Crystal body": CRYSTAL_BODY,
+}
+
+ITEM_DTYPE = np.dtype([
+    ("id", np.int32),               # game item id
+    ("slot", np.int8),
+    ("two_handed", np.int8),
+    ("bonuses", np.int32, (NUM_BONUSES,)),
+    ("speed", np.int16),            # listed attack speed (weapons), 0 otherwise
+    ("attack_range", np.int16),     # base range in tiles (weapons)
+    ("category", np.int16),         # index into the weapon-category list
+    ("ammo_class", np.int8),        # styles.AMMO_*
+    ("effect", np.int16),           # weapons.* effect code
+    ("bolt", np.int8),              # bolts code for enchanted bolts, 0 otherwise
+    ("is_dragon_arrow", np.int8),
+    ("set_piece", np.int8),
+])
+
+
+@njit(cache=True)
+def _void_set(items, worn):
+    """weapons.VOID_* for the worn items (needs top, robe, gloves and a helm; elite counts too)."""
+    top = robe = gloves = False
+    elite = True
+    helm = 0
+    for s in range(NUM_SLOTS):
+        i = worn[s]
+        if i < 0:
+            continue
+        piece = items[i].set_piece
+        if piece == VOID_TOP or piece == ELITE_VOID_TOP:
+            top = True
+            elite = elite and piece == ELITE_VOID_TOP
+        elif piece == VOID_ROBE or piece == ELITE_VOID_ROBE:
+            robe = True
+            elite = elite and piece == ELITE_VOID_ROBE
+        elif piece == VOID_GLOVES:
+            gloves = True
+        elif piece == VOID_MELEE_HELM or piece == VOID_RANGER_HELM or piece == VOID_MAGE_HELM:
+            helm = piece
+    if not (top and robe and gloves and helm != 0):
+        return W.VOID_NONE
+    if helm == VOID_MELEE_HELM:
+        return W.VOID_MELEE
+    if helm == VOID_RANGER_HELM:
+        return W.VOID_ELITE_RANGED if elite else W.VOID_RANGED
+    return W.VOID_ELITE_MAGIC if elite else W.VOID_MAGIC
+
+
+@njit(cache=True)
+def fill_combatant(c, items, worn, attack_type, stance, spell, spell_max):
+    """Write gear-derived fields of combatant ``c`` from worn item indices ``worn[NUM_SLOTS]``.
+
+    Levels and prayers are the caller's. Ammo bonuses count only for weapons that fire that
+    ammo (dps-calc ``calculateEquipmentBonusesFromGear``): a bow's arrows, a crossbow's bolts,
+    the blowpipe's darts; the ammo slot's other bonuses (e.g. a blessing's prayer) always count.
+    """
+    weapon = worn[WEAPON]
+    ammo = worn[AMMO]
+    uses_ammo = False
+    if weapon >= 0:
+        w = items[weapon]
+        uses_ammo = w.ammo_class >= 0 and w.effect != W.CRYSTAL_BOW and ammo >= 0 \
+            and items[ammo].bonuses[S.B_RANGED_STR] > 0
+    for b in range(NUM_BONUSES):
+        c.bonuses[b] = 0
+    for s in range(NUM_SLOTS):
+        i = worn[s]
+        if i < 0:
+            continue
+        for b in range(NUM_BONUSES):
+            if s == AMMO and (b == S.B_RANGED_STR or b == S.B_RANGED) and not uses_ammo:
+                continue
+            c.bonuses[b] += items[i].bonuses[b]
+    c.attack_type = attack_type
+    c.stance = stance
+    c.spell = spell
+    c.spell_max = spell_max
+    if weapon >= 0:
+        c.weapon_effect = items[weapon].effect
+        c.weapon_speed = items[weapon].speed
+        c.ammo_class = items[weapon].ammo_class
+    else:
+        c.weapon_effect = W.NONE
+        c.weapon_speed = 4          # unarmed: 4 ticks (OSRS wiki "Unarmed")
+        c.ammo_class = S.AMMO_NONE
+    c.ammo_ranged_str = items[ammo].bonuses[S.B_RANGED_STR] if ammo >= 0 else 0
+    c.ammo_is_dragon_arrow = items[ammo].is_dragon_arrow if ammo >= 0 else 0
+    c.bolt = items[ammo].bolt if (ammo >= 0 and uses_ammo) else 0
+    pieces = 0
+    for s in range(NUM_SLOTS):
+        i = worn[s]
+        if i >= 0:
+            p = items[i].set_piece
+            if p == CRYSTAL_HELM:
+                pieces += 1
+            elif p == CRYSTAL_LEGS:
+                pieces += 2
+            elif p == CRYSTAL_BODY:
+                pieces += 3
+    c.crystal_pieces = pieces
+    c.void = _void_set(items, worn)
+
+
+@njit(cache=True)
+def attack_speed(c):
+    """Ticks between attacks: the listed speed, one less on Rapid; 5 for spells (OSRS wiki
+    "Attack speed"; dps-calc ``calculateAttackSpeed``)."""
+    if c.spell >= 0:
+        return 5
+    if c.attack_type == S.RANGED and c.stance == S.RAPID:
+        return c.weapon_speed - 1
+    return c.weapon_speed

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Set up (once) and run osrs-rl. Usage:
+#   bash scripts/run.sh main    # create .venv if missing, install, run the main job
+#   bash scripts/run.sh test    # create .venv if missing, install, run the whole test suite
+#   bash scripts/run.sh setup   # only create and install
+# TORCH_SPEC overrides the torch requirement installed first (default: the CPU build torch==2.13.0).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+VENV=${VENV:-.venv}
+
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "[setup] creating $VENV"
+  "$PY" -m venv "$VENV"
+fi
+# Install once per change of pyproject.toml (a stamp file holds its hash).
+stamp="$VENV/.osrs-rl-installed"
+want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "[setup] installing torch and osrs-rl into $VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check "${TORCH_SPEC:-torch==2.13.0}"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e '.[dev]'
+  echo "$want" > "$stamp"
+fi
+
+case "${1:-main}" in
+  setup)
+    ;;
+  main)
+    shift || true
+    exec "$VENV/bin/osrs-rl" demo "$@" ;;
+  test)
+    shift || true
+    # A fresh Numba cache: cached kernels do not notice edits in other modules (DESIGN.md).
+    NUMBA_CACHE_DIR=$(mktemp -d)
+    export NUMBA_CACHE_DIR
+    exec "$VENV/bin/python" -m pytest -q "$@" ;;
+  *)
+    echo "usage: bash scripts/run.sh [main|test|setup] [args...]" >&2
+    exit 2 ;;
+esac
