@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import time
 
+import numba
 import numpy as np
 from numba import njit
 
 from osrs_rl.core import attack as A
+from osrs_rl.core import bench_movement
 from osrs_rl.core import rng as R
+from osrs_rl.core import weapons as W
 from osrs_rl.core.accuracy import roll_accuracy
+from osrs_rl.core.bolts import RUBY, bolt_context
 from osrs_rl.core.damage import roll_damage
+from osrs_rl.core.specials import build_special_table, identity_row
 
 
 @njit(cache=True)
@@ -40,18 +45,18 @@ def _bench_sample_hits(rngs, att, dfn, mx, sp, ctx, reps, out):
     return total
 
 
-def _timed(fn, *args, calls: int) -> float:
+def _best_rate(fn, *args, calls: int, repeat: int = 3) -> float:
     fn(*args)                              # compile and warm up
-    t0 = time.perf_counter()
-    fn(*args)
-    return calls / (time.perf_counter() - t0)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn(*args)
+        best = min(best, time.perf_counter() - t0)
+    return calls / best
 
 
-def run(batch: int = 4096, reps: int = 200, seed: int = 0) -> list[tuple[str, float]]:
-    """Measure each kernel; returns (name, calls per second) rows."""
-    from osrs_rl.core.bolts import bolt_context
-    from osrs_rl.core.specials import identity_row
-
+def combat_rows(batch: int = 4096, reps: int = 100, seed: int = 0) -> list[tuple[str, int, float]]:
+    """(kernel, batch, calls per second on one core) for the combat kernels."""
     rngs = np.zeros((batch, 1), dtype=np.uint64)
     for i in range(batch):
         R.seed_rng(rngs[i], seed, i)
@@ -59,32 +64,35 @@ def run(batch: int = 4096, reps: int = 200, seed: int = 0) -> list[tuple[str, fl
     att = gen.integers(5_000, 40_000, batch).astype(np.int64)
     dfn = gen.integers(5_000, 40_000, batch).astype(np.int64)
     mx = gen.integers(10, 60, batch).astype(np.int64)
-    rows = [
-        ("accuracy + damage roll", _timed(_bench_roll_damage, rngs, att, dfn, mx, reps, calls=batch * reps)),
-        ("sample_hits (normal attack)", _timed(_bench_sample_hits, rngs, att, dfn, mx, identity_row(),
-                                               bolt_context(), reps, np.zeros(4, np.int64), calls=batch * reps)),
+    out = np.zeros(A.MAX_HITSPLATS, np.int64)
+    claws = build_special_table()[W.DRAGON_CLAWS]
+    calls = batch * reps
+    return [
+        ("accuracy + damage roll", batch, _best_rate(_bench_roll_damage, rngs, att, dfn, mx, reps, calls=calls)),
+        ("sample_hits (normal attack)", batch,
+         _best_rate(_bench_sample_hits, rngs, att, dfn, mx, identity_row(), bolt_context(), reps, out, calls=calls)),
+        ("sample_hits (ruby bolts)", batch,
+         _best_rate(_bench_sample_hits, rngs, att, dfn, mx, identity_row(),
+                    bolt_context(RUBY, target_hp=500), reps, out, calls=calls)),
+        ("sample_hits (dragon claws)", batch,
+         _best_rate(_bench_sample_hits, rngs, att, dfn, mx, claws, bolt_context(), reps, out, calls=calls)),
     ]
-    rows.extend(_movement_rows(batch, reps, seed))
-    return rows
-
-
-def _movement_rows(batch: int, reps: int, seed: int) -> list[tuple[str, float]]:
-    try:
-        from osrs_rl.core import movement_bench
-    except ImportError:
-        return []
-    return movement_bench.run(batch, reps, seed)
 
 
 def main() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="osrs-rl engine kernels (one core, batched)")
+    threads = numba.get_num_threads()
+    table = Table(title=f"osrs-rl engine kernels, batched in one compiled loop (numba {numba.__version__})")
     table.add_column("kernel")
-    table.add_column("calls / s", justify="right")
-    for name, rate in run():
-        table.add_row(name, f"{rate:,.0f}")
+    table.add_column("batch", justify="right")
+    table.add_column("calls/s, 1 core", justify="right")
+    table.add_column(f"calls/s, {threads} threads", justify="right")
+    for name, batch, rate in combat_rows():
+        table.add_row(name, str(batch), f"{rate:,.0f}", "-")
+    for name, batch, r1, rn in bench_movement.measure(n=20_000):
+        table.add_row(name, str(batch), f"{r1:,.0f}", f"{rn:,.0f}")
     Console().print(table)
 
 
