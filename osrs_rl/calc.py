@@ -2,7 +2,7 @@
 
 >>> r = player_vs_npc(gear={"weapon": "Abyssal whip"}, style="Lash", target="Zulrah (Serpentine)")
 >>> r.max_hit, r.attack_roll
-(31, 24090)
+(25, 15768)
 
 Every number comes from ``osrs_rl.core`` (the same Numba functions encounters call); the
 ``steps`` list is the kernels' own trace, one floored step per line.
@@ -22,7 +22,7 @@ from osrs_rl.core import styles as S
 from osrs_rl.core import weapons as W
 from osrs_rl.core.accuracy import hit_chance, npc_attack_roll, player_defence_roll
 from osrs_rl.core.combatant import new_combatant
-from osrs_rl.core.damage import expected_accurate_damage
+from osrs_rl.core.damage import expected_npc_damage
 from osrs_rl.core.formula import format_trace, new_trace
 from osrs_rl.core.max_hit import npc_max_hit
 from osrs_rl.core.skills import HITPOINTS, MAX_LEVEL, NUM_SKILLS, RANGED, SKILL_NAMES
@@ -248,12 +248,12 @@ def npc_vs_player(npc: str, attack_type: str = "melee", levels=None, boosts=None
     A protection prayer of the attack's style blocks ordinary NPC attacks completely; the
     result then shows a max hit of 0 (see the NPC table's ``protection`` notes for exceptions).
     """
-    kind = {"melee": "crush"}.get(attack_type, attack_type)
+    row = _npc(npc)
+    kind = _npc_melee_type(npc) if attack_type == "melee" else attack_type
     if kind not in S.ATTACK_TYPE_NAMES:
         raise CalcInputError(f"Unknown attack type {attack_type!r}; valid: melee, "
                              + ", ".join(S.ATTACK_TYPE_NAMES))
     t = S.ATTACK_TYPE_NAMES.index(kind)
-    row = _npc(npc)
     d = build_combatant(levels, boosts, prayers, style, gear)
     trace = new_trace()
     att = npc_attack_roll(trace, row, t)
@@ -263,9 +263,19 @@ def npc_vs_player(npc: str, attack_type: str = "melee", levels=None, boosts=None
     if int(d["prayers"][0]) & (1 << protect) and _overhead_blocks(npc, t):
         mx = 0
     p = hit_chance(att, dfn)
-    expected = p * expected_accurate_damage(0, int(mx), 0)
+    expected = expected_npc_damage(p, int(mx))
     return CalcResult(int(att), int(dfn), float(p), 0, int(mx), int(row["attack_speed"]), float(expected), 1,
                       format_trace(trace))
+
+
+def _npc_melee_type(npc: str) -> str:
+    """The melee attack type the NPC's data lists (stab, slash or crush); crush when it lists none."""
+    table = tables.npcs()
+    styles = [str(s).lower() for s in table.raw[table.find(npc)].get("attack_styles") or []]
+    for s in styles:
+        if s in ("stab", "slash", "crush"):
+            return s
+    return "crush"
 
 
 def _overhead_blocks(npc: str, attack_type: int) -> bool:

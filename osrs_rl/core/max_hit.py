@@ -164,12 +164,19 @@ def magic_max_hit(trace, c, sp):
 
 @njit(cache=True)
 def player_max_hit(trace, c, tbow_magic, sp):
-    """(min_hit, max_hit) of the player's next attack (``sp`` = identity row for a normal one)."""
+    """(min_hit, max_hit) of the player's next attack (``sp`` = identity row for a normal one).
+
+    Both are clamped at 0 and min <= max: cursed gear can push the formula negative
+    (dps-calc ``getMinAndMax``, NegativeStrength tests).
+    """
     if c.attack_type == S.RANGED:
-        return ranged_max_hit(trace, c, tbow_magic, sp)
-    if c.attack_type == S.MAGIC:
-        return magic_max_hit(trace, c, sp)
-    return melee_max_hit(trace, c, sp)
+        mn, mx = ranged_max_hit(trace, c, tbow_magic, sp)
+    elif c.attack_type == S.MAGIC:
+        mn, mx = magic_max_hit(trace, c, sp)
+    else:
+        mn, mx = melee_max_hit(trace, c, sp)
+    mx = max(np.int64(0), mx)
+    return min(max(np.int64(0), mn), mx), mx
 
 
 @njit(cache=True)

@@ -35,7 +35,8 @@ SP_HEAL_NUM, SP_HEAL_DEN = 17, 18      # heal this share of damage dealt (blowpi
 SP_INSTANT = 19                        # 1: ignores the attack timer (granite maul)
 SP_ALT_DMG_NUM, SP_ALT_DMG_DEN = 20, 21  # dark bow with dragon arrows: this multiplier instead
 SP_ALT_FLAT_MIN = 22                   #   and this minimum
-SPEC_COLS = 23
+SP_DRAIN_NUM, SP_DRAIN_DEN = 23, 24    # a damaging hit lowers the target's current defence by this share
+SPEC_COLS = 25
 
 KIND_NORMAL = 0       # n hits, each its own accuracy and damage roll
 KIND_CLAWS = 1        # dragon claws four-roll cascade
@@ -55,6 +56,7 @@ def identity_row() -> np.ndarray:
         row[num] = 1 if num != SP_HEAL_NUM else 0
         row[den] = 1
     row[SP_MIN_DEN] = 1
+    row[SP_DRAIN_DEN] = 1
     row[SP_HITS] = 1
     row[SP_ATTACK_TYPE] = -1
     return row
@@ -62,6 +64,10 @@ def identity_row() -> np.ndarray:
 
 _KIND_BY_RULE = {"claws": KIND_CLAWS, "second_only_if_first_hits": KIND_SECOND_IF_FIRST}
 # Rules that the JSON's generic fields cannot express, keyed by weapon effect.
+# Defence drain on a damaging hit: 30 % of the current level for the dragon warhammer (dps-calc
+# scaling/DefenceReduction.ts: def - floor(def * 3 / 10)) and Statius's warhammer (OSRS wiki "Statius's
+# warhammer": 30 % of current defence; its rounding is assumed to match the dragon warhammer's [L]).
+_DRAIN_BY_EFFECT = {W.DRAGON_WARHAMMER: (3, 10), W.STATIUS_WARHAMMER: (3, 10)}
 _KIND_BY_EFFECT = {W.DARK_BOW: KIND_DARK_BOW, W.MAGIC_SHORTBOW_I: KIND_MSB, W.ZARYTE_CROSSBOW: KIND_BOLT_SPEC}
 
 
@@ -102,6 +108,7 @@ def build_special_table(path: Path | None = None) -> np.ndarray:
         if e.get("heal_fraction"):
             row[SP_HEAL_NUM], row[SP_HEAL_DEN] = _pair(e["heal_fraction"])
         row[SP_INSTANT] = int(bool(e.get("instant")))
+        row[SP_DRAIN_NUM], row[SP_DRAIN_DEN] = _DRAIN_BY_EFFECT.get(effect, (0, 1))
         if row[SP_KIND] == KIND_DARK_BOW:
             # the plain multiplier and minimum are for other arrows; dragon arrows use the alternative
             row[SP_DMG1_NUM], row[SP_DMG1_DEN] = _pair(e["damage_non_dragon_arrows"][0])
@@ -111,6 +118,14 @@ def build_special_table(path: Path | None = None) -> np.ndarray:
             row[SP_CAP] = int(e["max_damage_flat_per_arrow"])
     table.setflags(write=False)
     return table
+
+
+@njit(cache=True)
+def drained_defence(sp, defence_level, damage):
+    """The target's defence level after a special hit that dealt ``damage`` (unchanged on 0)."""
+    if damage <= 0 or sp[SP_DRAIN_NUM] == 0:
+        return defence_level
+    return defence_level - (defence_level * sp[SP_DRAIN_NUM]) // sp[SP_DRAIN_DEN]
 
 
 @njit(cache=True)

@@ -101,3 +101,21 @@ def test_max_hit_monotone_in_strength(level, extra, bonus):
     lo = max_hit(combatant(S.SLASH, S.AGGRESSIVE, strength=level, b_melee_str=bonus))[1]
     hi = max_hit(combatant(S.SLASH, S.AGGRESSIVE, strength=min(99, level + extra), b_melee_str=bonus + extra))[1]
     assert 0 <= lo <= hi
+
+
+def test_warhammer_specials_drain_defence_on_damage_only():
+    # dps-calc scaling/DefenceReduction.ts: dragon warhammer def - floor(def * 3 / 10) per damaging hit
+    table = SP.build_special_table()
+    for effect in (W.DRAGON_WARHAMMER, W.STATIUS_WARHAMMER):
+        assert SP.drained_defence(table[effect], 300, 12) == 210
+        assert SP.drained_defence(table[effect], 300, 0) == 300
+    assert SP.drained_defence(table[W.ARMADYL_GODSWORD], 300, 50) == 300
+
+
+def test_protection_prayer_rules():
+    from osrs_rl.core.damage import through_protection
+
+    assert through_protection(no_trace(), 40, False, False, True) == 40    # no prayer
+    assert through_protection(no_trace(), 40, True, False, True) == 0      # NPC attack, blocked
+    assert through_protection(no_trace(), 40, True, False, False) == 40    # unblockable NPC attack
+    assert through_protection(no_trace(), 45, True, True, True) == 27      # PvP: floor(45 * 0.6)
