@@ -146,7 +146,9 @@ def magic_damage_bonus(c):
 @njit(cache=True)
 def magic_max_hit(trace, c, sp):
     level = np.int64(c.levels[MAGIC])
-    if c.spell >= 0:
+    if sp[SP_COST] > 0 and c.weapon_effect == W.ACCURSED_SCEPTRE:
+        base = powered_staff_base(c.weapon_effect, level)   # its special ignores the selected spell
+    elif c.spell >= 0:
         base = np.int64(c.spell_max)
     elif sp[SP_COST] > 0 and c.weapon_effect == W.VOLATILE_NIGHTMARE_STAFF:
         base = max(1, min(58, trunc_div(99 + 58 * level, 99)))      # volatile special

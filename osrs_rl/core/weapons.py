@@ -70,6 +70,7 @@ EFFECT_BY_NAME = {
     "Magic shortbow (i)": MAGIC_SHORTBOW_I,
     "Armadyl crossbow": ARMADYL_CROSSBOW,
     "Accursed sceptre": ACCURSED_SCEPTRE,
+    "Accursed sceptre (a)": ACCURSED_SCEPTRE,
     "Dragon warhammer": DRAGON_WARHAMMER,
     "Bow of faerdhinen": CRYSTAL_BOW,
     "Crystal bow": CRYSTAL_BOW,

@@ -346,3 +346,122 @@ def test_pinned_npc_facts(npcs, name, field, value):
 def test_pinned_npc_sizes(npcs, name, hitpoints, size, speed):
     n = npcs[name]
     assert (n["hitpoints"], n["size"], n["attack_speed_ticks"]) == (hitpoints, size, speed)
+
+
+def test_derived_defence_rolls_follow_formula(npcs):
+    # (level + 9) * (bonus + 64), with the magic level for magic defence (npcs.json _meta units)
+    for name, n in npcs.items():
+        rolls = n.get("derived_defence_rolls")
+        if not rolls:
+            continue
+        lv, de = n["levels"], n["defence_bonuses"]
+        for key, roll in rolls.items():
+            level = lv["magic"] if key == "magic" else lv["defence"]
+            assert roll == (level + 9) * (de[key] + 64), (name, key)
+
+
+# ---- calculator targets (dps-calc unit-test monsters and items) ----------------------------------
+CALC_TARGET_NPCS = ["Abyssal demon (Standard)", "Vorkath (Post-quest)", "Revenant knight", "Scurrius (Solo)",
+                    "Scurrius (Group)", "Vanstrom Klause (Sins of the Father)", "Giant crypt rat"]
+
+
+@pytest.mark.parametrize("name", CALC_TARGET_NPCS)
+def test_calculator_target_npc_fields(npcs, name):
+    n = npcs[name]
+    assert n["encounter"] is None
+    assert isinstance(n["attributes"], list)
+    assert set(n["levels"]) == {"attack", "strength", "defence", "ranged", "magic"}
+    assert set(n["defence_bonuses"]) == {"stab", "slash", "crush", "magic", "ranged_light", "ranged_standard",
+                                         "ranged_heavy"}
+    assert n["hitpoints"] > 0 and n["size"] >= 1 and n["attack_speed_ticks"] >= 4
+    assert n["max_hit_by_style"]
+    assert n["source"].startswith("weirdgloop/osrs-dps-calc@468cee4a")
+    assert SOURCE_RE.match(n["source"]), n["source"]
+
+
+def test_abyssal_demon_matches_dps_calc_tests(npcs):
+    # weirdgloop/osrs-dps-calc src/tests/calc/DefenceRolls.test.ts and DamageTaken.test.ts
+    n = npcs["Abyssal demon (Standard)"]
+    lv, off, de = n["levels"], n["offensive_bonuses"], n["defence_bonuses"]
+    assert (lv["defence"] + 9) * (de["crush"] + 64) == 12096
+    assert n["derived_defence_rolls"]["crush"] == 12096
+    assert (lv["attack"] + 9) * (off["melee_attack"] + 64) == 6784
+    assert n["max_hit_by_style"]["melee"] == 8
+    assert n["npc_id"] == 415 and n["attributes"] == ["demon"]
+
+
+@pytest.mark.parametrize(
+    ("name", "npc_id", "field", "value"),
+    [
+        # weirdgloop/osrs-dps-calc@468cee4a cdn/json/monsters.json
+        ("Vorkath (Post-quest)", 8059, ("levels", "defence"), 214),
+        ("Vorkath (Post-quest)", 8059, ("defence_bonuses", "magic"), 240),
+        ("Vorkath (Post-quest)", 8059, ("max_hit_by_style", "magic"), 30),
+        ("Revenant knight", 7939, ("defence_bonuses", "ranged_heavy"), 150),
+        ("Revenant knight", 7939, ("defence_bonuses", "ranged_light"), 190),
+        ("Scurrius (Solo)", 7222, ("levels", "defence"), 60),
+        ("Scurrius (Group)", 7221, ("levels", "defence"), 100),
+        ("Vanstrom Klause (Sins of the Father)", 9567, ("defence_bonuses", "magic"), 34),
+        ("Giant crypt rat", 1680, ("levels", "attack"), 80),
+    ],
+)
+def test_pinned_calculator_target_facts(npcs, name, npc_id, field, value):
+    n = npcs[name]
+    group, key = field
+    assert n["npc_id"] == npc_id
+    assert n[group][key] == value
+
+
+def test_calculator_target_attributes(npcs):
+    assert {"dragon", "undead"} <= set(npcs["Vorkath (Post-quest)"]["attributes"])
+    assert npcs["Vanstrom Klause (Sins of the Father)"]["attributes"] == ["vampyre3"]
+    assert npcs["Giant crypt rat"]["attributes"] == ["rat"]
+    assert npcs["Scurrius (Solo)"]["attributes"] == ["rat"]
+    assert "undead" in npcs["Revenant knight"]["attributes"]
+
+
+def test_dps_calc_test_items_present(items):
+    # item ids equipped in weirdgloop/osrs-dps-calc src/tests/calc/GeneratedTests.test.ts
+    ids = {it["id"] for it in items}
+    for item_id in (12018, 11865, 22557, 777, 6523, 21298, 21301, 21304, 20714, 22545, 28796, 24699, 21780,
+                    21285, 26219, 27679, 27665):
+        assert item_id in ids, item_id
+
+
+@pytest.mark.parametrize(
+    ("name", "field", "value"),
+    [
+        # weirdgloop/osrs-dps-calc@787c43e1 cdn/json/equipment.json
+        ("Salve amulet(ei)", "prayer", 3),
+        ("Slayer helmet (i)", "magic", 3),
+        ("Slayer helmet (i)", "ranged", 3),
+        ("Imbued zamorak max cape (Normal)", "magic_dmg", 20),
+        ("Imbued guthix max cape (Normal)", "magic_def", 15),
+        ("Infernal max cape (Normal)", "melee_str", 8),
+        ("Amulet of avarice", "melee_str", 6),
+        ("Chaos gauntlets", "slash_def", 9),
+        ("Toktz-xil-ak", "stab", 47),
+        ("Toktz-xil-ak", "melee_str", 49),
+        ("Obsidian platebody", "slash_def", 78),
+        ("Tome of fire (Charged)", "magic", 8),
+        ("Viggora's chainmace (Charged)", "crush", 67),
+        ("Bone staff", "magic", 14),
+        ("Blisterwood flail", "crush", 68),
+        ("Accursed sceptre (a) (Charged)", "magic", 22),
+    ],
+)
+def test_pinned_calculator_target_items(by_name, name, field, value):
+    assert by_name[name]["bonuses"][field] == value
+
+
+@pytest.mark.parametrize(("name", "speed", "category"), [
+    ("Accursed sceptre (a) (Charged)", 5, "Staff"),
+    ("Accursed sceptre (Charged)", 4, "Powered Staff"),
+    ("Bone staff", 4, "Powered Staff"),
+    ("Blisterwood flail", 5, "Staff"),
+    ("Viggora's chainmace (Charged)", 4, "Spiked"),
+    ("Toktz-xil-ak", 4, "Stab Sword"),
+])
+def test_pinned_calculator_target_weapons(by_name, name, speed, category):
+    it = by_name[name]
+    assert (it["speed"], it["category"], it["two_handed"]) == (speed, category, False)
