@@ -7,8 +7,6 @@ line-of-sight checks and click-to-move BFS.
 
 from __future__ import annotations
 
-import time
-
 import numba
 import numpy as np
 from numba import njit
@@ -45,14 +43,8 @@ def _bench_sample_hits(rngs, att, dfn, mx, sp, ctx, reps, out):
     return total
 
 
-def _best_rate(fn, *args, calls: int, repeat: int = 3) -> float:
-    fn(*args)                              # compile and warm up
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(*args)
-        best = min(best, time.perf_counter() - t0)
-    return calls / best
+def _rate(fn, *args, calls: int) -> float:
+    return bench_movement.best_rate(fn, args, calls, 3)
 
 
 def combat_rows(batch: int = 4096, reps: int = 100, seed: int = 0) -> list[tuple[str, int, float]]:
@@ -68,14 +60,14 @@ def combat_rows(batch: int = 4096, reps: int = 100, seed: int = 0) -> list[tuple
     claws = build_special_table()[W.DRAGON_CLAWS]
     calls = batch * reps
     return [
-        ("accuracy + damage roll", batch, _best_rate(_bench_roll_damage, rngs, att, dfn, mx, reps, calls=calls)),
+        ("accuracy + damage roll", batch, _rate(_bench_roll_damage, rngs, att, dfn, mx, reps, calls=calls)),
         ("sample_hits (normal attack)", batch,
-         _best_rate(_bench_sample_hits, rngs, att, dfn, mx, identity_row(), bolt_context(), reps, out, calls=calls)),
+         _rate(_bench_sample_hits, rngs, att, dfn, mx, identity_row(), bolt_context(), reps, out, calls=calls)),
         ("sample_hits (ruby bolts)", batch,
-         _best_rate(_bench_sample_hits, rngs, att, dfn, mx, identity_row(),
+         _rate(_bench_sample_hits, rngs, att, dfn, mx, identity_row(),
                     bolt_context(RUBY, target_hp=500), reps, out, calls=calls)),
         ("sample_hits (dragon claws)", batch,
-         _best_rate(_bench_sample_hits, rngs, att, dfn, mx, claws, bolt_context(), reps, out, calls=calls)),
+         _rate(_bench_sample_hits, rngs, att, dfn, mx, claws, bolt_context(), reps, out, calls=calls)),
     ]
 
 

@@ -21,8 +21,8 @@ Rules and sources:
   venom      an antipoison turns venom into poison of the same damage; anti-venom cures both [H: OSRS
              wiki "Venom"]. Immunity ticks refuse new poison / venom [M].
 
-``tick_status`` takes the env RNG for the uniform kernel signature; none of the rules above draws
-from it (poison and venom damage are fixed in OSRS), so it does not advance the stream.
+None of these rules is random (poison and venom damage are fixed in OSRS), so ``tick_status``
+takes no RNG.
 """
 
 from numba import njit
@@ -130,7 +130,7 @@ def _poison_hit(p):
 
 
 @njit(cache=True)
-def tick_status(p, rng):
+def tick_status(p):
     """Advance freeze, immunities, poison and venom by one tick; return the damage taken this tick."""
     if p.freeze_ticks > 0:
         p.freeze_ticks -= 1

@@ -20,8 +20,6 @@ from osrs_rl.core.status import (
     tick_status,
 )
 
-RNG = np.array([12345], dtype=np.uint64)
-
 
 def player(hp=99):
     return new_player({"hitpoints": hp})[0]
@@ -29,7 +27,7 @@ def player(hp=99):
 
 def run(p, ticks):
     """Tick ``ticks`` times; list of the damage taken each tick."""
-    return [int(tick_status(p, RNG)) for _ in range(ticks)]
+    return [int(tick_status(p)) for _ in range(ticks)]
 
 
 # ---- freeze ---------------------------------------------------------------------------------
@@ -143,15 +141,6 @@ def test_venom_replaces_poison_but_not_the_reverse():
     assert apply_venom(p)
     assert p["poison_damage"] == 6
     assert not apply_poison(p, 15)
-
-
-def test_tick_status_does_not_draw_random_numbers():
-    rng = np.array([7], dtype=np.uint64)
-    p = player()
-    apply_venom(p)
-    for _ in range(100):
-        tick_status(p, rng)
-    assert rng[0] == 7
 
 
 # ---- properties -----------------------------------------------------------------------------
