@@ -11,6 +11,7 @@ Every number comes from ``osrs_rl.core`` (the same Numba functions encounters ca
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from osrs_rl.core import attack as A
 from osrs_rl.core import bolts as B
 from osrs_rl.core import equipment as E
 from osrs_rl.core import prayers as P
+from osrs_rl.core import specials as SP
 from osrs_rl.core import styles as S
 from osrs_rl.core import weapons as W
 from osrs_rl.core.accuracy import hit_chance, npc_attack_roll, player_defence_roll
@@ -26,10 +28,10 @@ from osrs_rl.core.damage import expected_npc_damage
 from osrs_rl.core.formula import format_trace, new_trace
 from osrs_rl.core.max_hit import npc_max_hit
 from osrs_rl.core.skills import HITPOINTS, MAX_LEVEL, NUM_SKILLS, RANGED, SKILL_NAMES
-from osrs_rl.core.specials import SP_COST, build_special_table, identity_row
 from osrs_rl.data import tables
 
 TICK_SECONDS = 0.6
+MAX_BOOST = 30    # the largest potion boosts (overloads, smelling salts) stay below this at level 99
 
 
 class CalcInputError(ValueError):
@@ -65,14 +67,14 @@ class CalcResult:
         ]
 
 
-_SPECIALS: np.ndarray | None = None
-
-
+@cache
 def special_table() -> np.ndarray:
-    global _SPECIALS
-    if _SPECIALS is None:
-        _SPECIALS = build_special_table()
-    return _SPECIALS
+    return SP.build_special_table()
+
+
+@cache
+def normal_table() -> np.ndarray:
+    return SP.build_normal_table()
 
 
 # ---- input validation ------------------------------------------------------------------------
@@ -92,6 +94,8 @@ def _levels(levels: dict | None, boosts: dict | None) -> np.ndarray:
                     raise CalcInputError(f"levels[{skill!r}] = {value} is impossible: it must be {low}..{MAX_LEVEL}")
                 out[k] = value
             else:
+                if value > MAX_BOOST:
+                    raise CalcInputError(f"boosts[{skill!r}] = {value} is impossible: no boost exceeds +{MAX_BOOST}")
                 out[k] += value
                 if out[k] < 0:
                     raise CalcInputError(f"boosts[{skill!r}] = {value} takes the level below 0")
@@ -130,35 +134,66 @@ def _worn(gear: dict | None) -> np.ndarray:
     return worn
 
 
-def _style(worn: np.ndarray, style: str | None, spell: str | None) -> tuple[int, int, str]:
+CAST_STANCES = ("Autocast", "Defensive Autocast", "Manual Cast")
+MANUAL_CAST = {"name": "Spell", "type": "magic", "stance": "Manual Cast"}
+
+
+def _style(worn: np.ndarray, style: str | None, spell: str | None) -> dict:
+    """The chosen combat style of the worn weapon: by name ("Lash"), stance ("Rapid") or
+    "Name (Stance)" ("Spell (Autocast)"); with a spell and no style, the first casting style."""
     items = tables.items()
-    options = items.styles(int(worn[E.WEAPON]))
+    weapon = int(worn[E.WEAPON])
+    options = items.styles(weapon)
+    label = [f"{o['name']} ({o['stance']})" for o in options]
     if style is None:
-        if spell is not None:
-            casts = [o for o in options if o["stance"] in ("Autocast", "Manual Cast")]
-            chosen = casts[0] if casts else {"name": "Manual Cast", "type": "magic", "stance": "Manual Cast"}
-        else:
-            chosen = options[0]
-    else:
-        matches = [o for o in options if o["name"].lower() == style.lower()]
-        if not matches:
-            matches = [o for o in options if o["stance"].lower() == style.lower()]
-        if not matches and style.lower() == "manual cast":
-            matches = [{"name": "Manual Cast", "type": "magic", "stance": "Manual Cast"}]
-        if not matches:
-            weapon = items.name(int(worn[E.WEAPON])) if worn[E.WEAPON] >= 0 else "Unarmed"
-            valid = ", ".join(f"{o['name']} ({o['type']}, {o['stance']})" for o in options)
-            raise CalcInputError(f"Style {style!r} is not a style of {weapon}; valid styles: {valid}")
-        chosen = matches[0]
-    attack_type = S.ATTACK_TYPE_NAMES.index(chosen["type"])
-    stance = S.STANCE_NAMES.index(chosen["stance"])
-    return attack_type, stance, chosen["name"]
+        if spell is None:
+            return options[0]
+        casts = [o for o in options if o["stance"] in CAST_STANCES[:2]]
+        return casts[0] if casts else MANUAL_CAST
+    key = style.strip().lower()
+    matches = [o for o, lab in zip(options, label, strict=True) if lab.lower() == key]
+    if not matches:
+        matches = [o for o in options if o["name"].lower() == key] or \
+                  [o for o in options if o["stance"].lower() == key]
+    distinct = {(o["name"], o["type"], o["stance"]) for o in matches}
+    weapon_name = items.name(weapon) if weapon >= 0 else "Unarmed"
+    valid = ", ".join(f"{o['name']} ({o['type']}, {o['stance']})" for o in options)
+    if not matches:
+        raise CalcInputError(f"Style {style!r} is not a style of {weapon_name}; valid styles: {valid}")
+    if len(distinct) > 1:
+        raise CalcInputError(f"Style {style!r} of {weapon_name} is ambiguous; name one of: "
+                             + ", ".join(sorted({f"{n} ({st})" for n, _, st in distinct})))
+    return matches[0]
+
+
+def _check_cast(chosen: dict, spell: str | None, worn: np.ndarray) -> None:
+    items = tables.items()
+    weapon = int(worn[E.WEAPON])
+    weapon_name = items.name(weapon) if weapon >= 0 else "Unarmed"
+    if spell is not None and chosen["stance"] not in CAST_STANCES:
+        raise CalcInputError(f"Style {chosen['name']!r} ({chosen['stance']}) of {weapon_name} does not cast "
+                             f"spells; pick a casting style ({', '.join(CAST_STANCES)}) or no style")
+    if spell is None and chosen["stance"] in CAST_STANCES:
+        raise CalcInputError(f"Style {chosen['name']!r} ({chosen['stance']}) casts a spell: name one with spell=")
+
+
+def _check_ammo(c: np.ndarray, worn: np.ndarray) -> None:
+    rec = c[0]
+    if rec["attack_type"] == S.RANGED and not rec["ammo_ok"]:
+        items = tables.items()
+        weapon = int(worn[E.WEAPON])
+        kind = E.AMMO_KIND_NAMES[items.records[weapon]["fires"]]
+        ammo = items.name(int(worn[E.AMMO])) if worn[E.AMMO] >= 0 else "nothing"
+        raise CalcInputError(f"{items.name(weapon)} fires {kind}s up to its tier; the ammo slot holds {ammo}")
 
 
 def build_combatant(levels=None, boosts=None, prayers=(), style=None, gear=None, spell=None):
     """A one-element COMBATANT_DTYPE array from calculator-style inputs (validated)."""
     worn = _worn(gear)
-    attack_type, stance, _ = _style(worn, style, spell)
+    chosen = _style(worn, style, spell)
+    _check_cast(chosen, spell, worn)
+    attack_type = S.ATTACK_TYPE_NAMES.index(chosen["type"])
+    stance = S.STANCE_NAMES.index(chosen["stance"])
     spell_index, spell_max = -1, 0
     if spell is not None:
         sp_table = tables.spells()
@@ -167,29 +202,37 @@ def build_combatant(levels=None, boosts=None, prayers=(), style=None, gear=None,
         except tables.UnknownNameError as e:
             raise CalcInputError(str(e)) from None
         spell_max = int(sp_table.max_hits[spell_index])
-        attack_type = S.MAGIC
     c = new_combatant(1)
     c["levels"][0] = _levels(levels, boosts)
     c["prayers"][0] = _prayer_mask(prayers)
     E.fill_combatant(c[0], tables.items().records, worn, attack_type, stance, spell_index, spell_max)
+    _check_ammo(c, worn)
     return c
 
 
-def _special_row(c, special: bool) -> np.ndarray:
+def _attack_row(c, special: bool) -> np.ndarray:
+    """The special-attack row of the weapon, or its normal-attack row."""
+    effect = int(c["weapon_effect"][0])
     if not special:
-        return identity_row()
-    row = special_table()[int(c["weapon_effect"][0])]
-    if row[SP_COST] == 0:
+        return normal_table()[effect]
+    row = special_table()[effect]
+    if row[SP.SP_COST] == 0:
         raise CalcInputError("The equipped weapon has no special attack in the engine's table")
     return row
 
 
-def _bolt_context(c, target_hp: int, kandarin_diary: bool, pvp: bool) -> np.ndarray:
+def _hits(sp: np.ndarray) -> int:
+    return 4 if sp[SP.SP_KIND] == SP.KIND_CLAWS else int(sp[SP.SP_HITS])
+
+
+def _bolt_context(c, target_hp: int, kandarin_diary: bool, pvp: bool, attributes=()) -> np.ndarray:
     rec = c[0]
     bolt = int(rec["bolt"]) if rec["attack_type"] == S.RANGED else B.NONE
     return B.bolt_context(bolt, ranged_level=int(rec["levels"][RANGED]), target_hp=target_hp,
                           attacker_hp=int(rec["levels"][HITPOINTS]), kandarin_diary=kandarin_diary, pvp=pvp,
-                          zaryte=int(rec["weapon_effect"]) == W.ZARYTE_CROSSBOW)
+                          zaryte=int(rec["weapon_effect"]) == W.ZARYTE_CROSSBOW,
+                          fiery_target="fiery" in attributes, dragon_target="dragon" in attributes,
+                          undead_target="undead" in attributes)
 
 
 def _npc(target: str):
@@ -206,14 +249,16 @@ def player_vs_npc(levels=None, boosts=None, prayers=(), style=None, gear=None, s
     """What one attack of this player does to ``target`` (OSRS wiki NPC name with version)."""
     c = build_combatant(levels, boosts, prayers, style, gear, spell)
     npc = _npc(target)
-    sp = _special_row(c, special)
+    sp = _attack_row(c, special)
     trace = new_trace()
     att, dfn, mn, mx = A.rolls_vs_npc(trace, c[0], npc, sp)
-    ctx = _bolt_context(c, int(npc["hitpoints"]), kandarin_diary, pvp=False)
+    npcs = tables.npcs()
+    attributes = npcs.raw[npcs.find(target)].get("attributes") or ()
+    ctx = _bolt_context(c, int(npc["hitpoints"]), kandarin_diary, pvp=False, attributes=attributes)
     expected = A.expected_damage(att, dfn, mn, mx, sp, ctx, int(npc["hit_cap"]))
-    p = 1.0 if sp[11] else hit_chance(att, dfn)
+    p = 1.0 if sp[SP.SP_ALWAYS_HITS] else hit_chance(att, dfn)
     speed = int(E.attack_speed(c[0]))
-    hits = 4 if sp[14] == 1 else int(sp[10])
+    hits = _hits(sp)
     return CalcResult(int(att), int(dfn), float(p), int(mn), int(mx), speed, float(expected), hits,
                       format_trace(trace))
 
@@ -226,7 +271,7 @@ def player_vs_player(attacker: dict, defender: dict, special=False, kandarin_dia
     """
     c = build_combatant(**attacker)
     d = build_combatant(**defender)
-    sp = _special_row(c, special)
+    sp = _attack_row(c, special)
     trace = new_trace()
     att, dfn, mn, mx = A.rolls_vs_player(trace, c[0], d[0], sp)
     ctx = _bolt_context(c, int(d["levels"][0][HITPOINTS]), kandarin_diary, pvp=True)
@@ -235,8 +280,8 @@ def player_vs_player(attacker: dict, defender: dict, special=False, kandarin_dia
         expected *= 0.6   # approximate mean: floor(d * 0.6) averages slightly below 0.6 d
         mx = (mx * 6) // 10
         mn = (mn * 6) // 10
-    p = 1.0 if sp[11] else hit_chance(att, dfn)
-    hits = 4 if sp[14] == 1 else int(sp[10])
+    p = 1.0 if sp[SP.SP_ALWAYS_HITS] else hit_chance(att, dfn)
+    hits = _hits(sp)
     return CalcResult(int(att), int(dfn), float(p), int(mn), int(mx), int(E.attack_speed(c[0])),
                       float(expected), hits, format_trace(trace))
 

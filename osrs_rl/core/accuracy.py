@@ -130,7 +130,12 @@ def magic_attack_roll(trace, c, spec_acc_num, spec_acc_den):
 
 @njit(cache=True)
 def player_attack_roll(trace, c, tbow_magic, spec_acc_num, spec_acc_den):
-    """The player's maximum attack roll for its current attack type (1/1 = no special)."""
+    """The player's maximum attack roll for its current attack type (1/1 = no special).
+
+    A ranged weapon without ammo that fits it cannot attack: roll 0 (dps-calc ``isAmmoInvalid``).
+    """
+    if c.attack_type == S.RANGED and not c.ammo_ok:
+        return np.int64(0)
     if c.attack_type == S.RANGED:
         return ranged_attack_roll(trace, c, tbow_magic, spec_acc_num, spec_acc_den)
     if c.attack_type == S.MAGIC:

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core import rng as R
-from osrs_rl.core.damage import expected_accurate_damage
+from osrs_rl.core.damage import mean_damage
 
 # ---- bolt codes (ITEM_DTYPE.bolt) -------------------------------------------------------------
 NONE, OPAL, PEARL, DIAMOND, RUBY, DRAGONSTONE, ONYX = range(7)
@@ -63,12 +63,17 @@ def bolt_facts() -> dict[str, dict]:
 
 def bolt_context(bolt: int = NONE, *, ranged_level: int = 99, target_hp: int = 0, attacker_hp: int = 99,
                  kandarin_diary: bool = False, pvp: bool = False, zaryte: bool = False,
-                 fiery_target: bool = False) -> np.ndarray:
-    """The context array for ``bolt`` (a code above) under these circumstances."""
+                 fiery_target: bool = False, dragon_target: bool = False, undead_target: bool = False) -> np.ndarray:
+    """The context array for ``bolt`` (a code above) under these circumstances.
+
+    Immunities (dps-calc ``dists/bolts.ts``): dragonstone does nothing against fiery targets and
+    dragons, onyx nothing against the undead; pearl hits fiery targets harder (1/15, 1/13 with
+    the Zaryte crossbow).
+    """
     ctx = np.zeros(CTX_LEN, dtype=np.int64)
     ctx[CTX_RANGED], ctx[CTX_TARGET_HP], ctx[CTX_ATTACKER_HP] = ranged_level, target_hp, attacker_hp
     ctx[CTX_CHANCE_DEN] = ctx[CTX_DEN] = ctx[CTX_HEAL_DEN] = 1
-    if bolt == NONE:
+    if bolt == NONE or (bolt == DRAGONSTONE and (fiery_target or dragon_target)) or (bolt == ONYX and undead_target):
         return ctx
     f = bolt_facts()[BOLT_NAMES[bolt]]
     key = "proc_chance" + ("_pvp" if pvp else "") + ("_kandarin" if kandarin_diary else "")
@@ -77,8 +82,8 @@ def bolt_context(bolt: int = NONE, *, ranged_level: int = 99, target_hp: int = 0
     if f.get("bonus_ratio"):
         ctx[CTX_EFFECT] = EFFECT_ADD
         ratio = f[z + "bonus_ratio"]
-        if bolt == PEARL and fiery_target and not zaryte:
-            ratio = [1, f["ranged_level_divisor_fiery"]]
+        if bolt == PEARL and fiery_target:
+            ratio = [1, 13 if zaryte else f["ranged_level_divisor_fiery"]]
         ctx[CTX_NUM], ctx[CTX_DEN] = ratio
     elif f.get("multiplier"):
         ctx[CTX_EFFECT] = EFFECT_REROLL
@@ -120,54 +125,47 @@ def _effect_damage(rng, ctx, rolled, mx):
 
 
 @njit(cache=True)
-def bolt_hit(rng, ctx, accurate, mn, mx, forced):
-    """Final damage of one bolt, with its effect when it fires; writes self-damage and heal."""
+def bolt_hit(rng, ctx, accurate, mn, mx, forced, chance_mult):
+    """Final damage of one bolt, with its effect when it fires; writes self-damage and heal.
+
+    As dps-calc orders it: roll accuracy and damage, apply the effect, then raise an accurate 0
+    to 1 (a proc that ignores defence, or needs a hit, makes the hit accurate).
+    """
     ctx[CTX_SELF_DAMAGE] = 0
     ctx[CTX_HEAL] = 0
-    rolled = np.int64(0)
-    if accurate and mx > 0:
-        rolled = max(np.int64(1), R.between(rng, mn, mx))
-    if not _can_fire(ctx, accurate):
-        return rolled
-    fires = (forced and accurate) or R.chance(rng, ctx[CTX_CHANCE_NUM], ctx[CTX_CHANCE_DEN])
-    if not fires:
-        return rolled
-    damage = _effect_damage(rng, ctx, rolled, mx)
-    if ctx[CTX_EFFECT] == EFFECT_TARGET_HP:
-        ctx[CTX_SELF_DAMAGE] = ctx[CTX_ATTACKER_HP] // 10
-    if ctx[CTX_HEAL_NUM] > 0:
-        ctx[CTX_HEAL] = (damage * ctx[CTX_HEAL_NUM]) // ctx[CTX_HEAL_DEN]
+    rolled = R.between(rng, mn, mx) if (accurate and mx > 0) else np.int64(0)
+    fired = _can_fire(ctx, accurate) and (
+        (forced and accurate) or R.chance(rng, ctx[CTX_CHANCE_NUM] * chance_mult, ctx[CTX_CHANCE_DEN]))
+    damage = _effect_damage(rng, ctx, rolled, mx) if fired else rolled
+    if (accurate or fired) and damage < 1 and mx > 0:
+        damage = np.int64(1)
+    if fired:
+        if ctx[CTX_EFFECT] == EFFECT_TARGET_HP:
+            ctx[CTX_SELF_DAMAGE] = ctx[CTX_ATTACKER_HP] // 10
+        if ctx[CTX_HEAL_NUM] > 0:
+            ctx[CTX_HEAL] = (damage * ctx[CTX_HEAL_NUM]) // ctx[CTX_HEAL_DEN]
     return damage
 
 
 @njit(cache=True)
-def _capped_mean(lo, hi, add, floor_one, cap_kind):
-    """Mean of cap(max(d, 1 if floor_one) + add) for d uniform in [lo, hi]."""
-    total = 0.0
-    for d in range(lo, hi + 1):
-        v = (max(d, 1) if floor_one else d) + add
-        total += expected_accurate_damage(v, v, cap_kind) if v > 0 else 0.0
-    return total / (hi - lo + 1)
-
-
-@njit(cache=True)
-def expected_bolt_hit(p, ctx, mn, mx, forced, cap_kind):
+def expected_bolt_hit(p, ctx, mn, mx, forced, chance_mult, cap_kind):
     """Exact mean damage of one bolt given hit chance ``p`` (same rules as :func:`bolt_hit`)."""
-    acc_mean = _capped_mean(mn, mx, 0, True, cap_kind) if mx > 0 else 0.0
+    if mx <= 0:
+        return 0.0
+    acc_mean = mean_damage(mn, mx, 0, True, cap_kind)
     kind = ctx[CTX_EFFECT]
     if kind == 0 or ctx[CTX_ATTACKER_HP] < ctx[CTX_MIN_ATTACKER_HP]:
         return p * acc_mean
-    q = ctx[CTX_CHANCE_NUM] / ctx[CTX_CHANCE_DEN]
+    q = min(1.0, ctx[CTX_CHANCE_NUM] * chance_mult / ctx[CTX_CHANCE_DEN])
     if kind == EFFECT_ADD:
         bonus = (ctx[CTX_RANGED] * ctx[CTX_NUM]) // ctx[CTX_DEN]
-        proc_acc = _capped_mean(mn, mx, bonus, True, cap_kind) if mx > 0 else _capped_mean(0, 0, bonus, False,
-                                                                                          cap_kind)
-        proc_miss = _capped_mean(0, 0, bonus, False, cap_kind)
+        proc_acc = mean_damage(mn, mx, bonus, True, cap_kind)
+        proc_miss = mean_damage(0, 0, bonus, True, cap_kind)
     elif kind == EFFECT_REROLL:
-        proc_acc = proc_miss = _capped_mean(0, (mx * ctx[CTX_NUM]) // ctx[CTX_DEN], 0, False, cap_kind)
+        proc_acc = proc_miss = mean_damage(0, (mx * ctx[CTX_NUM]) // ctx[CTX_DEN], 0, True, cap_kind)
     else:
         v = min(ctx[CTX_CAP], (ctx[CTX_TARGET_HP] * ctx[CTX_NUM]) // ctx[CTX_DEN])
-        proc_acc = proc_miss = _capped_mean(v, v, 0, False, cap_kind)
+        proc_acc = proc_miss = mean_damage(v, v, 0, True, cap_kind)
     q_acc = 1.0 if forced else q
     on_hit = q_acc * proc_acc + (1.0 - q_acc) * acc_mean
     on_miss = 0.0 if ctx[CTX_NEEDS_ACCURATE] else q * proc_miss

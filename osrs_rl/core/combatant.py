@@ -22,6 +22,7 @@ COMBATANT_DTYPE = np.dtype([
     ("weapon_effect", np.int16),     # weapons.* effect code
     ("weapon_speed", np.int16),      # listed attack speed in ticks
     ("ammo_class", np.int8),         # styles.AMMO_* for ranged weapons
+    ("ammo_ok", np.int8),            # 0: a weapon that needs ammo has none that fits (it cannot attack)
     ("ammo_ranged_str", np.int16),   # ranged strength of the ammo alone (MSB special uses only this)
     ("ammo_is_dragon_arrow", np.int8),
     ("bolt", np.int8),               # bolts.* enchanted-bolt code of the loaded ammo, 0 when none
@@ -63,4 +64,5 @@ def new_combatant(n: int = 1) -> np.ndarray:
     c["levels"] = 1
     c["spell"] = -1
     c["ammo_class"] = -1
+    c["ammo_ok"] = 1
     return c

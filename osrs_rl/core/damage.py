@@ -42,18 +42,31 @@ def roll_damage(rng, min_hit, max_hit):
 
 
 @njit(cache=True)
+def capped_value(v, cap_kind):
+    """The mean of the target's cap transform applied to a hitsplat of ``v``."""
+    if cap_kind == CAP_ZULRAH and v > ZULRAH_CAP_THRESHOLD:
+        return (ZULRAH_CAP_LOW + ZULRAH_CAP_THRESHOLD) / 2.0
+    return float(v)
+
+
+@njit(cache=True)
+def mean_damage(lo, hi, add, raise_zero, cap_kind):
+    """Mean of cap(d + add) for d uniform in [lo, hi]; with ``raise_zero`` a 0 counts as 1."""
+    total = 0.0
+    for d in range(lo, hi + 1):
+        v = d + add
+        if raise_zero and v < 1:
+            v = 1
+        total += capped_value(v, cap_kind)
+    return total / (hi - lo + 1)
+
+
+@njit(cache=True)
 def expected_accurate_damage(min_hit, max_hit, cap_kind):
     """Mean damage of one accurate hit after the accurate-0 rule and the target's cap."""
     if max_hit <= 0:
         return 0.0
-    total = 0.0
-    n = max_hit - min_hit + 1
-    for d in range(min_hit, max_hit + 1):
-        v = max(1, d)
-        if cap_kind == CAP_ZULRAH and v > ZULRAH_CAP_THRESHOLD:
-            v = (ZULRAH_CAP_LOW + ZULRAH_CAP_THRESHOLD) / 2.0
-        total += v
-    return total / n
+    return mean_damage(min_hit, max_hit, 0, True, cap_kind)
 
 
 @njit(cache=True)

@@ -25,6 +25,10 @@ VOID_TOP, VOID_ROBE, VOID_GLOVES = 1, 2, 3
 VOID_MELEE_HELM, VOID_RANGER_HELM, VOID_MAGE_HELM = 4, 5, 6
 ELITE_VOID_TOP, ELITE_VOID_ROBE = 7, 8
 CRYSTAL_HELM, CRYSTAL_LEGS, CRYSTAL_BODY = 9, 10, 11
+DIZANAS_QUIVER = 12      # charged or blessed quiver, or the max cape: +10 ranged attack, +1 ranged strength
+
+# ---- ammunition kinds (ITEM_DTYPE.fires for weapons, .ammo_kind for ammo) ---------------------
+AMMO_KIND_NAMES = ("none", "arrow", "bolt", "bolt_rack", "javelin", "dart")
 
 SET_PIECE_BY_NAME = {
     "Void knight top": VOID_TOP, "Void knight robe": VOID_ROBE, "Void knight gloves": VOID_GLOVES,
@@ -32,7 +36,10 @@ SET_PIECE_BY_NAME = {
     "Void mage helm": VOID_MAGE_HELM, "Elite void top": ELITE_VOID_TOP,
     "Elite void robe": ELITE_VOID_ROBE, "Crystal helm": CRYSTAL_HELM, "Crystal legs": CRYSTAL_LEGS,
     "Crystal body": CRYSTAL_BODY,
+    "Dizana's quiver (Charged)": DIZANAS_QUIVER, "Blessed dizana's quiver": DIZANAS_QUIVER,
+    "Dizana's max cape": DIZANAS_QUIVER,
 }
+"""Set pieces by full name ("Name (Version)") first, then by base name."""
 
 ITEM_DTYPE = np.dtype([
     ("id", np.int32),               # game item id
@@ -47,6 +54,9 @@ ITEM_DTYPE = np.dtype([
     ("bolt", np.int8),              # bolts code for enchanted bolts, 0 otherwise
     ("is_dragon_arrow", np.int8),
     ("set_piece", np.int8),
+    ("fires", np.int8),             # weapons: the AMMO_KIND_NAMES index they take from the ammo slot
+    ("ammo_kind", np.int8),         # ammo: its kind
+    ("ammo_tier", np.int16),        # a weapon fires its kind of ammo up to its own tier
 ])
 
 
@@ -81,20 +91,25 @@ def _void_set(items, worn):
 
 
 @njit(cache=True)
+def ammo_fits(items, weapon, ammo):
+    """True when the weapon takes its ammunition from the ammo slot and this ammo fits it
+    (dps-calc ``ammoApplicability``: kind and tier)."""
+    if weapon < 0 or ammo < 0 or items[weapon].fires == 0:
+        return False
+    return items[ammo].ammo_kind == items[weapon].fires and items[ammo].ammo_tier <= items[weapon].ammo_tier
+
+
+@njit(cache=True)
 def fill_combatant(c, items, worn, attack_type, stance, spell, spell_max):
     """Write gear-derived fields of combatant ``c`` from worn item indices ``worn[NUM_SLOTS]``.
 
-    Levels and prayers are the caller's. Ammo bonuses count only for weapons that fire that
-    ammo (dps-calc ``calculateEquipmentBonusesFromGear``): a bow's arrows, a crossbow's bolts,
-    the blowpipe's darts; the ammo slot's other bonuses (e.g. a blessing's prayer) always count.
+    Levels and prayers are the caller's. The ammo slot's ranged accuracy and strength count only
+    when the weapon fires that ammo (dps-calc ``calculateEquipmentBonusesFromGear``); a weapon
+    that needs ammo and has none that fits cannot attack (``ammo_ok`` false: rolls and max hit 0).
     """
     weapon = worn[WEAPON]
     ammo = worn[AMMO]
-    uses_ammo = False
-    if weapon >= 0:
-        w = items[weapon]
-        uses_ammo = w.ammo_class >= 0 and w.effect != W.CRYSTAL_BOW and ammo >= 0 \
-            and items[ammo].bonuses[S.B_RANGED_STR] > 0
+    fits = ammo_fits(items, weapon, ammo)
     for b in range(NUM_BONUSES):
         c.bonuses[b] = 0
     for s in range(NUM_SLOTS):
@@ -102,9 +117,12 @@ def fill_combatant(c, items, worn, attack_type, stance, spell, spell_max):
         if i < 0:
             continue
         for b in range(NUM_BONUSES):
-            if s == AMMO and (b == S.B_RANGED_STR or b == S.B_RANGED) and not uses_ammo:
+            if s == AMMO and (b == S.B_RANGED_STR or b == S.B_RANGED) and not fits:
                 continue
             c.bonuses[b] += items[i].bonuses[b]
+    if fits and worn[CAPE] >= 0 and items[worn[CAPE]].set_piece == DIZANAS_QUIVER:
+        c.bonuses[S.B_RANGED] += 10     # dps-calc: charged quiver with ammo the weapon uses
+        c.bonuses[S.B_RANGED_STR] += 1
     c.attack_type = attack_type
     c.stance = stance
     c.spell = spell
@@ -113,13 +131,15 @@ def fill_combatant(c, items, worn, attack_type, stance, spell, spell_max):
         c.weapon_effect = items[weapon].effect
         c.weapon_speed = items[weapon].speed
         c.ammo_class = items[weapon].ammo_class
+        c.ammo_ok = items[weapon].fires == 0 or fits
     else:
         c.weapon_effect = W.NONE
         c.weapon_speed = 4          # unarmed: 4 ticks (OSRS wiki "Unarmed")
         c.ammo_class = S.AMMO_NONE
-    c.ammo_ranged_str = items[ammo].bonuses[S.B_RANGED_STR] if ammo >= 0 else 0
-    c.ammo_is_dragon_arrow = items[ammo].is_dragon_arrow if ammo >= 0 else 0
-    c.bolt = items[ammo].bolt if (ammo >= 0 and uses_ammo) else 0
+        c.ammo_ok = True
+    c.ammo_ranged_str = items[ammo].bonuses[S.B_RANGED_STR] if fits else 0
+    c.ammo_is_dragon_arrow = items[ammo].is_dragon_arrow if fits else 0
+    c.bolt = items[ammo].bolt if fits else 0
     pieces = 0
     for s in range(NUM_SLOTS):
         i = worn[s]

@@ -5,13 +5,14 @@ once, and the order of the steps matters (shared/reference/combat.md section 1, 
 weirdgloop/osrs-dps-calc ``BaseCalc.trackFactor``). Kernels call :func:`factor`, :func:`add` and
 :func:`record` with a stable :class:`Step` label; when the caller passes a trace buffer with rows,
 each step is written as ``(label, input, num, den, output)`` and ``osrs_rl.calc`` prints them.
-Hot paths pass :func:`no_trace` (zero rows): the check is one predictable branch per step.
+Hot paths pass the read-only :data:`NO_TRACE`, for which the recording compiles to nothing.
 """
 
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 TRACE_COLS = 5          # label, input, num, den, output
 MAX_TRACE_STEPS = 64
@@ -57,18 +58,34 @@ def trunc_div(a, b):
     return q
 
 
+def _record(trace, label, x, num, den, out):
+    """Python stand-in; kernels use the overload below."""
+    raise NotImplementedError("record() is only callable from compiled code")
+
+
+@overload(_record, jit_options={"cache": True})
+def _record_impl(trace, label, x, num, den, out):
+    if isinstance(trace, types.Array) and not trace.mutable:
+        # a read-only trace (NO_TRACE) compiles to nothing: hot paths pay no cost at all
+        return lambda trace, label, x, num, den, out: None
+
+    def impl(trace, label, x, num, den, out):
+        if trace.shape[0] > 1:
+            n = trace[0, 0] + 1
+            if n < trace.shape[0]:
+                trace[n, 0] = label
+                trace[n, 1] = x
+                trace[n, 2] = num
+                trace[n, 3] = den
+                trace[n, 4] = out
+                trace[0, 0] = n
+    return impl
+
+
 @njit(cache=True)
 def record(trace, label, x, num, den, out):
-    """Append one step to ``trace`` if it has rows; row 0 holds the count in column 0."""
-    if trace.shape[0] > 1:
-        n = trace[0, 0] + 1
-        if n < trace.shape[0]:
-            trace[n, 0] = label
-            trace[n, 1] = x
-            trace[n, 2] = num
-            trace[n, 3] = den
-            trace[n, 4] = out
-            trace[0, 0] = n
+    """Append one step to ``trace`` if it is writable and has rows; row 0 holds the count."""
+    _record(trace, label, x, num, den, out)
 
 
 @njit(cache=True)
@@ -99,8 +116,13 @@ def new_trace(steps: int = MAX_TRACE_STEPS) -> np.ndarray:
     return np.zeros((steps + 1, TRACE_COLS), dtype=np.int64)
 
 
+NO_TRACE = np.zeros((0, TRACE_COLS), dtype=np.int64)
+NO_TRACE.setflags(write=False)
+"""Pass this (a read-only global, so Numba freezes it as a constant) where no trace is wanted."""
+
+
 def no_trace() -> np.ndarray:
-    """The empty buffer hot paths pass: nothing is recorded."""
+    """An empty writable buffer: nothing is recorded (the same as NO_TRACE, for Python callers)."""
     return np.zeros((0, TRACE_COLS), dtype=np.int64)
 
 

@@ -168,17 +168,20 @@ def magic_max_hit(trace, c, sp):
 def player_max_hit(trace, c, tbow_magic, sp):
     """(min_hit, max_hit) of the player's next attack (``sp`` = identity row for a normal one).
 
-    Both are clamped at 0 and min <= max: cursed gear can push the formula negative
-    (dps-calc ``getMinAndMax``, NegativeStrength tests).
+    Both are clamped at 0, and a minimum above the maximum raises the maximum (dps-calc
+    ``getMinAndMax``: cursed gear can push the formula negative; a dark bow special still deals
+    its minimum). A ranged weapon without fitting ammo hits 0.
     """
+    if c.attack_type == S.RANGED and not c.ammo_ok:
+        return np.int64(0), np.int64(0)
     if c.attack_type == S.RANGED:
         mn, mx = ranged_max_hit(trace, c, tbow_magic, sp)
     elif c.attack_type == S.MAGIC:
         mn, mx = magic_max_hit(trace, c, sp)
     else:
         mn, mx = melee_max_hit(trace, c, sp)
-    mx = max(np.int64(0), mx)
-    return min(max(np.int64(0), mn), mx), mx
+    mn = max(np.int64(0), mn)
+    return mn, max(mn, mx)
 
 
 @njit(cache=True)

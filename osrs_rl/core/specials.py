@@ -36,15 +36,18 @@ SP_INSTANT = 19                        # 1: ignores the attack timer (granite ma
 SP_ALT_DMG_NUM, SP_ALT_DMG_DEN = 20, 21  # dark bow with dragon arrows: this multiplier instead
 SP_ALT_FLAT_MIN = 22                   #   and this minimum
 SP_DRAIN_NUM, SP_DRAIN_DEN = 23, 24    # a damaging hit lowers the target's current defence by this share
-SPEC_COLS = 25
+SP_BONUS_NUM, SP_BONUS_DEN = 25, 26    # an accurate hit gains SP_BONUS_DAMAGE with this chance
+SP_BONUS_DAMAGE = 27                   #   (Sanguinesti staff: 1/5 for +8)
+SP_BOLT_CHANCE_MULT = 28               # enchanted-bolt proc chance multiplier (Armadyl crossbow special: 2)
+SPEC_COLS = 29
 
 KIND_NORMAL = 0       # n hits, each its own accuracy and damage roll
 KIND_CLAWS = 1        # dragon claws four-roll cascade
 KIND_DARK_BOW = 2     # two arrows, flat minimum and cap each
 KIND_MSB = 3          # magic shortbow (i): +10 effective level, arrow strength only, two arrows
-KIND_SECOND_IF_FIRST = 4  # second hit only if the first lands (abyssal dagger)
+KIND_MAGIC = 4        # a magic attack whatever the current style (nightmare staves, accursed sceptre)
 KIND_BOLT_SPEC = 5    # zaryte crossbow: an accurate special always procs the enchanted bolt
-KIND_NAMES = ("normal", "claws", "dark_bow", "msb", "second_if_first", "bolt_spec")
+KIND_NAMES = ("normal", "claws", "dark_bow", "msb", "magic", "bolt_spec")
 
 
 def identity_row() -> np.ndarray:
@@ -57,18 +60,24 @@ def identity_row() -> np.ndarray:
         row[den] = 1
     row[SP_MIN_DEN] = 1
     row[SP_DRAIN_DEN] = 1
+    row[SP_BONUS_DEN] = 1
+    row[SP_BOLT_CHANCE_MULT] = 1
     row[SP_HITS] = 1
     row[SP_ATTACK_TYPE] = -1
     return row
 
 
-_KIND_BY_RULE = {"claws": KIND_CLAWS, "second_only_if_first_hits": KIND_SECOND_IF_FIRST}
+_KIND_BY_RULE = {"claws": KIND_CLAWS}
 # Rules that the JSON's generic fields cannot express, keyed by weapon effect.
 # Defence drain on a damaging hit: 30 % of the current level for the dragon warhammer (dps-calc
 # scaling/DefenceReduction.ts: def - floor(def * 3 / 10)) and Statius's warhammer (OSRS wiki "Statius's
 # warhammer": 30 % of current defence; its rounding is assumed to match the dragon warhammer's [L]).
 _DRAIN_BY_EFFECT = {W.DRAGON_WARHAMMER: (3, 10), W.STATIUS_WARHAMMER: (3, 10)}
-_KIND_BY_EFFECT = {W.DARK_BOW: KIND_DARK_BOW, W.MAGIC_SHORTBOW_I: KIND_MSB, W.ZARYTE_CROSSBOW: KIND_BOLT_SPEC}
+_KIND_BY_EFFECT = {W.DARK_BOW: KIND_DARK_BOW, W.MAGIC_SHORTBOW_I: KIND_MSB, W.ZARYTE_CROSSBOW: KIND_BOLT_SPEC,
+                   W.VOLATILE_NIGHTMARE_STAFF: KIND_MAGIC, W.ELDRITCH_NIGHTMARE_STAFF: KIND_MAGIC,
+                   W.ACCURSED_SCEPTRE: KIND_MAGIC}
+# OSRS wiki "Armadyl crossbow": its special doubles the chance of an enchanted bolt effect [M]
+_BOLT_CHANCE_MULT_BY_EFFECT = {W.ARMADYL_CROSSBOW: 2}
 
 
 def _pair(value, default=(1, 1)):
@@ -109,6 +118,7 @@ def build_special_table(path: Path | None = None) -> np.ndarray:
             row[SP_HEAL_NUM], row[SP_HEAL_DEN] = _pair(e["heal_fraction"])
         row[SP_INSTANT] = int(bool(e.get("instant")))
         row[SP_DRAIN_NUM], row[SP_DRAIN_DEN] = _DRAIN_BY_EFFECT.get(effect, (0, 1))
+        row[SP_BOLT_CHANCE_MULT] = _BOLT_CHANCE_MULT_BY_EFFECT.get(effect, 1)
         if row[SP_KIND] == KIND_DARK_BOW:
             # the plain multiplier and minimum are for other arrows; dragon arrows use the alternative
             row[SP_DMG1_NUM], row[SP_DMG1_DEN] = _pair(e["damage_non_dragon_arrows"][0])
@@ -116,6 +126,18 @@ def build_special_table(path: Path | None = None) -> np.ndarray:
             row[SP_ALT_DMG_NUM], row[SP_ALT_DMG_DEN] = _pair(dmg[0])
             row[SP_ALT_FLAT_MIN] = int(e["min_damage_flat"])
             row[SP_CAP] = int(e["max_damage_flat_per_arrow"])
+    table.setflags(write=False)
+    return table
+
+
+def build_normal_table() -> np.ndarray:
+    """``(weapons.NUM_EFFECTS, SPEC_COLS)`` rows for *normal* attacks: the identity row, except
+    the dark bow, which always fires two arrows (dps-calc ``getAttackerDist``), and the
+    Sanguinesti staff, whose accurate hits gain +8 damage one time in five (July 2026 update, as
+    modelled by weirdgloop/osrs-dps-calc@a6599a08; shared/reference/combat.md section 4) [M]."""
+    table = np.tile(identity_row(), (W.NUM_EFFECTS, 1))
+    table[W.DARK_BOW, SP_HITS] = 2
+    table[W.SANGUINESTI_STAFF, [SP_BONUS_NUM, SP_BONUS_DEN, SP_BONUS_DAMAGE]] = (1, 5, 8)
     table.setflags(write=False)
     return table
 

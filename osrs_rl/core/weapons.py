@@ -32,7 +32,8 @@ ACCURSED_SCEPTRE = 21
 OTHER_GODSWORD = 22      # Bandos/Saradomin/Zamorak: the godsword x1.1 without the AGS x1.25
 DRAGON_WARHAMMER = 23
 CRYSTAL_BOW = 24         # bow of faerdhinen / crystal bow: crystal armour set bonus
-NUM_EFFECTS = 25
+ABYSSAL_WHIP = 25
+NUM_EFFECTS = 26
 
 EFFECT_NAMES = {v: k.lower() for k, v in dict(globals()).items() if k.isupper() and isinstance(v, int)
                 and k not in ("NUM_EFFECTS",)}
@@ -72,6 +73,7 @@ EFFECT_BY_NAME = {
     "Accursed sceptre": ACCURSED_SCEPTRE,
     "Accursed sceptre (a)": ACCURSED_SCEPTRE,
     "Dragon warhammer": DRAGON_WARHAMMER,
+    "Abyssal whip": ABYSSAL_WHIP,
     "Bow of faerdhinen": CRYSTAL_BOW,
     "Crystal bow": CRYSTAL_BOW,
 }

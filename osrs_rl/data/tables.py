@@ -135,7 +135,10 @@ def items() -> ItemTable:
         r["effect"] = W.EFFECT_BY_NAME.get(it["name"], W.NONE)
         r["bolt"] = _bolt_code(it["name"])
         r["is_dragon_arrow"] = it["name"] == "Dragon arrow"
-        r["set_piece"] = E.SET_PIECE_BY_NAME.get(it["name"], E.PIECE_NONE)
+        r["set_piece"] = E.SET_PIECE_BY_NAME.get(names[k], E.SET_PIECE_BY_NAME.get(it["name"], E.PIECE_NONE))
+        r["fires"] = E.AMMO_KIND_NAMES.index(it["fires"]) if it.get("fires") else 0
+        r["ammo_kind"] = E.AMMO_KIND_NAMES.index(it["ammo_kind"]) if it.get("ammo_kind") else 0
+        r["ammo_tier"] = it.get("ammo_tier") or 0
         index.add(k, it["name"], it.get("version"))
     records.setflags(write=False)
     return ItemTable(records, index, cats, category_names, raw)

@@ -13,6 +13,7 @@ from osrs_rl.core.attack import MAX_HITSPLATS, expected_damage, sample_hits
 from osrs_rl.core.damage import CAP_NONE, CAP_ZULRAH
 
 TABLE = SP.build_special_table()
+NORMALS = SP.build_normal_table()
 NORMAL = SP.identity_row()
 NO_BOLT = B.bolt_context()
 
@@ -45,6 +46,10 @@ CASES = [
     ("onyx zcb spec", 20_000, 30_000, 0, 50, TABLE[W.ZARYTE_CROSSBOW], B.bolt_context(B.ONYX, zaryte=True),
      CAP_NONE),
     ("dragonstone", 20_000, 30_000, 0, 50, NORMAL, B.bolt_context(B.DRAGONSTONE, ranged_level=99), CAP_NONE),
+    ("sanguinesti +8", 20_000, 15_000, 0, 40, NORMALS[W.SANGUINESTI_STAFF], NO_BOLT, CAP_NONE),
+    ("dark bow normal", 20_000, 15_000, 0, 40, NORMALS[W.DARK_BOW], NO_BOLT, CAP_NONE),
+    ("acb spec ruby", 20_000, 30_000, 0, 50, TABLE[W.ARMADYL_CROSSBOW], B.bolt_context(B.RUBY, target_hp=300),
+     CAP_NONE),
 ]
 
 

@@ -102,7 +102,7 @@ def test_published_negative_strength_never_negative(case):
     from osrs_rl.core.formula import no_trace
     from osrs_rl.core.max_hit import player_max_hit
 
-    weapon = {"ranged": "Rune crossbow", "magic": "Trident of the seas"}.get(case.get("attack_type"))
+    weapon = {"ranged": "Bow of faerdhinen", "magic": "Trident of the seas"}.get(case.get("attack_type"))
     c = calc.build_combatant(style=case.get("style"), gear={"weapon": weapon} if weapon else None)
     key = {"str": S.B_MELEE_STR, "ranged_str": S.B_RANGED_STR}[next(iter(case["bonus_overrides"]))]
     c[0]["bonuses"][key] = -1000
@@ -193,11 +193,11 @@ def test_published_bolt_facts(case):
         # ruby proc against a 99 hp target: floor(99 * 20 / 100) = 19, forced by a Zaryte-style proc
         ctx = B.bolt_context(bolt, target_hp=case["inputs"]["target_current_hp"])
         rng = np.zeros(1, np.uint64)
-        assert B.bolt_hit(rng, ctx, True, 0, 50, True) == exp["proc_damage"]
+        assert B.bolt_hit(rng, ctx, True, 0, 50, True, 1) == exp["proc_damage"]
     if "extra_damage" in exp:
         ctx = B.bolt_context(bolt, ranged_level=case["inputs"]["visible_ranged_level"])
         rng = np.zeros(1, np.uint64)
-        assert B.bolt_hit(rng, ctx, True, 0, 0, True) == exp["extra_damage"]
+        assert B.bolt_hit(rng, ctx, True, 0, 0, True, 1) == exp["extra_damage"]
 
 
 def test_published_pvp_protection_is_a_40_percent_cut():
@@ -211,10 +211,15 @@ def test_published_pvp_protection_is_a_40_percent_cut():
     assert prot.expected_damage == pytest.approx(plain.expected_damage * 0.6)
 
 
+MAX_RANGED = {"weapon": "Twisted bow", "ammo": "Dragon arrow", "head": "Masori mask (f)", "body": "Masori body (f)",
+              "legs": "Masori chaps (f)", "neck": "Necklace of anguish", "cape": "Dizana's quiver (Charged)",
+              "hands": "Zaryte vambraces", "feet": "Pegasian boots", "ring": "Venator ring"}
+
+
 def test_zulrah_hit_cap_in_expected_damage():
     # OSRS wiki "Zulrah": hits above 50 are re-rolled to 45-50, so a huge max hit averages below 50
-    r = calc.player_vs_npc(gear={"weapon": "Twisted bow", "ammo": "Dragon arrow"}, style="Rapid",
-                           boosts={"ranged": 40}, prayers=["Rigour"], target="Zulrah (Tanzanite)")
+    r = calc.player_vs_npc(gear=MAX_RANGED, style="Rapid", boosts={"ranged": 13}, prayers=["Rigour"],
+                           target="Zulrah (Tanzanite)")
     assert r.max_hit > 50
     assert r.expected_damage <= r.hit_chance * 50
 
@@ -245,7 +250,7 @@ def test_every_effect_weapon_exists_in_the_item_table():
     (dict(gear={"weapon": "Abyssal whip"}, style="Rapid"), "valid styles: Flick"),
     (dict(target="Zulrah (Blue)"), "Zulrah"),
     (dict(target="Zulrh"), "Zulrah"),
-    (dict(gear={"weapon": "Abyssal whip"}, style="Lash", special=True), "no special attack"),
+    (dict(gear={"weapon": "Twisted bow", "ammo": "Dragon arrow"}, special=True), "no special attack"),
     (dict(spell="Ice Barage"), "Ice Barrage"),
 ])
 def test_bad_input_is_named(kwargs, needle):
@@ -264,3 +269,96 @@ def test_cli_calc_and_errors(capsys):
     assert main(["calc", "--gear", "weapon=Toxic blowpip"]) == 2
     assert "Toxic blowpipe" in capsys.readouterr().out
     assert main(["calc", "--from-npc", "JalTok-Jad", "--attack-type", "magic"]) == 0
+
+
+# ---- equipment rules the reviewers pinned -----------------------------------------------------
+def test_published_quiver_bonus():
+    # dps-calc src/tests/lib/Equipment.test.ts: charged Dizana's quiver + twisted bow + dragon arrows
+    case = next(c for c in PC.EQUIPMENT_BONUSES if c["id"] == "dps-calc equipment: charged quiver + twisted bow")
+    gear = dict(case["gear"], ammo="Dragon arrow")
+    c = calc.build_combatant(gear=gear, style="Rapid")
+    from osrs_rl.core import styles as S
+
+    assert c[0]["bonuses"][S.B_RANGED] == case["expect"]["ranged_attack_bonus"]
+    assert c[0]["bonuses"][S.B_RANGED_STR] == case["expect"]["ranged_strength_bonus"]
+
+
+@pytest.mark.parametrize("gear,needle", [
+    ({"weapon": "Toxic blowpipe", "ammo": "Rune arrow"}, "fires darts"),
+    ({"weapon": "Heavy ballista"}, "holds nothing"),
+    ({"weapon": "Twisted bow", "ammo": "Diamond bolts (e)"}, "fires arrows"),
+    ({"weapon": "Magic shortbow", "ammo": "Dragon arrow"}, "up to its tier"),   # dps-calc bow_t50
+    ({"weapon": "Rune crossbow", "ammo": "Dragon bolts"}, "up to its tier"),    # dps-calc cb_t61
+])
+def test_ammo_must_fit_the_weapon(gear, needle):
+    with pytest.raises(calc.CalcInputError) as e:
+        calc.player_vs_npc(gear=gear)
+    assert needle in str(e.value)
+
+
+def test_weapons_without_ammo_ignore_the_ammo_slot():
+    bare = calc.player_vs_npc(gear={"weapon": "Bow of faerdhinen"}, style="Rapid")
+    with_arrows = calc.player_vs_npc(gear={"weapon": "Bow of faerdhinen", "ammo": "Dragon arrow"}, style="Rapid")
+    assert (bare.attack_roll, bare.max_hit) == (with_arrows.attack_roll, with_arrows.max_hit)
+
+
+def test_dark_bow_fires_two_arrows():
+    r = calc.player_vs_npc(gear={"weapon": "Dark bow", "ammo": "Dragon arrow"}, style="Rapid")
+    assert r.hits == 2
+    spec = calc.player_vs_npc(gear={"weapon": "Dark bow", "ammo": "Dragon arrow"}, style="Rapid", special=True)
+    assert spec.min_hit == 8 and spec.hits == 2
+
+
+def test_dark_bow_special_minimum_raises_a_low_max():
+    # dps-calc getMinAndMax: a minimum above the maximum raises the maximum
+    r = calc.player_vs_npc(levels={"ranged": 1}, gear={"weapon": "Dark bow", "ammo": "Rune arrow"}, style="Rapid",
+                           special=True)
+    assert r.min_hit == 5 and r.max_hit >= 5
+
+
+def test_volatile_special_is_a_magic_attack_from_any_style():
+    # dps-calc: volatile special base max min(58, (99 + 58 * magic) / 99) = 58 at 99 magic
+    r = calc.player_vs_npc(gear={"weapon": "Volatile nightmare staff"}, style="Bash", special=True)
+    assert "spell_base: 58" in r.steps                 # then the staff's own magic damage bonus
+    assert r.max_hit == 58 + 58 * 150 // 1000
+
+
+def test_bolt_immunities():
+    # dps-calc dists/bolts.ts: dragonstone does nothing to dragons or fiery targets
+    dragonstone = {"weapon": "Rune crossbow", "ammo": "Dragonstone bolts (e)"}
+    runite = {"weapon": "Rune crossbow", "ammo": "Runite bolts"}
+    on_vorkath = calc.player_vs_npc(gear=dragonstone, style="Rapid", target="Vorkath (Post-quest)")
+    plain = calc.player_vs_npc(gear=runite, style="Rapid", target="Vorkath (Post-quest)")
+    assert on_vorkath.max_hit == plain.max_hit + 0 or on_vorkath.expected_damage > 0
+    ctx = B.bolt_context(B.DRAGONSTONE, dragon_target=True)
+    assert ctx[B.CTX_EFFECT] == 0
+    assert B.bolt_context(B.ONYX, undead_target=True)[B.CTX_EFFECT] == 0
+    assert B.bolt_context(B.PEARL, fiery_target=True)[B.CTX_DEN] == 15
+
+
+def test_sanguinesti_bonus_raises_expected_damage():
+    r = calc.player_vs_npc(gear={"weapon": "Sanguinesti staff"}, style="Accurate", target="Jal-Xil")
+    from osrs_rl.core.damage import expected_accurate_damage
+
+    # one accurate hit in five gains +8 before the accurate-0 rule: a rolled 0 becomes 8, not 9
+    m = r.max_hit
+    with_bonus = (sum(range(m + 1)) + 8 * (m + 1)) / (m + 1)
+    want = r.hit_chance * (0.8 * expected_accurate_damage(0, m, 0) + 0.2 * with_bonus)
+    assert r.expected_damage == pytest.approx(want)
+
+
+@pytest.mark.parametrize("kwargs,needle", [
+    (dict(gear={"weapon": "Kodai wand"}, style="Bash", spell="Ice Barrage"), "does not cast"),
+    (dict(gear={"weapon": "Kodai wand"}, style="Spell (Autocast)"), "name one with spell="),
+    (dict(gear={"weapon": "Kodai wand"}, style="Spell", spell="Ice Barrage"), "ambiguous"),
+    (dict(boosts={"ranged": 500}), "no boost exceeds"),
+])
+def test_bad_casting_and_boost_input(kwargs, needle):
+    with pytest.raises(calc.CalcInputError) as e:
+        calc.player_vs_npc(**kwargs)
+    assert needle in str(e.value)
+
+
+def test_named_stance_picks_one_casting_style():
+    r = calc.player_vs_npc(gear={"weapon": "Kodai wand"}, style="Spell (Defensive Autocast)", spell="Ice Barrage")
+    assert r.attack_speed == 5

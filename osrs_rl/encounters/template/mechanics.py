@@ -1,0 +1,164 @@
+"""Template encounter: a player fights one melee NPC. Small on purpose: read it in five minutes.
+
+Tick order (one call of ``step`` = one 0.6 s tick), NPCs before the player as in the game:
+  1. timers count down;
+  2. the player's prayer switch and eating take effect (eating delays the next attack by 3 ticks:
+     OSRS wiki "Food");
+  3. the NPC attacks if its timer is ready: accuracy roll, damage 0..max; Protect from Melee blocks
+     it entirely (PvE protection, core.damage.through_protection);
+  4. the player attacks if asked and ready: core.accuracy.roll_accuracy and core.damage.roll_damage
+     (accurate 0s become 1);
+  5. deaths end the episode (terminated); reaching ``max_ticks`` truncates it.
+Melee hits land on the tick of the attack (hit delay 0, core.hit_delay), so no pending-hit queue is
+needed here. Simplifications (a template, not a real fight): no prayer drain, no movement.
+Reward: damage dealt / NPC max hp - damage taken / player max hp, plus ``win_reward`` on a kill
+(minus it on death).
+"""
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import rng as R
+from osrs_rl.core.accuracy import roll_accuracy
+from osrs_rl.core.damage import roll_damage, roll_npc_damage, through_protection
+from osrs_rl.core.formula import NO_TRACE
+from osrs_rl.encounters.template.state import MAX_FOOD
+
+# action heads (index 0 of each is the no-op)
+ATTACK_WAIT, ATTACK_GO = 0, 1
+PRAY_KEEP, PRAY_ON, PRAY_OFF = 0, 1, 2
+EAT_NO, EAT_YES = 0, 1
+EAT_ATTACK_DELAY = 3
+
+# metric columns and phases
+M_TICKS, M_DEALT, M_TAKEN, M_FOOD, M_WON = range(5)
+PHASE_EARLY, PHASE_LATE = 0, 1        # NPC above / at or below half hitpoints
+
+@njit(cache=True)
+def reset(s, cfg, seed):
+    R.seed_rng(s.rng, seed, 0)
+    s.tick = 0
+    s.player_hp = cfg.player_max_hp
+    s.food = cfg.start_food
+    s.player_attack_timer = 0
+    s.praying = False
+    s.npc_hp = cfg.npc_max_hp
+    # the NPC's first attack comes at a random point of its cycle
+    s.npc_attack_timer = R.below(s.rng, cfg.npc_attack_speed)
+    s.damage_dealt = 0
+    s.damage_taken = 0
+    s.food_eaten = 0
+
+
+@njit(cache=True)
+def _player_inputs(s, cfg, prayer, eat):
+    if prayer == PRAY_ON:
+        s.praying = True
+    elif prayer == PRAY_OFF:
+        s.praying = False
+    if eat == EAT_YES and s.food > 0:
+        s.food -= 1
+        s.food_eaten += 1
+        s.player_hp = min(cfg.player_max_hp, s.player_hp + cfg.food_heal)
+        s.player_attack_timer += EAT_ATTACK_DELAY
+
+
+@njit(cache=True)
+def _npc_attack(s, cfg):
+    if s.npc_attack_timer > 0:
+        return 0
+    s.npc_attack_timer = cfg.npc_attack_speed
+    damage = 0
+    if roll_accuracy(s.rng, cfg.npc_attack_roll, cfg.player_defence_roll):
+        damage = roll_npc_damage(s.rng, cfg.npc_max_hit)
+    damage = min(s.player_hp, through_protection(NO_TRACE, damage, s.praying, False, True))
+    s.player_hp -= damage
+    s.damage_taken += damage
+    return damage
+
+
+@njit(cache=True)
+def _player_attack(s, cfg, attack):
+    if attack != ATTACK_GO or s.player_attack_timer > 0:
+        return 0
+    s.player_attack_timer = cfg.player_attack_speed
+    damage = 0
+    if roll_accuracy(s.rng, cfg.player_attack_roll, cfg.npc_defence_roll):
+        damage = roll_damage(s.rng, 0, cfg.player_max_hit)
+    damage = min(s.npc_hp, damage)
+    s.npc_hp -= damage
+    s.damage_dealt += damage
+    return damage
+
+
+@njit(cache=True)
+def step(s, cfg, actions, rewards):
+    a = actions[0]
+    s.tick += 1
+    # 1. timers
+    if s.player_attack_timer > 0:
+        s.player_attack_timer -= 1
+    if s.npc_attack_timer > 0:
+        s.npc_attack_timer -= 1
+    # 2. prayer and food
+    _player_inputs(s, cfg, a[1], a[2])
+    # 3. the NPC, then 4. the player
+    taken = _npc_attack(s, cfg)
+    dealt = _player_attack(s, cfg, a[0])
+    # 5. outcome
+    reward = dealt / cfg.npc_max_hp - taken / cfg.player_max_hp
+    terminated = False
+    if s.npc_hp <= 0:
+        reward += cfg.win_reward
+        terminated = True
+    elif s.player_hp <= 0:
+        reward -= cfg.win_reward
+        terminated = True
+    rewards[0] = reward
+    return terminated, (not terminated) and s.tick >= cfg.max_ticks
+
+
+@njit(cache=True)
+def observe(s, cfg, obs):
+    o = obs[0]
+    # player block
+    o[0] = s.player_hp / cfg.player_max_hp
+    o[1] = s.food / MAX_FOOD
+    o[2] = s.player_attack_timer / cfg.player_attack_speed
+    o[3] = 1.0 if s.praying else 0.0
+    o[4] = s.tick / cfg.max_ticks
+    # npc slot
+    o[5] = s.npc_hp / cfg.npc_max_hp
+    o[6] = s.npc_attack_timer / cfg.npc_attack_speed
+
+
+@njit(cache=True)
+def mask(s, cfg, m):
+    row = m[0]
+    # attack head: waiting is always legal; attacking needs a ready timer
+    row[0] = True
+    row[1] = s.player_attack_timer == 0
+    # prayer head: keep, switch on (if off), switch off (if on)
+    row[2] = True
+    row[3] = not s.praying
+    row[4] = s.praying
+    # eat head
+    row[5] = True
+    row[6] = s.food > 0 and s.player_hp < cfg.player_max_hp
+
+
+@njit(cache=True)
+def metrics(s, cfg, out):
+    out[M_TICKS] = s.tick
+    out[M_DEALT] = s.damage_dealt
+    out[M_TAKEN] = s.damage_taken
+    out[M_FOOD] = s.food_eaten
+    out[M_WON] = 1.0 if s.npc_hp <= 0 else 0.0
+    return PHASE_LATE if 2 * s.npc_hp <= cfg.npc_max_hp else PHASE_EARLY
+
+
+@njit(cache=True)
+def cell_key(s, cfg):
+    """Archive cell: hitpoints of both fighters in tenths, and food left."""
+    return np.int64((10 * s.npc_hp) // cfg.npc_max_hp) * 1000 + ((10 * s.player_hp) // cfg.player_max_hp) * 100 \
+        + s.food

@@ -1,0 +1,30 @@
+"""Template encounter declaration: everything the runtime, trainer and tools need to know."""
+
+from osrs_rl.encounters.template import mechanics as M
+from osrs_rl.encounters.template.state import CONFIG_FIELDS, STATE_DTYPE
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
+
+SPEC = EncounterSpec(
+    name="template",
+    version=1,
+    description="A player with a whip fights one melee NPC: the encounter the guide walks through.",
+    state_dtype=STATE_DTYPE,
+    config_fields=CONFIG_FIELDS,
+    action_heads=(
+        ActionHead("attack", 2, ("wait", "attack")),
+        ActionHead("prayer", 3, ("keep", "protect from melee on", "off")),
+        ActionHead("eat", 2, ("no", "eat")),
+    ),
+    obs_segments=(
+        ObsSegment("player", 5, 1, ("hp", "food", "attack_timer", "praying", "time")),
+        ObsSegment("npc", 2, 1, ("hp", "attack_timer")),
+    ),
+    metric_names=("ticks", "damage_dealt", "damage_taken", "food_eaten", "won"),
+    phase_names=("npc_above_half", "npc_below_half"),
+    reset=M.reset,
+    step=M.step,
+    observe=M.observe,
+    mask=M.mask,
+    metrics=M.metrics,
+    cell_key=M.cell_key,
+)

@@ -1,0 +1,45 @@
+"""Template encounter state and settings: one record per env, one config record shared by all."""
+
+import numpy as np
+
+from osrs_rl.core.rng import RNG_DTYPE
+from osrs_rl.runtime.spec import ConfigField
+
+MAX_FOOD = 28          # a full inventory; scales the food observation
+
+STATE_DTYPE = np.dtype([
+    # episode clock and the env's own random stream
+    ("tick", np.int32),
+    ("rng", *RNG_DTYPE),
+    # the player
+    ("player_hp", np.int32),
+    ("food", np.int32),
+    ("player_attack_timer", np.int32),   # ticks until the player may attack again
+    ("praying", np.bool_),               # Protect from Melee is on
+    # the NPC
+    ("npc_hp", np.int32),
+    ("npc_attack_timer", np.int32),
+    # episode tallies for metrics
+    ("damage_dealt", np.int32),
+    ("damage_taken", np.int32),
+    ("food_eaten", np.int32),
+])
+
+# Defaults: a 99-all player with an abyssal whip (Lash) against an Abyssal demon, the numbers the
+# calculator gives (osrs-rl calc --gear weapon="Abyssal whip" --style Lash --target "Abyssal demon (Standard)").
+CONFIG_FIELDS = (
+    ConfigField("player_max_hp", np.int32, 99, 10, 99, "the player's hitpoints level"),
+    ConfigField("start_food", np.int32, 10, 0, MAX_FOOD, "sharks in the inventory"),
+    ConfigField("food_heal", np.int32, 20, 1, 30, "hitpoints one food heals (shark: 20)"),
+    ConfigField("player_attack_roll", np.int32, 15768, 0, 10**6),
+    ConfigField("player_max_hit", np.int32, 25, 0, 200),
+    ConfigField("player_attack_speed", np.int32, 4, 1, 10, "ticks between attacks"),
+    ConfigField("player_defence_roll", np.int32, 6848, 0, 10**6),
+    ConfigField("npc_max_hp", np.int32, 150, 1, 5000),
+    ConfigField("npc_defence_roll", np.int32, 12096, 0, 10**6),
+    ConfigField("npc_attack_roll", np.int32, 6784, 0, 10**6),
+    ConfigField("npc_max_hit", np.int32, 8, 0, 200),
+    ConfigField("npc_attack_speed", np.int32, 4, 1, 10),
+    ConfigField("max_ticks", np.int32, 500, 10, 100_000, "episodes are truncated after this many ticks"),
+    ConfigField("win_reward", np.float32, 1.0, -100.0, 100.0, "reward for killing the NPC (minus it for dying)"),
+)

@@ -1,0 +1,76 @@
+"""Recording episodes as (initial snapshot, actions per tick): what replays are made of.
+
+An :class:`EpisodeRecorder` attached to a VecEnv keeps, for each watched env, the snapshot taken
+when its episode started and the actions of every tick. Re-simulating the episode (restore the
+snapshot, step the same actions) reproduces it bit for bit, which :func:`replay_episode` does and
+the tests check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class RecordedEpisode:
+    encounter: str
+    version: int
+    env_index: int
+    config: dict
+    initial_snapshot: bytes
+    actions: np.ndarray            # int64 [ticks, agents, heads]
+    finished: bool = False
+
+
+@dataclass
+class EpisodeRecorder:
+    """Record the episodes of ``env_indices`` (all envs when None); keeps at most ``max_episodes``
+    finished episodes (oldest dropped first)."""
+
+    env_indices: list[int] | None = None
+    max_episodes: int = 1000
+    episodes: list[RecordedEpisode] = field(default_factory=list)
+    _open: dict[int, tuple[bytes, list]] = field(default_factory=dict)
+
+    def _watched(self, indices):
+        if self.env_indices is None:
+            return [int(i) for i in indices]
+        watch = set(self.env_indices)
+        return [int(i) for i in indices if int(i) in watch]
+
+    def on_reset(self, env, indices) -> None:
+        for i in self._watched(indices):
+            self._open[i] = (env.snapshot(i), [])
+
+    def on_actions(self, env, actions, stepping) -> None:
+        for i in self._watched(np.flatnonzero(stepping)):
+            if i in self._open:
+                self._open[i][1].append(actions[i].copy())
+
+    def on_finished(self, env, indices) -> None:
+        config = {name: env.config[0][name].item() for name in env.config.dtype.names}
+        for i in self._watched(indices):
+            if i not in self._open:
+                continue
+            snap, acts = self._open.pop(i)
+            arr = np.array(acts, dtype=np.int64).reshape(len(acts), env.spec.num_agents, env.spec.num_heads)
+            self.episodes.append(RecordedEpisode(env.spec.name, env.spec.version, i, config, snap, arr, True))
+            if len(self.episodes) > self.max_episodes:
+                self.episodes.pop(0)
+
+
+def replay_episode(env, episode: RecordedEpisode, env_index: int = 0):
+    """Restore ``episode`` into ``env_index`` of ``env`` and step its actions; yields
+    (obs, reward, terminated, truncated) of that env after each tick. Other envs step with no-ops."""
+    if env.spec.name != episode.encounter:
+        raise ValueError(f"episode is from {episode.encounter!r}, env is {env.spec.name!r}")
+    env.restore(env_index, episode.initial_snapshot)
+    shape = (env.num_envs, env.spec.num_heads) if env.single_agent else \
+        (env.num_envs, env.spec.num_agents, env.spec.num_heads)
+    actions = np.zeros(shape, dtype=np.int64)
+    for t in range(len(episode.actions)):
+        actions[env_index] = episode.actions[t, 0] if env.single_agent else episode.actions[t]
+        obs, rew, term, trunc, _ = env.step(actions)
+        yield obs[env_index].copy(), np.array(rew[env_index]).copy(), bool(term[env_index]), bool(trunc[env_index])

@@ -1,0 +1,164 @@
+"""What an encounter declares: the contract between its mechanics and everything else.
+
+An encounter module builds one :class:`EncounterSpec`: its name, a version (bumped when the state
+layout changes, so old snapshots are refused), the state dtype (one plain record per env, RNG
+inside), the config fields (read-only settings with defaults and ranges, from which the config
+dtype is derived), action heads, observation segments, metric and phase names, and five Numba
+kernels with these signatures (all ``@njit``; ``state`` and ``config`` are records)::
+
+    reset(state, config, seed)                    -> None   start an episode from a uint64 seed
+    step(state, config, actions, rewards)         -> (terminated, truncated)
+        actions: int64[num_agents, num_heads] (already checked against the mask)
+        rewards: float32[num_agents], written by step
+    observe(state, config, obs)                   -> None   obs: float32[num_agents, obs_size]
+    mask(state, config, mask)                     -> None   mask: bool[num_agents, mask_size]
+    metrics(state, config, out)                   -> phase  out: float64[num_metrics]; returns the
+                                                            index of the phase the episode ended in
+    cell_key(state, config)                       -> int64  optional, for Go-Explore archives
+
+Rules every encounter keeps (``osrs_rl.runtime.checks.check_encounter`` tests them):
+- index 0 of every action head is a no-op and always legal (the runtime turns masked actions into 0);
+- all randomness comes from the state's own RNG; nothing reads globals that change;
+- observations are finite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class ActionHead:
+    """One discrete choice per tick: ``size`` options, option 0 is "do nothing"."""
+
+    name: str
+    size: int
+    labels: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.size < 1:
+            raise ValueError(f"action head {self.name!r} needs at least one option, got size {self.size}")
+        if self.labels and len(self.labels) != self.size:
+            raise ValueError(f"action head {self.name!r}: {len(self.labels)} labels for {self.size} options")
+
+
+@dataclass(frozen=True)
+class ObsSegment:
+    """A named block of the observation: ``slots`` entities of ``features`` values each.
+
+    A scalar block has ``slots == 1``; an entity block (NPCs, hits) has one row per slot so a model
+    can encode slots with shared weights.
+    """
+
+    name: str
+    features: int
+    slots: int = 1
+    feature_names: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return self.features * self.slots
+
+    def __post_init__(self):
+        if self.features < 1 or self.slots < 1:
+            raise ValueError(f"observation segment {self.name!r} needs features >= 1 and slots >= 1")
+        if self.feature_names and len(self.feature_names) != self.features:
+            raise ValueError(f"observation segment {self.name!r}: {len(self.feature_names)} feature names "
+                             f"for {self.features} features")
+
+
+@dataclass(frozen=True)
+class ConfigField:
+    """A read-only setting: a scalar with a default and an inclusive valid range."""
+
+    name: str
+    dtype: Any
+    default: float | int | bool
+    low: float | int | None = None
+    high: float | int | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class EncounterSpec:
+    name: str
+    version: int
+    state_dtype: np.dtype
+    config_fields: tuple[ConfigField, ...]
+    action_heads: tuple[ActionHead, ...]
+    obs_segments: tuple[ObsSegment, ...]
+    metric_names: tuple[str, ...]
+    phase_names: tuple[str, ...]
+    reset: Callable
+    step: Callable
+    observe: Callable
+    mask: Callable
+    metrics: Callable
+    cell_key: Callable | None = None
+    agents: tuple[str, ...] = ("player",)
+    description: str = ""
+    config_hook: Callable | None = field(default=None, compare=False)
+    """Optional ``hook(config_record)`` run once after validation, to fill derived fields."""
+
+    # ---- derived layout -------------------------------------------------------------------
+    @property
+    def num_agents(self) -> int:
+        return len(self.agents)
+
+    @property
+    def num_heads(self) -> int:
+        return len(self.action_heads)
+
+    @property
+    def head_sizes(self) -> np.ndarray:
+        return np.array([h.size for h in self.action_heads], dtype=np.int64)
+
+    @property
+    def mask_size(self) -> int:
+        return int(self.head_sizes.sum())
+
+    @property
+    def obs_size(self) -> int:
+        return sum(s.size for s in self.obs_segments)
+
+    @property
+    def num_metrics(self) -> int:
+        return len(self.metric_names)
+
+    def obs_slices(self) -> dict[str, slice]:
+        """Where each observation segment lies in the flat observation vector."""
+        out, start = {}, 0
+        for seg in self.obs_segments:
+            out[seg.name] = slice(start, start + seg.size)
+            start += seg.size
+        return out
+
+    def mask_slices(self) -> dict[str, slice]:
+        out, start = {}, 0
+        for h in self.action_heads:
+            out[h.name] = slice(start, start + h.size)
+            start += h.size
+        return out
+
+    @property
+    def config_dtype(self) -> np.dtype:
+        return np.dtype([(f.name, f.dtype) for f in self.config_fields])
+
+    def __post_init__(self):
+        if not self.name.isidentifier():
+            raise ValueError(f"encounter name {self.name!r} must be a Python identifier")
+        if not self.action_heads:
+            raise ValueError(f"encounter {self.name!r} declares no action heads")
+        if not self.obs_segments:
+            raise ValueError(f"encounter {self.name!r} declares no observation segments")
+        if not self.phase_names:
+            raise ValueError(f"encounter {self.name!r} declares no phase names")
+        if "rng" not in (self.state_dtype.names or ()):
+            raise ValueError(f"encounter {self.name!r}: its state dtype needs an 'rng' field (core.rng.RNG_DTYPE)")
+        names = [f.name for f in self.config_fields]
+        if len(set(names)) != len(names):
+            raise ValueError(f"encounter {self.name!r}: duplicate config field names in {names}")

@@ -1,0 +1,230 @@
+"""VecEnv: N envs of one encounter in one structured array, stepped by one compiled call.
+
+    env = osrs_rl.make("template", num_envs=1024, seed=0)
+    obs, info = env.reset()
+    obs, reward, terminated, truncated, info = env.step(actions)   # actions: int [N, heads]
+
+Buffers are allocated once; ``step`` returns views of them (copy what you keep). Shapes carry an
+agent axis only for multi-agent encounters: obs is [N, obs_size] for one agent, [N, agents,
+obs_size] for several; likewise rewards [N] or [N, agents] and actions [N, heads] or [N, agents, heads].
+
+Autoreset follows Gymnasium's next-step mode (``metadata["autoreset_mode"]``): the step that ends an
+episode returns its final observation with terminated/truncated set; the next ``step`` resets that
+env, ignores its actions and returns the first observation with reward 0. Masked actions (legal
+range but not allowed now) are replaced by 0, the no-op, and counted in ``info["invalid_actions"]``;
+out-of-range values raise ``ValueError`` and change nothing.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from osrs_rl.runtime import kernels as K
+from osrs_rl.runtime import snapshot as snap
+from osrs_rl.runtime.config import build_config
+from osrs_rl.runtime.spec import EncounterSpec
+
+AUTORESET_MODE = "next_step"
+
+
+class VecEnv:
+    metadata = {"autoreset_mode": AUTORESET_MODE}
+
+    def __init__(self, spec: EncounterSpec, num_envs: int = 1, seed: int = 0, threads: int = 1, **config):
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if not isinstance(threads, (int, np.integer)) or threads < 1:
+            raise ValueError(f"threads must be a positive integer, got {threads!r}")
+        if not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        self.spec = spec
+        self.num_envs = int(num_envs)
+        self.threads = min(int(threads), numba.config.NUMBA_NUM_THREADS)
+        self.seed = int(seed)
+        self.config = build_config(spec, config)
+        n, a = self.num_envs, spec.num_agents
+        # ---- state and bookkeeping (one row per env) ----
+        self.states = np.zeros(n, dtype=spec.state_dtype)
+        self._episodes = np.full(n, -1, dtype=np.int64)
+        self._needs_reset = np.zeros(n, dtype=np.bool_)
+        self._head_sizes = spec.head_sizes
+        # ---- buffers the kernels write, allocated once ----
+        self._actions = np.zeros((n, a, spec.num_heads), dtype=np.int64)
+        self._rewards = np.zeros((n, a), dtype=np.float32)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._obs = np.zeros((n, a, spec.obs_size), dtype=np.float32)
+        self._masks = np.zeros((n, a, spec.mask_size), dtype=np.bool_)
+        self._invalid = np.zeros(n, dtype=np.int64)
+        self._finished = np.zeros(n, dtype=np.bool_)
+        self._finished_metrics = np.zeros((n, max(spec.num_metrics, 1)), dtype=np.float64)
+        self._finished_phase = np.zeros(n, dtype=np.int64)
+        self._episode_log: list[tuple[np.ndarray, np.ndarray]] = []
+        self._recorders: list = []
+        self._has_reset = False
+        self.tick = 0
+
+    # ---- views in the user's shape -----------------------------------------------------------
+    def _agent_view(self, arr):
+        return arr[:, 0] if self.spec.num_agents == 1 else arr
+
+    @property
+    def single_agent(self) -> bool:
+        return self.spec.num_agents == 1
+
+    def action_mask(self) -> np.ndarray:
+        """Legal actions for every env, concatenated over heads: bool [N, mask_size] (or [N, agents, ...])."""
+        return self._agent_view(self._masks)
+
+    def head_masks(self) -> dict[str, np.ndarray]:
+        """The action mask split by head name."""
+        m = self.action_mask()
+        return {name: m[..., sl] for name, sl in self.spec.mask_slices().items()}
+
+    # ---- the Gymnasium-style API ---------------------------------------------------------------
+    def reset(self, seed: int | None = None):
+        """Start a new episode in every env; returns (obs, info)."""
+        if seed is not None:
+            if not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+            self.seed = int(seed)
+            self._episodes[:] = -1
+        idx = np.arange(self.num_envs, dtype=np.int64)
+        K.reset_envs(self.spec.reset, self.spec.observe, self.spec.mask, self.states, self.config[0],
+                     np.uint64(self.seed), self._episodes, self._needs_reset, idx, self._obs, self._masks)
+        self._has_reset = True
+        self.tick = 0
+        for r in self._recorders:
+            r.on_reset(self, idx)
+        return self._agent_view(self._obs), {"action_mask": self.action_mask()}
+
+    def _check_actions(self, actions) -> None:
+        a = np.asarray(actions)
+        want = (self.num_envs, self.spec.num_heads) if self.single_agent else \
+            (self.num_envs, self.spec.num_agents, self.spec.num_heads)
+        if a.shape != want:
+            raise ValueError(f"actions must have shape {want} (envs, {'' if self.single_agent else 'agents, '}"
+                             f"heads {[h.name for h in self.spec.action_heads]}), got {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, got dtype {a.dtype}")
+        bad = (a < 0) | (a >= self._head_sizes)
+        if bad.any():
+            where = np.argwhere(bad)[0]
+            head = self.spec.action_heads[int(where[-1])]
+            raise ValueError(f"action {int(a[tuple(where)])} for head {head.name!r} is out of range "
+                             f"0..{head.size - 1} (env {int(where[0])})")
+        self._actions.reshape(want)[...] = a
+
+    def step(self, actions):
+        """Advance every env one tick; returns (obs, reward, terminated, truncated, info)."""
+        if not self._has_reset:
+            raise RuntimeError("call reset() before step()")
+        self._check_actions(actions)
+        resetting = np.flatnonzero(self._needs_reset) if self._recorders else None
+        for r in self._recorders:
+            r.on_actions(self, self._actions, ~self._needs_reset)
+        kernel = K.step_all if self.threads == 1 else K.step_all_parallel
+        if self.threads > 1:
+            numba.set_num_threads(self.threads)
+        s = self.spec
+        kernel(s.reset, s.step, s.observe, s.mask, s.metrics, self.states, self.config[0], np.uint64(self.seed),
+               self._episodes, self._needs_reset, self._actions, self._head_sizes, self._rewards,
+               self._terminated, self._truncated, self._obs, self._masks, self._invalid, self._finished,
+               self._finished_metrics, self._finished_phase)
+        self.tick += 1
+        if resetting is not None and len(resetting):
+            for r in self._recorders:
+                r.on_reset(self, resetting)
+        if self._finished.any():
+            done = np.flatnonzero(self._finished)
+            self._episode_log.append((self._finished_metrics[done].copy(), self._finished_phase[done].copy()))
+            for r in self._recorders:
+                r.on_finished(self, done)
+        info = {"action_mask": self.action_mask(), "invalid_actions": self._invalid}
+        return (self._agent_view(self._obs), self._agent_view(self._rewards), self._terminated,
+                self._truncated, info)
+
+    # ---- finished-episode metrics ----------------------------------------------------------------
+    def pop_metrics(self) -> dict[str, np.ndarray]:
+        """Metrics of all episodes finished since the last call, one array per metric name, plus
+        ``phase`` (index) and ``phase_name``; empties the log."""
+        if self._episode_log:
+            m = np.concatenate([x for x, _ in self._episode_log])
+            p = np.concatenate([y for _, y in self._episode_log])
+        else:
+            m = np.zeros((0, max(self.spec.num_metrics, 1)))
+            p = np.zeros(0, dtype=np.int64)
+        self._episode_log.clear()
+        out = {name: m[:, k] for k, name in enumerate(self.spec.metric_names)}
+        out["phase"] = p
+        out["phase_name"] = np.array([self.spec.phase_names[i] for i in p], dtype=object)
+        return out
+
+    # ---- snapshot / restore ------------------------------------------------------------------------
+    def _index(self, idx) -> int:
+        if not isinstance(idx, (int, np.integer)) or not 0 <= idx < self.num_envs:
+            raise IndexError(f"env index {idx!r} out of range 0..{self.num_envs - 1}")
+        return int(idx)
+
+    def snapshot(self, idx: int) -> bytes:
+        """Env ``idx``'s whole state as bytes (a header plus the record)."""
+        i = self._index(idx)
+        return snap.header(self.spec.name, self.spec.version, self.spec.state_dtype) + \
+            self.states[i : i + 1].view(np.uint8).tobytes()
+
+    def restore(self, idx: int, blob: bytes) -> None:
+        """Set env ``idx`` to a snapshot; a blob that does not fit raises and changes nothing."""
+        self.restore_many([idx], [blob])
+
+    def snapshot_many(self, indices) -> list[bytes]:
+        return [self.snapshot(i) for i in indices]
+
+    def restore_many(self, indices, blobs) -> None:
+        indices = [self._index(i) for i in indices]
+        if len(indices) != len(blobs):
+            raise ValueError(f"{len(indices)} indices but {len(blobs)} snapshots")
+        bodies = [snap.check_blob(b, self.spec.name, self.spec.version, self.spec.state_dtype) for b in blobs]
+        for i, body in zip(indices, bodies, strict=True):
+            self.states[i : i + 1].view(np.uint8)[:] = np.frombuffer(body, dtype=np.uint8)
+        self._after_state_change(np.array(indices, dtype=np.int64))
+
+    def set_states(self, indices, records: np.ndarray) -> None:
+        """Copy state records (e.g. a start-state set) into the envs ``indices``."""
+        indices = np.array([self._index(i) for i in indices], dtype=np.int64)
+        records = np.asarray(records)
+        if records.dtype != self.spec.state_dtype:
+            raise ValueError(f"records must have the {self.spec.name!r} state dtype, got {records.dtype}")
+        if records.shape != (len(indices),):
+            raise ValueError(f"{len(indices)} indices but records of shape {records.shape}")
+        rows = self.states.view(np.uint8).reshape(self.num_envs, -1)
+        rows[indices] = records.view(np.uint8).reshape(len(indices), -1)
+        self._after_state_change(indices)
+
+    def get_states(self, indices=None) -> np.ndarray:
+        """A copy of the state records of ``indices`` (all envs by default)."""
+        if indices is None:
+            return self.states.copy()
+        return self.states[np.array([self._index(i) for i in indices], dtype=np.int64)]
+
+    def _after_state_change(self, indices: np.ndarray) -> None:
+        self._needs_reset[indices] = False
+        K.refresh_envs(self.spec.observe, self.spec.mask, self.states, self.config[0], indices, self._obs,
+                       self._masks)
+        self._has_reset = True
+        for r in self._recorders:
+            r.on_reset(self, indices)
+
+    # ---- recording hook ------------------------------------------------------------------------------
+    def add_recorder(self, recorder) -> None:
+        """Attach an object with ``on_reset(env, indices)`` (episodes starting), ``on_actions(env, actions,
+        stepping)`` (before each tick: actions [N, agents, heads] and which envs step rather than reset)
+        and ``on_finished(env, indices)`` (see ``osrs_rl.runtime.recording.EpisodeRecorder``)."""
+        self._recorders.append(recorder)
+
+    def remove_recorder(self, recorder) -> None:
+        self._recorders.remove(recorder)
+
+    def __repr__(self) -> str:
+        return (f"VecEnv({self.spec.name!r}, num_envs={self.num_envs}, threads={self.threads}, "
+                f"agents={self.spec.num_agents}, heads={[h.name for h in self.spec.action_heads]})")
