@@ -91,7 +91,7 @@ class VecEnv:
             self.seed = int(seed)
             self._episodes[:] = -1
         idx = np.arange(self.num_envs, dtype=np.int64)
-        K.reset_envs(self.spec.reset, self.spec.observe, self.spec.mask, self.states, self.config[0],
+        K.reset_envs(self.spec.reset, self.spec.observe, self.spec.mask, self.states, self.config,
                      np.uint64(self.seed), self._episodes, self._needs_reset, idx, self._obs, self._masks)
         self._has_reset = True
         self.tick = 0
@@ -128,7 +128,7 @@ class VecEnv:
         if self.threads > 1:
             numba.set_num_threads(self.threads)
         s = self.spec
-        kernel(s.reset, s.step, s.observe, s.mask, s.metrics, self.states, self.config[0], np.uint64(self.seed),
+        kernel(s.reset, s.step, s.observe, s.mask, s.metrics, self.states, self.config, np.uint64(self.seed),
                self._episodes, self._needs_reset, self._actions, self._head_sizes, self._rewards,
                self._terminated, self._truncated, self._obs, self._masks, self._invalid, self._finished,
                self._finished_metrics, self._finished_phase)
@@ -168,30 +168,45 @@ class VecEnv:
         return int(idx)
 
     def snapshot(self, idx: int) -> bytes:
-        """Env ``idx``'s whole state as bytes (a header plus the record)."""
-        i = self._index(idx)
-        return snap.header(self.spec.name, self.spec.version, self.spec.state_dtype) + \
-            self.states[i : i + 1].view(np.uint8).tobytes()
+        """Env ``idx``'s whole state as bytes: a header, its pending-autoreset flag, the record."""
+        return self._snapshot(np.array([self._index(idx)], dtype=np.int64), batch=False)
 
     def restore(self, idx: int, blob: bytes) -> None:
-        """Set env ``idx`` to a snapshot; a blob that does not fit raises and changes nothing."""
-        self.restore_many([idx], [blob])
+        """Set env ``idx`` to a snapshot; a blob that does not fit raises and changes nothing.
+        Restoring and then stepping the same actions reproduces the snapshotted run exactly."""
+        self._restore(np.array([self._index(idx)], dtype=np.int64), blob, batch=False)
 
-    def snapshot_many(self, indices) -> list[bytes]:
-        return [self.snapshot(i) for i in indices]
+    def snapshot_batch(self, indices) -> bytes:
+        """The states of ``indices`` as one blob (a header, then flags and records back to back)."""
+        return self._snapshot(self._indices(indices), batch=True)
 
-    def restore_many(self, indices, blobs) -> None:
-        indices = [self._index(i) for i in indices]
-        if len(indices) != len(blobs):
-            raise ValueError(f"{len(indices)} indices but {len(blobs)} snapshots")
-        bodies = [snap.check_blob(b, self.spec.name, self.spec.version, self.spec.state_dtype) for b in blobs]
-        for i, body in zip(indices, bodies, strict=True):
-            self.states[i : i + 1].view(np.uint8)[:] = np.frombuffer(body, dtype=np.uint8)
-        self._after_state_change(np.array(indices, dtype=np.int64))
+    def restore_batch(self, indices, blob: bytes) -> None:
+        """Restore a ``snapshot_batch`` blob into ``indices`` (same count, any envs)."""
+        self._restore(self._indices(indices), blob, batch=True)
+
+    def _snapshot(self, idx: np.ndarray, batch: bool) -> bytes:
+        rows = self.states.view(np.uint8).reshape(self.num_envs, -1)[idx]
+        head = snap.header(self.spec.name, self.spec.version, self.spec.state_dtype, len(idx) if batch else None)
+        return head + self._needs_reset[idx].astype(np.uint8).tobytes() + rows.tobytes()
+
+    def _restore(self, idx: np.ndarray, blob: bytes, batch: bool) -> None:
+        flags, body = snap.check_blob(blob, self.spec.name, self.spec.version, self.spec.state_dtype,
+                                      len(idx) if batch else None)
+        rows = self.states.view(np.uint8).reshape(self.num_envs, -1)
+        rows[idx] = np.frombuffer(body, dtype=np.uint8).reshape(len(idx), -1)
+        self._after_state_change(idx, pending_reset=flags)
+
+    def _indices(self, indices) -> np.ndarray:
+        idx = np.asarray(indices, dtype=np.int64).reshape(-1)
+        if idx.size and (idx.min() < 0 or idx.max() >= self.num_envs):
+            raise IndexError(f"env indices must lie in 0..{self.num_envs - 1}")
+        if len(np.unique(idx)) != len(idx):
+            raise IndexError("env indices must not repeat")
+        return idx
 
     def set_states(self, indices, records: np.ndarray) -> None:
         """Copy state records (e.g. a start-state set) into the envs ``indices``."""
-        indices = np.array([self._index(i) for i in indices], dtype=np.int64)
+        indices = self._indices(indices)
         records = np.asarray(records)
         if records.dtype != self.spec.state_dtype:
             raise ValueError(f"records must have the {self.spec.name!r} state dtype, got {records.dtype}")
@@ -205,11 +220,11 @@ class VecEnv:
         """A copy of the state records of ``indices`` (all envs by default)."""
         if indices is None:
             return self.states.copy()
-        return self.states[np.array([self._index(i) for i in indices], dtype=np.int64)]
+        return self.states[self._indices(indices)]
 
-    def _after_state_change(self, indices: np.ndarray) -> None:
-        self._needs_reset[indices] = False
-        K.refresh_envs(self.spec.observe, self.spec.mask, self.states, self.config[0], indices, self._obs,
+    def _after_state_change(self, indices: np.ndarray, pending_reset=False) -> None:
+        self._needs_reset[indices] = pending_reset
+        K.refresh_envs(self.spec.observe, self.spec.mask, self.states, self.config, indices, self._obs,
                        self._masks)
         self._has_reset = True
         for r in self._recorders:

@@ -1,0 +1,1 @@
+"""Thin adapters to the standard RL interfaces: Gymnasium (single and vector) and PettingZoo."""

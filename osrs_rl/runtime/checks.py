@@ -1,0 +1,116 @@
+"""Contract checks every encounter must pass (STYLE.md 35): library functions, so tests run them
+over the whole registry and an encounter author can run them while writing one.
+
+``check_encounter(name_or_spec)`` steps a few envs with random legal actions and checks: shapes and
+dtypes of everything returned; finite observations; option 0 of every head always legal; masked
+actions never reach the mechanics (the runtime replaces them); identical trajectories for the same
+seed, with one thread and with several; snapshot, continue, restore and replay reproduce the run bit
+for bit; finished episodes report their metrics and a valid phase.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from osrs_rl.runtime.registry import get_spec
+from osrs_rl.runtime.spec import EncounterSpec
+from osrs_rl.runtime.vec_env import VecEnv
+
+
+class ContractError(AssertionError):
+    """An encounter broke the runtime contract; the message says where."""
+
+
+def random_legal_actions(env: VecEnv, rng: np.random.Generator) -> np.ndarray:
+    """One random legal action per head for every env (and agent), drawn from the current mask."""
+    spec = env.spec
+    masks = env._masks
+    out = np.zeros((env.num_envs, spec.num_agents, spec.num_heads), dtype=np.int64)
+    offset = 0
+    for h, head in enumerate(spec.action_heads):
+        m = masks[:, :, offset:offset + head.size]
+        u = rng.random(m.shape) * m
+        out[:, :, h] = u.argmax(axis=-1)          # a legal option (0 is always legal)
+        offset += head.size
+    return out[:, 0] if env.single_agent else out
+
+
+def _rollout(spec, seed, threads, ticks, num_envs, action_seed, config):
+    env = VecEnv(spec, num_envs=num_envs, seed=seed, threads=threads, **config)
+    obs, _ = env.reset()
+    rng = np.random.default_rng(action_seed)
+    trace = [obs.copy()]
+    for _ in range(ticks):
+        obs, rew, term, trunc, _ = env.step(random_legal_actions(env, rng))
+        trace.append(obs.copy())
+        trace.append(np.array(rew, copy=True))
+        trace.append(term.copy())
+        trace.append(trunc.copy())
+    return env, trace
+
+
+def _first_difference(a, b) -> str | None:
+    for k, (x, y) in enumerate(zip(a, b, strict=True)):
+        if not np.array_equal(x, y):
+            return f"item {k} (tick {max(0, (k - 1) // 4)})"
+    return None
+
+
+def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int = 123, **config) -> None:
+    """Raise ContractError naming the first broken rule; return None when all hold."""
+    spec: EncounterSpec = get_spec(spec_or_name) if isinstance(spec_or_name, str) else spec_or_name
+
+    env = VecEnv(spec, num_envs=num_envs, seed=seed, **config)
+    obs, info = env.reset()
+    want_obs = (num_envs, spec.obs_size) if env.single_agent else (num_envs, spec.num_agents, spec.obs_size)
+    if obs.shape != want_obs or obs.dtype != np.float32:
+        raise ContractError(f"{spec.name}: reset obs has shape {obs.shape} {obs.dtype}, expected {want_obs} float32")
+    rng = np.random.default_rng(seed)
+    finished = 0
+    for t in range(ticks):
+        masks = env._masks
+        offset = 0
+        for head in spec.action_heads:
+            if not masks[:, :, offset].all():
+                raise ContractError(f"{spec.name}: option 0 of head {head.name!r} is masked at tick {t}")
+            offset += head.size
+        obs, rew, term, trunc, info = env.step(random_legal_actions(env, rng))
+        if not np.isfinite(obs).all():
+            raise ContractError(f"{spec.name}: non-finite observation at tick {t}")
+        if not np.isfinite(rew).all():
+            raise ContractError(f"{spec.name}: non-finite reward at tick {t}")
+        if info["invalid_actions"].any():
+            raise ContractError(f"{spec.name}: legal actions were reported invalid at tick {t}")
+        if (term & trunc).any():
+            raise ContractError(f"{spec.name}: an env is both terminated and truncated at tick {t}")
+        finished += int((term | trunc).sum())
+    metrics = env.pop_metrics()
+    if len(metrics["phase"]) != finished:
+        raise ContractError(f"{spec.name}: {finished} episodes ended but {len(metrics['phase'])} reported metrics")
+    if len(metrics["phase"]) and (metrics["phase"].min() < 0 or metrics["phase"].max() >= len(spec.phase_names)):
+        raise ContractError(f"{spec.name}: a phase index outside 0..{len(spec.phase_names) - 1}")
+
+    # determinism: same seed, same actions -> same trajectory, on one thread and on several
+    _, a = _rollout(spec, seed, 1, ticks // 2, num_envs, 7, config)
+    _, b = _rollout(spec, seed, 1, ticks // 2, num_envs, 7, config)
+    if (where := _first_difference(a, b)) is not None:
+        raise ContractError(f"{spec.name}: two runs with one seed differ at {where}")
+    _, c = _rollout(spec, seed, 2, ticks // 2, num_envs, 7, config)
+    if (where := _first_difference(a, c)) is not None:
+        raise ContractError(f"{spec.name}: serial and 2-thread runs differ at {where}")
+
+    # snapshot round trip: snapshot, continue, restore, replay the same actions
+    env, _ = _rollout(spec, seed, 1, ticks // 4, num_envs, 11, config)
+    blob = env.snapshot_batch(range(num_envs))
+    acts = [random_legal_actions(env, np.random.default_rng(100 + k)) for k in range(ticks // 4)]
+    first = []
+    for act in acts:
+        o, r, te, tr, _ = env.step(act)
+        first += [o.copy(), np.array(r, copy=True), te.copy(), tr.copy()]
+    env.restore_batch(range(num_envs), blob)
+    second = []
+    for act in acts:
+        o, r, te, tr, _ = env.step(act)
+        second += [o.copy(), np.array(r, copy=True), te.copy(), tr.copy()]
+    if (where := _first_difference(first, second)) is not None:
+        raise ContractError(f"{spec.name}: restore + replay differs from the original run at {where}")
