@@ -2,7 +2,7 @@
 
   osrs-rl demo    the main job until the trainer lands: calculator examples and the engine benchmark
   osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
-  osrs-rl bench   throughput of the hot engine kernels
+  osrs-rl bench   throughput of the engine kernels, or ``osrs-rl bench ENCOUNTER`` of an encounter
 """
 
 from __future__ import annotations
@@ -70,9 +70,18 @@ def cmd_calc(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from osrs_rl.core import bench
+    if args.encounter is None:
+        from osrs_rl.core import bench
 
-    bench.main()
+        bench.main()
+        return 0
+    from osrs_rl.runtime import bench as runtime_bench
+    from osrs_rl.runtime.registry import names
+
+    if args.encounter not in names():
+        console.print(f"[red]error:[/red] unknown encounter {args.encounter!r}; known: {', '.join(names())}")
+        return 2
+    runtime_bench.main(args.encounter)
     return 0
 
 
@@ -124,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="print every floored step")
     p.set_defaults(func=cmd_calc)
 
-    p = sub.add_parser("bench", help="throughput of the hot engine kernels")
+    p = sub.add_parser("bench", help="throughput of the engine kernels, or of an encounter under the runtime")
+    p.add_argument("encounter", nargs="?", help="an encounter name (e.g. template); omit for the engine kernels")
     p.set_defaults(func=cmd_bench)
     return parser
 

@@ -43,12 +43,14 @@ class VecEnv:
         self.threads = min(int(threads), numba.config.NUMBA_NUM_THREADS)
         self.seed = int(seed)
         self.config = build_config(spec, config)
+        self._kernels = K.bound_kernels(spec)
         n, a = self.num_envs, spec.num_agents
         # ---- state and bookkeeping (one row per env) ----
         self.states = np.zeros(n, dtype=spec.state_dtype)
         self._episodes = np.full(n, -1, dtype=np.int64)
         self._needs_reset = np.zeros(n, dtype=np.bool_)
         self._head_sizes = spec.head_sizes
+        self._head_offsets = np.concatenate(([0], np.cumsum(self._head_sizes)[:-1])).astype(np.int64)
         # ---- buffers the kernels write, allocated once ----
         self._actions = np.zeros((n, a, spec.num_heads), dtype=np.int64)
         self._rewards = np.zeros((n, a), dtype=np.float32)
@@ -63,19 +65,22 @@ class VecEnv:
         self._episode_log: list[tuple[np.ndarray, np.ndarray]] = []
         self._recorders: list = []
         self._has_reset = False
+        self._action_shape = (n, spec.num_heads) if a == 1 else (n, a, spec.num_heads)
+        self.single_agent = a == 1
+        # views in the user's shape, made once (they stay valid: the buffers never move)
+        self._obs_view = self._agent_view(self._obs)
+        self._rewards_view = self._agent_view(self._rewards)
+        self._mask_view = self._agent_view(self._masks)
+        self._info = {"action_mask": self._mask_view, "invalid_actions": self._invalid}
         self.tick = 0
 
     # ---- views in the user's shape -----------------------------------------------------------
     def _agent_view(self, arr):
-        return arr[:, 0] if self.spec.num_agents == 1 else arr
-
-    @property
-    def single_agent(self) -> bool:
-        return self.spec.num_agents == 1
+        return arr[:, 0] if self.single_agent else arr
 
     def action_mask(self) -> np.ndarray:
         """Legal actions for every env, concatenated over heads: bool [N, mask_size] (or [N, agents, ...])."""
-        return self._agent_view(self._masks)
+        return self._mask_view
 
     def head_masks(self) -> dict[str, np.ndarray]:
         """The action mask split by head name."""
@@ -91,59 +96,67 @@ class VecEnv:
             self.seed = int(seed)
             self._episodes[:] = -1
         idx = np.arange(self.num_envs, dtype=np.int64)
-        K.reset_envs(self.spec.reset, self.spec.observe, self.spec.mask, self.states, self.config,
-                     np.uint64(self.seed), self._episodes, self._needs_reset, idx, self._obs, self._masks)
+        self._kernels.reset(self.states, self.config, np.uint64(self.seed), self._episodes, self._needs_reset, idx,
+                            self._obs, self._masks)
         self._has_reset = True
         self.tick = 0
         for r in self._recorders:
             r.on_reset(self, idx)
-        return self._agent_view(self._obs), {"action_mask": self.action_mask()}
+        return self._obs_view, {"action_mask": self._mask_view}
 
-    def _check_actions(self, actions) -> None:
-        a = np.asarray(actions)
-        want = (self.num_envs, self.spec.num_heads) if self.single_agent else \
-            (self.num_envs, self.spec.num_agents, self.spec.num_heads)
-        if a.shape != want:
-            raise ValueError(f"actions must have shape {want} (envs, {'' if self.single_agent else 'agents, '}"
-                             f"heads {[h.name for h in self.spec.action_heads]}), got {a.shape}")
+    def _actions_view(self, actions) -> np.ndarray:
+        """The caller's actions as an integer [envs, agents, heads] view (no copy when possible)."""
+        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if a.shape != self._action_shape:
+            raise ValueError(f"actions must have shape {self._action_shape} (envs, "
+                             f"{'' if self.single_agent else 'agents, '}heads "
+                             f"{[h.name for h in self.spec.action_heads]}), got {a.shape}")
         if a.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {a.dtype}")
-        bad = (a < 0) | (a >= self._head_sizes)
-        if bad.any():
-            where = np.argwhere(bad)[0]
-            head = self.spec.action_heads[int(where[-1])]
-            raise ValueError(f"action {int(a[tuple(where)])} for head {head.name!r} is out of range "
-                             f"0..{head.size - 1} (env {int(where[0])})")
-        self._actions.reshape(want)[...] = a
+        if a.dtype != np.int64 or not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a, dtype=np.int64)
+        return a.reshape(self._actions.shape)
+
+    def _raise_bad_action(self, src: np.ndarray, bad: int) -> None:
+        env, rest = divmod(bad, self.spec.num_agents * self.spec.num_heads)
+        head = self.spec.action_heads[rest % self.spec.num_heads]
+        raise ValueError(f"action {int(src.reshape(-1)[bad])} for head {head.name!r} is out of range "
+                         f"0..{head.size - 1} (env {env})")
 
     def step(self, actions):
-        """Advance every env one tick; returns (obs, reward, terminated, truncated, info)."""
+        """Advance every env one tick; returns (obs, reward, terminated, truncated, info).
+
+        Invalid input (shape, dtype, a value outside its head's range) raises ValueError before any
+        env changes.
+        """
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
-        self._check_actions(actions)
+        src = self._actions_view(actions)
         resetting = np.flatnonzero(self._needs_reset) if self._recorders else None
+        if self._recorders and (bad := int(K.first_bad_action(src, self._head_sizes))) >= 0:
+            self._raise_bad_action(src, bad)
         for r in self._recorders:
-            r.on_actions(self, self._actions, ~self._needs_reset)
-        kernel = K.step_all if self.threads == 1 else K.step_all_parallel
+            r.on_actions(self, src, ~self._needs_reset)
         if self.threads > 1:
             numba.set_num_threads(self.threads)
-        s = self.spec
-        kernel(s.reset, s.step, s.observe, s.mask, s.metrics, self.states, self.config, np.uint64(self.seed),
-               self._episodes, self._needs_reset, self._actions, self._head_sizes, self._rewards,
-               self._terminated, self._truncated, self._obs, self._masks, self._invalid, self._finished,
-               self._finished_metrics, self._finished_phase)
+            kernel = self._kernels.step_parallel
+        else:
+            kernel = self._kernels.step
+        bad, done = kernel(src, self.states, self.config, self._episodes, self._needs_reset, self._actions,
+                           self._head_sizes, self._head_offsets, self._rewards, self._terminated, self._truncated, self._obs, self._masks,
+                           self._invalid, self._finished, self._finished_metrics, self._finished_phase)
+        if bad >= 0:
+            self._raise_bad_action(src, int(bad))
         self.tick += 1
         if resetting is not None and len(resetting):
             for r in self._recorders:
                 r.on_reset(self, resetting)
-        if self._finished.any():
-            done = np.flatnonzero(self._finished)
-            self._episode_log.append((self._finished_metrics[done].copy(), self._finished_phase[done].copy()))
+        if done:
+            idx = np.flatnonzero(self._finished)
+            self._episode_log.append((self._finished_metrics[idx], self._finished_phase[idx]))
             for r in self._recorders:
-                r.on_finished(self, done)
-        info = {"action_mask": self.action_mask(), "invalid_actions": self._invalid}
-        return (self._agent_view(self._obs), self._agent_view(self._rewards), self._terminated,
-                self._truncated, info)
+                r.on_finished(self, idx)
+        return self._obs_view, self._rewards_view, self._terminated, self._truncated, self._info
 
     # ---- finished-episode metrics ----------------------------------------------------------------
     def pop_metrics(self) -> dict[str, np.ndarray]:
@@ -224,8 +237,7 @@ class VecEnv:
 
     def _after_state_change(self, indices: np.ndarray, pending_reset=False) -> None:
         self._needs_reset[indices] = pending_reset
-        K.refresh_envs(self.spec.observe, self.spec.mask, self.states, self.config, indices, self._obs,
-                       self._masks)
+        self._kernels.refresh(self.states, self.config, indices, self._obs, self._masks)
         self._has_reset = True
         for r in self._recorders:
             r.on_reset(self, indices)

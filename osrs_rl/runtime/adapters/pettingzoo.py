@@ -29,11 +29,11 @@ class PettingZooEnv(ParallelEnv):
         self._obs_space = spaces.Box(-np.inf, np.inf, shape=(spec.obs_size,), dtype=np.float32)
         self._act_space = spaces.MultiDiscrete(spec.head_sizes)
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019  (one space object per agent, as PettingZoo asks)
+    @functools.cache  # noqa: B019  (one space object per agent, as PettingZoo asks)
     def observation_space(self, agent):
         return self._obs_space
 
-    @functools.lru_cache(maxsize=None)  # noqa: B019
+    @functools.cache  # noqa: B019
     def action_space(self, agent):
         return self._act_space
 
