@@ -143,8 +143,9 @@ class VecEnv:
         else:
             kernel = self._kernels.step
         bad, done = kernel(src, self.states, self.config, self._episodes, self._needs_reset, self._actions,
-                           self._head_sizes, self._head_offsets, self._rewards, self._terminated, self._truncated, self._obs, self._masks,
-                           self._invalid, self._finished, self._finished_metrics, self._finished_phase)
+                           self._head_sizes, self._head_offsets, self._rewards, self._terminated, self._truncated,
+                           self._obs, self._masks, self._invalid, self._finished, self._finished_metrics,
+                           self._finished_phase)
         if bad >= 0:
             self._raise_bad_action(src, int(bad))
         self.tick += 1
