@@ -48,10 +48,11 @@ def first_bad_action(src, head_sizes):
     """Flat index of the first action outside its head's range, or -1."""
     flat = src.reshape(-1)
     heads = head_sizes.shape[0]
-    for k in range(flat.shape[0]):
-        v = flat[k]
-        if v < 0 or v >= head_sizes[k % heads]:
-            return k
+    for row in range(flat.shape[0] // heads):
+        for h in range(heads):
+            v = flat[row * heads + h]
+            if v < 0 or v >= head_sizes[h]:
+                return row * heads + h
     return -1
 
 
@@ -62,11 +63,13 @@ def copy_checked_actions(src, dst, head_sizes):
     copy before an error changes no env."""
     flat, out = src.reshape(-1), dst.reshape(-1)
     heads = head_sizes.shape[0]
-    for k in range(flat.shape[0]):
-        v = flat[k]
-        if v < 0 or v >= head_sizes[k % heads]:
-            return k
-        out[k] = v
+    for row in range(flat.shape[0] // heads):
+        for h in range(heads):
+            k = row * heads + h
+            v = flat[k]
+            if v < 0 or v >= head_sizes[h]:
+                return k
+            out[k] = v
     return -1
 
 

@@ -14,6 +14,8 @@ DATA = Path(__file__).resolve().parents[2] / "osrs_rl" / "data"
 
 ITEM_KEYS = {"id", "name", "version", "slot", "two_handed", "bonuses", "speed", "category", "attack_range",
              "ammo_class", "source"}
+AMMO_KEYS = {"fires", "ammo_kind", "ammo_tier"}   # only on weapons that take ammo / on ammo
+AMMO_KINDS = {"arrow", "bolt", "bolt_rack", "javelin", "dart"}
 BONUS_KEYS = {"stab", "slash", "crush", "magic", "ranged", "stab_def", "slash_def", "crush_def", "magic_def",
               "ranged_def", "melee_str", "ranged_str", "magic_dmg", "prayer"}
 SLOTS = {"weapon", "head", "cape", "neck", "ammo", "body", "shield", "legs", "hands", "feet", "ring"}
@@ -73,13 +75,17 @@ def test_items_meta():
     meta = load("items.json")["_meta"]
     assert meta["snapshot"].startswith("weirdgloop/osrs-dps-calc@")
     assert meta["snapshot"].endswith("cdn/json/equipment.json")
-    assert set(meta["units"]) == {"magic_dmg", "speed", "attack_range"}
+    assert set(meta["units"]) == {"magic_dmg", "speed", "attack_range", "fires", "ammo_tier"}
 
 
 def test_item_schema(items):
     assert 150 <= len(items) <= 220
     for it in items:
-        assert set(it) == ITEM_KEYS, it["name"]
+        assert ITEM_KEYS <= set(it) <= ITEM_KEYS | AMMO_KEYS, it["name"]
+        if "fires" in it:
+            assert it["slot"] == "weapon" and it["fires"] in AMMO_KINDS and it["ammo_tier"] >= 1, it["name"]
+        if "ammo_kind" in it:
+            assert it["slot"] == "ammo" and it["ammo_kind"] in AMMO_KINDS and it["ammo_tier"] >= 1, it["name"]
         assert set(it["bonuses"]) == BONUS_KEYS, it["name"]
         assert all(type(v) is int for v in it["bonuses"].values()), it["name"]
         assert type(it["id"]) is int and it["id"] > 0, it["name"]
