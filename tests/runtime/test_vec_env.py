@@ -156,3 +156,19 @@ def test_batch_snapshot_and_start_states():
     assert env.get_states([0]).tobytes() == records.tobytes()
     with pytest.raises(IndexError, match="repeat"):
         env.set_states([0, 0], env.get_states([1, 2]))
+
+
+def test_snapshot_from_another_version_is_refused():
+    from dataclasses import replace
+
+    from osrs_rl.runtime.vec_env import VecEnv
+    from tests.runtime.counting import COUNTING1
+
+    old = make()
+    old.reset()
+    newer = VecEnv(replace(COUNTING1, version=2), num_envs=1)
+    newer.reset()
+    before = newer.states.tobytes()
+    with pytest.raises(SnapshotError, match="version 1; this build is version 2"):
+        newer.restore(0, old.snapshot(0))
+    assert newer.states.tobytes() == before
