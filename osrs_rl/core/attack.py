@@ -47,12 +47,9 @@ def _magic_special_begin(c, sp):
 
 
 @njit(cache=True)
-def rolls_vs_npc(trace, c, npc, sp):
-    """(attack roll, defence roll, min hit, max hit) of combatant ``c`` against NPC row ``npc``."""
-    old_type, old_stance = _magic_special_begin(c, sp)
-    tbow = tbow_target_magic(npc)
+def _finish_rolls(trace, c, sp, tbow, dfn, old_type, old_stance):
+    """Attack roll, special defence factor and max hit, then put the record's style back."""
     att = player_attack_roll(trace, c, tbow, sp[SP.SP_ACC_NUM], sp[SP.SP_ACC_DEN])
-    dfn = npc_defence_roll(trace, npc, _defence_type(c, sp), c.ammo_class)
     if sp[SP.SP_DEF_NUM] != sp[SP.SP_DEF_DEN]:
         dfn = factor(trace, Step.SPECIAL_DEFENCE, dfn, sp[SP.SP_DEF_NUM], sp[SP.SP_DEF_DEN])
     mn, mx = player_max_hit(trace, c, tbow, sp)
@@ -61,19 +58,21 @@ def rolls_vs_npc(trace, c, npc, sp):
 
 
 @njit(cache=True)
+def rolls_vs_npc(trace, c, npc, sp):
+    """(attack roll, defence roll, min hit, max hit) of combatant ``c`` against NPC row ``npc``."""
+    old_type, old_stance = _magic_special_begin(c, sp)
+    dfn = npc_defence_roll(trace, npc, _defence_type(c, sp), c.ammo_class)
+    return _finish_rolls(trace, c, sp, tbow_target_magic(npc), dfn, old_type, old_stance)
+
+
+@njit(cache=True)
 def rolls_vs_player(trace, c, d, sp):
     """Rolls of combatant ``c`` against player combatant ``d`` (PvP). The twisted bow reads the
     defender's magic level, capped at 250 (OSRS wiki "Twisted bow": it uses the target's magic
     level; players have no magic attack bonus in the formula) [M]."""
     old_type, old_stance = _magic_special_begin(c, sp)
-    tbow = min(250, np.int64(d.levels[MAGIC]))
-    att = player_attack_roll(trace, c, tbow, sp[SP.SP_ACC_NUM], sp[SP.SP_ACC_DEN])
     dfn = player_defence_roll(trace, d, _defence_type(c, sp))
-    if sp[SP.SP_DEF_NUM] != sp[SP.SP_DEF_DEN]:
-        dfn = factor(trace, Step.SPECIAL_DEFENCE, dfn, sp[SP.SP_DEF_NUM], sp[SP.SP_DEF_DEN])
-    mn, mx = player_max_hit(trace, c, tbow, sp)
-    c.attack_type, c.stance = old_type, old_stance
-    return att, dfn, mn, mx
+    return _finish_rolls(trace, c, sp, min(250, np.int64(d.levels[MAGIC])), dfn, old_type, old_stance)
 
 
 @njit(cache=True)

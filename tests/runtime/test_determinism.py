@@ -4,6 +4,7 @@ snapshot/restore reproduces a run bit for bit (property test)."""
 import hashlib
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 from hypothesis import given, settings
@@ -13,20 +14,7 @@ import osrs_rl
 from osrs_rl.runtime.checks import random_legal_actions
 from osrs_rl.runtime.recording import EpisodeRecorder, replay_episode
 
-SCRIPT = """
-import hashlib, numpy as np, osrs_rl
-from osrs_rl.runtime.checks import random_legal_actions
-env = osrs_rl.make("template", num_envs=16, seed=42, threads={threads})
-obs, _ = env.reset()
-rng = np.random.default_rng(0)
-h = hashlib.sha256(obs.tobytes())
-for _ in range(300):
-    obs, rew, term, trunc, _ = env.step(random_legal_actions(env, rng))
-    for a in (obs, rew, term, trunc):
-        h.update(np.ascontiguousarray(a).tobytes())
-print(h.hexdigest())
-"""
-
+ROOT = Path(__file__).resolve().parents[2]
 
 def trajectory_hash(threads: int) -> str:
     env = osrs_rl.make("template", num_envs=16, seed=42, threads=threads)
@@ -45,8 +33,8 @@ def test_same_across_thread_counts():
 
 
 def test_same_in_another_process():
-    out = subprocess.run([sys.executable, "-c", SCRIPT.replace("{threads}", "2")], capture_output=True, text=True,
-                         check=True)
+    code = "from tests.runtime.test_determinism import trajectory_hash; print(trajectory_hash(2))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == trajectory_hash(1)
 
 
