@@ -2,10 +2,11 @@
 over the whole registry and an encounter author can run them while writing one.
 
 ``check_encounter(name_or_spec)`` steps a few envs with random legal actions and checks: shapes and
-dtypes of everything returned; finite observations; option 0 of every head always legal; masked
-actions never reach the mechanics (the runtime replaces them); identical trajectories for the same
-seed, with one thread and with several; snapshot, continue, restore and replay reproduce the run bit
-for bit; finished episodes report their metrics and a valid phase.
+dtypes of what reset returns; finite observations and rewards; option 0 of every head always
+legal; actions drawn from the mask are never reported invalid; never terminated and truncated at
+once; identical trajectories for the same seed, on one thread and on two (when Numba has two); a
+snapshot, continued, restored and replayed reproduces the run bit for bit; every finished episode
+reports its metrics and a valid phase.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
     want_obs = (num_envs, spec.obs_size) if env.single_agent else (num_envs, spec.num_agents, spec.obs_size)
     if obs.shape != want_obs or obs.dtype != np.float32:
         raise ContractError(f"{spec.name}: reset obs has shape {obs.shape} {obs.dtype}, expected {want_obs} float32")
+    if not np.isfinite(obs).all():
+        raise ContractError(f"{spec.name}: non-finite observation after reset")
     rng = np.random.default_rng(seed)
     finished = 0
     for t in range(ticks):

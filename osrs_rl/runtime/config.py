@@ -45,8 +45,9 @@ def build_config(spec: EncounterSpec, overrides: dict | None = None) -> np.ndarr
         kind = np.dtype(f.dtype).kind
         if kind in "iu" and (isinstance(value, bool) or not isinstance(value, (int, np.integer))):
             raise ConfigError(f"Config {name!r} of encounter {spec.name!r} must be an integer, got {value!r}")
-        if kind == "f" and not isinstance(value, (int, float, np.integer, np.floating)):
-            raise ConfigError(f"Config {name!r} of encounter {spec.name!r} must be a number, got {value!r}")
+        if kind == "f" and (isinstance(value, (bool, np.bool_))
+                            or not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value)):
+            raise ConfigError(f"Config {name!r} of encounter {spec.name!r} must be a finite number, got {value!r}")
         if kind == "b" and not isinstance(value, (bool, np.bool_)):
             raise ConfigError(f"Config {name!r} of encounter {spec.name!r} must be true or false, got {value!r}")
         if (f.low is not None and value < f.low) or (f.high is not None and value > f.high):

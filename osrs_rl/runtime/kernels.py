@@ -25,7 +25,8 @@ _EPISODE_STRIDE = np.uint64(0x9E3779B97F4A7C15)
 
 @njit(cache=True)
 def episode_seed(base_seed, env_index, episode):
-    """The seed ``reset(seed)`` gives env ``env_index`` (``episode`` counts explicit resets)."""
+    """The seed ``VecEnv.reset`` gives env ``env_index``: ``episode`` counts that env's episodes since
+    the base seed was set, so ``reset(seed=s)`` always replays the same starts."""
     return mix64(np.uint64(base_seed) ^ mix64(np.uint64(env_index) * _EPISODE_STRIDE + np.uint64(episode)))
 
 

@@ -62,10 +62,16 @@ class EpisodeRecorder:
 
 
 def replay_episode(env, episode: RecordedEpisode, env_index: int = 0):
-    """Restore ``episode`` into ``env_index`` of ``env`` and step its actions; yields
-    (obs, reward, terminated, truncated) of that env after each tick. Other envs step with no-ops."""
+    """Reset ``env``, restore ``episode`` into ``env_index`` and step its actions; yields
+    (obs, reward, terminated, truncated) of that env after each tick. Other envs step with no-ops.
+    The env must have the episode's config (a mismatch raises)."""
     if env.spec.name != episode.encounter:
         raise ValueError(f"episode is from {episode.encounter!r}, env is {env.spec.name!r}")
+    config = {name: env.config[0][name].item() for name in env.config.dtype.names}
+    if config != episode.config:
+        diff = {k: (episode.config.get(k), v) for k, v in config.items() if episode.config.get(k) != v}
+        raise ValueError(f"the env's config differs from the episode's (recorded, env): {diff}")
+    env.reset()                    # every other env starts from a real state too
     env.restore(env_index, episode.initial_snapshot)
     shape = (env.num_envs, env.spec.num_heads) if env.single_agent else \
         (env.num_envs, env.spec.num_agents, env.spec.num_heads)

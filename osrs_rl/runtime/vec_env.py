@@ -4,7 +4,9 @@
     obs, info = env.reset()
     obs, reward, terminated, truncated, info = env.step(actions)   # actions: int [N, heads]
 
-Buffers are allocated once; ``step`` returns views of them (copy what you keep). Shapes carry an
+Buffers are allocated once; ``step`` returns views of them that the next call overwrites (copy
+what you keep). The returned mask is a copy of the one the runtime checks actions against, so
+editing it changes nothing. Shapes carry an
 agent axis only for multi-agent encounters: obs is [N, obs_size] for one agent, [N, agents,
 obs_size] for several; likewise rewards [N] or [N, agents] and actions [N, heads] or [N, agents, heads].
 
@@ -26,18 +28,27 @@ from osrs_rl.runtime.config import build_config
 from osrs_rl.runtime.spec import EncounterSpec
 
 AUTORESET_MODE = "next_step"
+MAX_LOGGED_EPISODES = 100_000   # finished-episode metrics kept until pop_metrics (oldest dropped)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_seed(seed) -> None:
+    if not _is_int(seed) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
 
 
 class VecEnv:
     metadata = {"autoreset_mode": AUTORESET_MODE}
 
     def __init__(self, spec: EncounterSpec, num_envs: int = 1, seed: int = 0, threads: int = 1, **config):
-        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if not _is_int(num_envs) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if not isinstance(threads, (int, np.integer)) or threads < 1:
+        if not _is_int(threads) or threads < 1:
             raise ValueError(f"threads must be a positive integer, got {threads!r}")
-        if not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        _check_seed(seed)
         self.spec = spec
         self.num_envs = int(num_envs)
         self.threads = min(int(threads), numba.config.NUMBA_NUM_THREADS)
@@ -64,13 +75,16 @@ class VecEnv:
         self._finished_phase = np.zeros(n, dtype=np.int64)
         self._episode_log: list[tuple[np.ndarray, np.ndarray]] = []
         self._recorders: list = []
-        self._has_reset = False
+        self._all_started = False
         self._action_shape = (n, spec.num_heads) if a == 1 else (n, a, spec.num_heads)
         self.single_agent = a == 1
         # views in the user's shape, made once (they stay valid: the buffers never move)
+        self._started = np.zeros(n, dtype=np.bool_)   # reset or restored at least once
+        self._logged = 0
+        self._mask_out = np.zeros_like(self._masks)    # the user's copy: editing it cannot change legality
         self._obs_view = self._agent_view(self._obs)
         self._rewards_view = self._agent_view(self._rewards)
-        self._mask_view = self._agent_view(self._masks)
+        self._mask_view = self._agent_view(self._mask_out)
         self._info = {"action_mask": self._mask_view, "invalid_actions": self._invalid}
         self.tick = 0
 
@@ -91,14 +105,14 @@ class VecEnv:
     def reset(self, seed: int | None = None):
         """Start a new episode in every env; returns (obs, info)."""
         if seed is not None:
-            if not isinstance(seed, (int, np.integer)) or seed < 0:
-                raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+            _check_seed(seed)
             self.seed = int(seed)
             self._episodes[:] = -1
         idx = np.arange(self.num_envs, dtype=np.int64)
         self._kernels.reset(self.states, self.config, np.uint64(self.seed), self._episodes, self._needs_reset, idx,
                             self._obs, self._masks)
-        self._has_reset = True
+        self._started[:] = True
+        np.copyto(self._mask_out, self._masks)
         self.tick = 0
         for r in self._recorders:
             r.on_reset(self, idx)
@@ -129,8 +143,11 @@ class VecEnv:
         Invalid input (shape, dtype, a value outside its head's range) raises ValueError before any
         env changes.
         """
-        if not self._has_reset:
-            raise RuntimeError("call reset() before step()")
+        if not self._all_started:
+            if not self._started.all():
+                raise RuntimeError(f"{int((~self._started).sum())} env(s) have never been reset or restored: "
+                                   "call reset() (or restore every env) before step()")
+            self._all_started = True
         src = self._actions_view(actions)
         resetting = np.flatnonzero(self._needs_reset) if self._recorders else None
         if self._recorders and (bad := int(K.first_bad_action(src, self._head_sizes))) >= 0:
@@ -152,12 +169,19 @@ class VecEnv:
         if resetting is not None and len(resetting):
             for r in self._recorders:
                 r.on_reset(self, resetting)
+        np.copyto(self._mask_out, self._masks)
         if done:
             idx = np.flatnonzero(self._finished)
-            self._episode_log.append((self._finished_metrics[idx], self._finished_phase[idx]))
+            self._log_episodes(self._finished_metrics[idx], self._finished_phase[idx])
             for r in self._recorders:
                 r.on_finished(self, idx)
         return self._obs_view, self._rewards_view, self._terminated, self._truncated, self._info
+
+    def _log_episodes(self, metrics: np.ndarray, phases: np.ndarray) -> None:
+        self._episode_log.append((metrics, phases))
+        self._logged += len(phases)
+        while self._logged > MAX_LOGGED_EPISODES and len(self._episode_log) > 1:
+            self._logged -= len(self._episode_log.pop(0)[1])
 
     # ---- finished-episode metrics ----------------------------------------------------------------
     def pop_metrics(self) -> dict[str, np.ndarray]:
@@ -170,6 +194,7 @@ class VecEnv:
             m = np.zeros((0, max(self.spec.num_metrics, 1)))
             p = np.zeros(0, dtype=np.int64)
         self._episode_log.clear()
+        self._logged = 0
         out = {name: m[:, k] for k, name in enumerate(self.spec.metric_names)}
         out["phase"] = p
         out["phase_name"] = np.array([self.spec.phase_names[i] for i in p], dtype=object)
@@ -177,7 +202,7 @@ class VecEnv:
 
     # ---- snapshot / restore ------------------------------------------------------------------------
     def _index(self, idx) -> int:
-        if not isinstance(idx, (int, np.integer)) or not 0 <= idx < self.num_envs:
+        if not _is_int(idx) or not 0 <= idx < self.num_envs:
             raise IndexError(f"env index {idx!r} out of range 0..{self.num_envs - 1}")
         return int(idx)
 
@@ -238,8 +263,9 @@ class VecEnv:
 
     def _after_state_change(self, indices: np.ndarray, pending_reset=False) -> None:
         self._needs_reset[indices] = pending_reset
+        self._started[indices] = True
         self._kernels.refresh(self.states, self.config, indices, self._obs, self._masks)
-        self._has_reset = True
+        np.copyto(self._mask_out, self._masks)
         for r in self._recorders:
             r.on_reset(self, indices)
 

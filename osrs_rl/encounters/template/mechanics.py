@@ -1,13 +1,14 @@
 """Template encounter: a player fights one melee NPC. Small on purpose: read it in five minutes.
 
 Tick order (one call of ``step`` = one 0.6 s tick), NPCs before the player as in the game:
-  1. timers count down;
-  2. the player's prayer switch and eating take effect (eating delays the next attack by 3 ticks:
-     OSRS wiki "Food");
-  3. the NPC attacks if its timer is ready: accuracy roll, damage 0..max; Protect from Melee blocks
-     it entirely (PvE protection, core.damage.through_protection);
-  4. the player attacks if asked and ready: core.accuracy.roll_accuracy and core.damage.roll_damage
-     (accurate 0s become 1);
+  1. the player's prayer switch and eating take effect (food: one bite per 3 ticks, and it delays
+     the next attack by 3 ticks: OSRS wiki "Food");
+  2. the NPC attacks if its timer is 0: accuracy roll, damage 0..max; Protect from Melee blocks it
+     entirely (PvE protection, core.damage.through_protection);
+  3. the player, if alive, attacks if asked and its timer is 0: core.accuracy.roll_accuracy and
+     core.damage.roll_damage (accurate 0s become 1);
+  4. timers count down, so an attack on tick t with speed 4 allows the next on tick t + 4 and the
+     mask shows it after tick t + 3;
   5. deaths end the episode (terminated); reaching ``max_ticks`` truncates it.
 Melee hits land on the tick of the attack (hit delay 0, core.hit_delay), so no pending-hit queue is
 needed here. Simplifications (a template, not a real fight): no prayer drain, no movement.
@@ -29,6 +30,7 @@ ATTACK_WAIT, ATTACK_GO = 0, 1
 PRAY_KEEP, PRAY_ON, PRAY_OFF = 0, 1, 2
 EAT_NO, EAT_YES = 0, 1
 EAT_ATTACK_DELAY = 3
+EAT_DELAY = 3                         # ticks between bites (OSRS wiki "Food")
 
 # metric columns and phases
 M_TICKS, M_DEALT, M_TAKEN, M_FOOD, M_WON = range(5)
@@ -41,6 +43,7 @@ def reset(s, cfg, seed):
     s.player_hp = cfg.player_max_hp
     s.food = cfg.start_food
     s.player_attack_timer = 0
+    s.eat_timer = 0
     s.praying = False
     s.npc_hp = cfg.npc_max_hp
     # the NPC's first attack comes at a random point of its cycle
@@ -56,8 +59,9 @@ def _player_inputs(s, cfg, prayer, eat):
         s.praying = True
     elif prayer == PRAY_OFF:
         s.praying = False
-    if eat == EAT_YES and s.food > 0:
+    if eat == EAT_YES and s.food > 0 and s.eat_timer == 0:
         s.food -= 1
+        s.eat_timer = EAT_DELAY
         s.food_eaten += 1
         s.player_hp = min(cfg.player_max_hp, s.player_hp + cfg.food_heal)
         s.player_attack_timer += EAT_ATTACK_DELAY
@@ -79,7 +83,7 @@ def _npc_attack(s, cfg):
 
 @njit(cache=True)
 def _player_attack(s, cfg, attack):
-    if attack != ATTACK_GO or s.player_attack_timer > 0:
+    if attack != ATTACK_GO or s.player_attack_timer > 0 or s.player_hp <= 0:
         return 0
     s.player_attack_timer = cfg.player_attack_speed
     damage = 0
@@ -95,16 +99,18 @@ def _player_attack(s, cfg, attack):
 def step(s, cfg, actions, rewards):
     a = actions[0]
     s.tick += 1
-    # 1. timers
+    # 1. prayer and food
+    _player_inputs(s, cfg, a[1], a[2])
+    # 2. the NPC, then 3. the player
+    taken = _npc_attack(s, cfg)
+    dealt = _player_attack(s, cfg, a[0])
+    # 4. timers
     if s.player_attack_timer > 0:
         s.player_attack_timer -= 1
     if s.npc_attack_timer > 0:
         s.npc_attack_timer -= 1
-    # 2. prayer and food
-    _player_inputs(s, cfg, a[1], a[2])
-    # 3. the NPC, then 4. the player
-    taken = _npc_attack(s, cfg)
-    dealt = _player_attack(s, cfg, a[0])
+    if s.eat_timer > 0:
+        s.eat_timer -= 1
     # 5. outcome
     reward = dealt / cfg.npc_max_hp - taken / cfg.player_max_hp
     terminated = False
@@ -124,7 +130,7 @@ def observe(s, cfg, obs):
     # player block
     o[0] = s.player_hp / cfg.player_max_hp
     o[1] = s.food / MAX_FOOD
-    o[2] = s.player_attack_timer / cfg.player_attack_speed
+    o[2] = s.player_attack_timer / cfg.player_attack_speed    # up to about 2 right after eating
     o[3] = 1.0 if s.praying else 0.0
     o[4] = s.tick / cfg.max_ticks
     # npc slot
@@ -144,7 +150,7 @@ def mask(s, cfg, m):
     row[4] = s.praying
     # eat head
     row[5] = True
-    row[6] = s.food > 0 and s.player_hp < cfg.player_max_hp
+    row[6] = s.food > 0 and s.player_hp < cfg.player_max_hp and s.eat_timer == 0
 
 
 @njit(cache=True)

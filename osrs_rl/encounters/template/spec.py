@@ -6,7 +6,7 @@ from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
 SPEC = EncounterSpec(
     name="template",
-    version=1,
+    version=2,            # 2: eat timer added to the state
     description="A player with a whip fights one melee NPC: the encounter the guide walks through.",
     state_dtype=STATE_DTYPE,
     config_fields=CONFIG_FIELDS,

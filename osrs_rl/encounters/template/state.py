@@ -15,6 +15,7 @@ STATE_DTYPE = np.dtype([
     ("player_hp", np.int32),
     ("food", np.int32),
     ("player_attack_timer", np.int32),   # ticks until the player may attack again
+    ("eat_timer", np.int32),             # ticks until the player may eat again
     ("praying", np.bool_),               # Protect from Melee is on
     # the NPC
     ("npc_hp", np.int32),

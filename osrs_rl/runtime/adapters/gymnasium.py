@@ -42,13 +42,25 @@ class GymVectorEnv(gym.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
 
     def reset(self, *, seed=None, options=None):
+        if isinstance(seed, (list, tuple)):
+            raise ValueError("osrs-rl envs take one base seed (each env derives its own); pass an int")
+        if options:
+            raise ValueError(f"reset options are not supported, got {options!r}")
         obs, info = self.env.reset(seed=seed)
-        return obs.copy(), {"action_mask": info["action_mask"].copy()}
+        return obs.copy(), self._info(info)
 
     def step(self, actions):
-        obs, rew, term, trunc, info = self.env.step(np.asarray(actions, dtype=np.int64))
-        return (obs.copy(), rew.astype(np.float64), term.copy(), trunc.copy(),
-                {"action_mask": info["action_mask"].copy(), "invalid_actions": info["invalid_actions"].copy()})
+        obs, rew, term, trunc, info = self.env.step(np.asarray(actions))
+        return obs.copy(), rew.astype(np.float64), term.copy(), trunc.copy(), self._info(info)
+
+    def _info(self, info) -> dict:
+        # Gymnasium's vector info convention: each key has a boolean "_key" saying which envs have it
+        everyone = np.ones(self.num_envs, dtype=np.bool_)
+        out = {"action_mask": info["action_mask"].copy(), "_action_mask": everyone}
+        if "invalid_actions" in info:
+            out["invalid_actions"] = info["invalid_actions"].copy()
+            out["_invalid_actions"] = everyone.copy()
+        return out
 
 
 class GymEnv(gym.Env):
@@ -64,7 +76,7 @@ class GymEnv(gym.Env):
         return obs[0].copy(), {"action_mask": info["action_mask"][0].copy()}
 
     def step(self, action):
-        a = np.asarray(action, dtype=np.int64).reshape(1, -1)
+        a = np.asarray(action).reshape(1, -1)
         obs, rew, term, trunc, info = self.env.step(a)
         return (obs[0].copy(), float(rew[0]), bool(term[0]), bool(trunc[0]),
                 {"action_mask": info["action_mask"][0].copy(), "invalid_actions": int(info["invalid_actions"][0])})

@@ -50,9 +50,13 @@ class PettingZooEnv(ParallelEnv):
 
     def step(self, actions):
         spec = self.env.spec
+        if not self.agents:
+            raise RuntimeError("the episode is over (no agents left): call reset()")
         missing = [a for a in self.agents if a not in actions]
-        if missing:
-            raise ValueError(f"actions missing for agents {missing}")
+        unknown = [a for a in actions if a not in self.agents]
+        if missing or unknown:
+            raise ValueError(f"actions must name exactly the agents {self.agents}; missing {missing}, "
+                             f"unknown {unknown}")
         a = np.stack([np.asarray(actions[name], dtype=np.int64).reshape(spec.num_heads)
                       for name in self.possible_agents])
         batch = a[None, 0] if self.env.single_agent else a[None]
