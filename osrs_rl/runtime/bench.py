@@ -69,8 +69,13 @@ def measure(name: str, seed: int = 0, threads: int | None = None, **config) -> d
     plan = random_legal_actions(env, np.random.default_rng(0))
     acts = plan.reshape(1024, env.spec.num_agents, env.spec.num_heads).copy()
     rewards, obs, masks = env._rewards.copy(), env._obs.copy(), env._masks.copy()
-    direct_rate = 1024 / _timed(lambda: direct(env.states, env.config, acts, rewards, obs, masks))
-    runtime_rate = 1024 / _timed(lambda: env.step(plan))
+    # alternate the two several times and keep each one's best, so load from other processes on
+    # the machine hits both alike
+    direct_rate = runtime_rate = 0.0
+    for _ in range(10):
+        direct_rate = max(direct_rate, 1024 / _timed(lambda: direct(env.states, env.config, acts, rewards, obs, masks),
+                                                     0.1))
+        runtime_rate = max(runtime_rate, 1024 / _timed(lambda: env.step(plan), 0.1))
     # snapshot and restore of 1024 envs
     blob = env.snapshot_batch(range(1024))
     snap_s = _timed(lambda: env.snapshot_batch(range(1024)), 0.2)

@@ -82,9 +82,11 @@ reset_fn = step_fn = observe_fn = mask_fn = metrics_fn = None
 
 
 def _step_template(src, states, configs, episodes, needs_reset, actions, head_sizes, head_offsets, rewards,
-                   terminated, truncated, obs, masks, invalid, finished, finished_metrics, finished_phase):
+                   terminated, truncated, obs, masks, invalid, finished, finished_metrics, finished_phase,
+                   done_envs, done_metrics, done_phase):
     """Validate every action first (nothing changes if one is out of range: its flat index is
-    returned), then run one tick of every env; returns (-1, episodes finished)."""
+    returned), then run one tick of every env; returns (-1, episodes finished), with the ended
+    envs, their metrics and phases packed in ``done_envs``, ``done_metrics``, ``done_phase[:count]``."""
     bad = copy_checked_actions(src, actions, head_sizes)
     if bad >= 0:
         return bad, 0
@@ -116,6 +118,14 @@ def _step_template(src, states, configs, episodes, needs_reset, actions, head_si
                 done += 1
         observe_fn(state, config, obs[i])
         mask_fn(state, config, masks[i])
+    if done:
+        k = 0
+        for i in range(states.shape[0]):
+            if finished[i]:
+                done_envs[k] = i
+                done_metrics[k] = finished_metrics[i]
+                done_phase[k] = finished_phase[i]
+                k += 1
     return -1, done
 
 

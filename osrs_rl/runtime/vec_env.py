@@ -73,6 +73,9 @@ class VecEnv:
         self._finished = np.zeros(n, dtype=np.bool_)
         self._finished_metrics = np.zeros((n, max(spec.num_metrics, 1)), dtype=np.float64)
         self._finished_phase = np.zeros(n, dtype=np.int64)
+        self._done_envs = np.zeros(n, dtype=np.int64)
+        self._done_metrics = np.zeros_like(self._finished_metrics)
+        self._done_phase = np.zeros(n, dtype=np.int64)
         self._episode_log: list[tuple[np.ndarray, np.ndarray]] = []
         self._recorders: list = []
         self._all_started = False
@@ -161,8 +164,9 @@ class VecEnv:
             kernel = self._kernels.step
         bad, done = kernel(src, self.states, self.config, self._episodes, self._needs_reset, self._actions,
                            self._head_sizes, self._head_offsets, self._rewards, self._terminated, self._truncated,
-                           self._obs, self._masks, self._invalid, self._finished, self._finished_metrics,
-                           self._finished_phase)
+                           self._obs, self._masks, self._invalid, self._finished,
+                           self._finished_metrics, self._finished_phase, self._done_envs, self._done_metrics,
+                           self._done_phase)
         if bad >= 0:
             self._raise_bad_action(src, int(bad))
         self.tick += 1
@@ -171,10 +175,9 @@ class VecEnv:
                 r.on_reset(self, resetting)
         np.copyto(self._mask_out, self._masks)
         if done:
-            idx = np.flatnonzero(self._finished)
-            self._log_episodes(self._finished_metrics[idx], self._finished_phase[idx])
+            self._log_episodes(self._done_metrics[:done].copy(), self._done_phase[:done].copy())
             for r in self._recorders:
-                r.on_finished(self, idx)
+                r.on_finished(self, self._done_envs[:done].copy())
         return self._obs_view, self._rewards_view, self._terminated, self._truncated, self._info
 
     def _log_episodes(self, metrics: np.ndarray, phases: np.ndarray) -> None:
