@@ -20,6 +20,8 @@ class ConfigError(ValueError):
 def describe_fields(spec: EncounterSpec) -> str:
     rows = []
     for f in spec.config_fields:
+        if f.derived:
+            continue
         rng = ""
         if f.low is not None or f.high is not None:
             rng = f" in [{f.low}, {f.high}]"
@@ -30,7 +32,11 @@ def describe_fields(spec: EncounterSpec) -> str:
 def build_config(spec: EncounterSpec, overrides: dict | None = None) -> np.ndarray:
     """A one-element config array with defaults, then ``overrides``, validated."""
     overrides = dict(overrides or {})
-    fields = {f.name: f for f in spec.config_fields}
+    fields = {f.name: f for f in spec.config_fields if not f.derived}
+    derived = [k for k in overrides if k in {f.name for f in spec.config_fields if f.derived}]
+    if derived:
+        raise ConfigError(f"Config {derived[0]!r} of encounter {spec.name!r} is computed from the other settings "
+                          f"and cannot be set. Valid keys:\n{describe_fields(spec)}")
     unknown = [k for k in overrides if k not in fields]
     if unknown:
         hints = []

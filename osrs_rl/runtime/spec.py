@@ -73,14 +73,25 @@ class ObsSegment:
 
 @dataclass(frozen=True)
 class ConfigField:
-    """A read-only setting: a scalar with a default and an inclusive valid range."""
+    """A read-only setting: a scalar with a default and an inclusive valid range.
+
+    A *derived* field is not a user setting: ``config_hook`` fills it once when the config is built
+    (for example a table of precomputed combat rolls per loadout). It may be an array (``shape``)
+    or a record dtype, so kernels get static tables without globals.
+    """
 
     name: str
     dtype: Any
-    default: float | int | bool
+    default: float | int | bool | None = None
     low: float | int | None = None
     high: float | int | None = None
     doc: str = ""
+    shape: tuple[int, ...] = ()
+    derived: bool = False
+
+    def __post_init__(self):
+        if self.shape and not self.derived:
+            raise ValueError(f"config field {self.name!r}: only derived fields may be arrays")
 
 
 @dataclass(frozen=True)
@@ -102,7 +113,7 @@ class EncounterSpec:
     agents: tuple[str, ...] = ("player",)
     description: str = ""
     config_hook: Callable | None = field(default=None, compare=False)
-    """Optional ``hook(config_record)`` run once after validation, to fill derived fields."""
+    """Optional ``hook(config_record)`` run once after validation, to fill the derived fields."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property
@@ -146,7 +157,7 @@ class EncounterSpec:
 
     @property
     def config_dtype(self) -> np.dtype:
-        return np.dtype([(f.name, f.dtype) for f in self.config_fields])
+        return np.dtype([(f.name, f.dtype, f.shape) if f.shape else (f.name, f.dtype) for f in self.config_fields])
 
     def __post_init__(self):
         if not self.name.isidentifier():
@@ -162,3 +173,5 @@ class EncounterSpec:
         names = [f.name for f in self.config_fields]
         if len(set(names)) != len(names):
             raise ValueError(f"encounter {self.name!r}: duplicate config field names in {names}")
+        if any(f.derived for f in self.config_fields) and self.config_hook is None:
+            raise ValueError(f"encounter {self.name!r} has derived config fields but no config_hook to fill them")

@@ -172,3 +172,29 @@ def test_snapshot_from_another_version_is_refused():
     with pytest.raises(SnapshotError, match="version 1; this build is version 2"):
         newer.restore(0, old.snapshot(0))
     assert newer.states.tobytes() == before
+
+
+def test_derived_config_fields_are_filled_by_the_hook_and_not_settable():
+    from dataclasses import replace
+
+    from osrs_rl.runtime.spec import ConfigField
+    from osrs_rl.runtime.vec_env import VecEnv
+    from tests.runtime.counting import COUNTING1
+
+    def hook(cfg):
+        cfg["table"][:] = np.arange(4) * cfg["target"]
+
+    spec = replace(COUNTING1, name="counting_table",
+                   config_fields=COUNTING1.config_fields + (ConfigField("table", np.int64, shape=(4,), derived=True),),
+                   config_hook=hook)
+    env = VecEnv(spec, num_envs=1, target=5)
+    assert env.config[0]["table"].tolist() == [0, 5, 10, 15]
+    env.reset()
+    _, reward, *_ = env.step(np.array([[2]]))     # kernels take a config record holding an array
+    assert reward[0] == 2.0
+    with pytest.raises(ConfigError, match="computed from the other settings"):
+        VecEnv(spec, num_envs=1, table=3)
+    with pytest.raises(ValueError, match="only derived fields"):
+        ConfigField("bad", np.int64, 0, shape=(2,))
+    with pytest.raises(ValueError, match="no config_hook"):
+        replace(spec, config_hook=None)
