@@ -12,6 +12,8 @@ from osrs_rl.runtime.spec import EncounterSpec
 # name -> module whose SPEC attribute is the EncounterSpec (imported on first use)
 BUILTIN = {
     "template": "osrs_rl.encounters.template",
+    "pvp": "osrs_rl.encounters.pvp",
+    "pvp_selfplay": "osrs_rl.encounters.pvp.selfplay",
 }
 _REGISTRY: dict[str, EncounterSpec] = {}
 

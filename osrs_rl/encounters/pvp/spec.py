@@ -1,0 +1,84 @@
+"""NH PvP declarations: ``pvp`` (one agent against a scripted tier) and ``pvp_selfplay`` (two agents)."""
+
+from numba import njit
+
+from osrs_rl.encounters.pvp import mechanics as M
+from osrs_rl.encounters.pvp import state as ST
+from osrs_rl.encounters.pvp import view as V
+from osrs_rl.encounters.pvp.loadouts import fill_config
+from osrs_rl.policies.pvp_scripted import scripted_actions
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
+
+HEADS = (
+    ActionHead("loadout", ST.HEAD_SIZES[ST.H_LOADOUT], ("keep",) + ST.SET_NAMES),
+    ActionHead("attack", ST.HEAD_SIZES[ST.H_ATTACK], ("none", "weapon", "ice barrage", "blood barrage")),
+    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], ("stay", "toward", "under", "away")),
+    ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD], ("keep", "magic", "missiles", "melee", "off")),
+    ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
+    ActionHead("food", ST.HEAD_SIZES[ST.H_FOOD], ("no", "eat")),
+    ActionHead("karambwan", ST.HEAD_SIZES[ST.H_KARAMBWAN], ("no", "eat")),
+    ActionHead("potion", ST.HEAD_SIZES[ST.H_POTION], ("none", "brew", "restore", "boost")),
+)
+SEGMENTS = (
+    ObsSegment("self", V.SELF_FEATURES),
+    ObsSegment("opponent", V.OPPONENT_FEATURES),
+    ObsSegment("relation", V.RELATION_FEATURES),
+    ObsSegment("privileged", V.PRIVILEGED_FEATURES),   # hidden state: for a critic, never a policy
+)
+
+
+@njit(cache=True)
+def step_vs_scripted(s, cfg, actions, rewards):
+    a0 = actions[0]
+    dealt, taken = s.players[0].damage_dealt, s.players[0].damage_taken
+    scripted_actions(s, cfg, 1, s.opponent_tier, a0, s.opponent_mask, s.opponent_actions)
+    terminated, truncated = M.tick(s, cfg, a0, s.opponent_actions)
+    rewards[0] = M.reward_for(s, cfg, 0, dealt, taken)
+    return terminated, truncated
+
+
+@njit(cache=True)
+def observe_one(s, cfg, obs):
+    V.observe_player(s, cfg, 0, obs[0])
+
+
+@njit(cache=True)
+def mask_one(s, cfg, m):
+    V.mask_player(s, cfg, 0, m[0])
+
+
+@njit(cache=True)
+def step_selfplay(s, cfg, actions, rewards):
+    d0, t0 = s.players[0].damage_dealt, s.players[0].damage_taken
+    d1, t1 = s.players[1].damage_dealt, s.players[1].damage_taken
+    terminated, truncated = M.tick(s, cfg, actions[0], actions[1])
+    rewards[0] = M.reward_for(s, cfg, 0, d0, t0)
+    rewards[1] = M.reward_for(s, cfg, 1, d1, t1)
+    return terminated, truncated
+
+
+@njit(cache=True)
+def observe_two(s, cfg, obs):
+    V.observe_player(s, cfg, 0, obs[0])
+    V.observe_player(s, cfg, 1, obs[1])
+
+
+@njit(cache=True)
+def mask_two(s, cfg, m):
+    V.mask_player(s, cfg, 0, m[0])
+    V.mask_player(s, cfg, 1, m[1])
+
+
+_COMMON = dict(
+    version=1, state_dtype=ST.STATE_DTYPE, config_fields=ST.CONFIG_FIELDS, action_heads=HEADS,
+    obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
+    metrics=V.metrics, config_hook=fill_config,
+)
+
+SPEC = EncounterSpec(
+    name="pvp", description="NH duel against a scripted opponent tier (v0: see README.md)",
+    step=step_vs_scripted, observe=observe_one, mask=mask_one, agents=("player",), **_COMMON)
+
+SELFPLAY_SPEC = EncounterSpec(
+    name="pvp_selfplay", description="NH duel between two policies (v0: see README.md)",
+    step=step_selfplay, observe=observe_two, mask=mask_two, agents=("player_0", "player_1"), **_COMMON)

@@ -1,0 +1,120 @@
+"""NH PvP state, settings and the layout of actions: one record per duel (two players).
+
+Static tables the kernels read (combat records per build and gear set, attack rows, supplies,
+consumables) are derived config fields filled by ``loadouts.fill_config`` from ``builds.json``.
+"""
+
+import numpy as np
+
+from osrs_rl.core.attack import MAX_HITSPLATS
+from osrs_rl.core.bolts import CTX_LEN
+from osrs_rl.core.combatant import COMBATANT_DTYPE
+from osrs_rl.core.consumables import NUM_COLS as CONSUMABLE_COLS
+from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.pending_hits import HIT_DTYPE
+from osrs_rl.core.player import PLAYER_DTYPE
+from osrs_rl.core.rng import RNG_DTYPE
+from osrs_rl.core.skills import NUM_SKILLS
+from osrs_rl.core.specials import SPEC_COLS
+from osrs_rl.runtime.spec import ConfigField
+
+# ---- sizes -----------------------------------------------------------------------------------
+MAX_BUILDS = 8
+HIT_CAPACITY = 16             # pending hits in flight (both players together)
+ARENA = 15                    # open arena of ARENA x ARENA walkable tiles inside a border
+
+# ---- gear sets (index into a build's sets) --------------------------------------------------
+SET_MAGE, SET_RANGED, SET_MELEE, SET_TANK, SET_SPEC = range(5)
+NUM_SETS = 5
+SET_NAMES = ("mage", "ranged", "melee", "tank", "spec")
+
+# ---- supplies (counts per player) -------------------------------------------------------------
+SUP_FOOD, SUP_KARAMBWAN, SUP_BREW, SUP_RESTORE, SUP_COMBAT, SUP_RANGING = range(6)
+NUM_SUPPLIES = 6
+SUPPLY_NAMES = ("food", "karambwan", "brew", "restore", "combat", "ranging")
+DOSES_PER_POTION = 4
+
+# ---- action heads (index 0 is always the no-op) ------------------------------------------------
+H_LOADOUT, H_ATTACK, H_MOVE, H_OVERHEAD, H_OFFENSIVE, H_FOOD, H_KARAMBWAN, H_POTION = range(8)
+LOADOUT_KEEP = 0              # 1..5: switch to SET_* (value - 1)
+ATTACK_NONE, ATTACK_WEAPON, ATTACK_ICE, ATTACK_BLOOD = range(4)
+MOVE_STAY, MOVE_TOWARD, MOVE_UNDER, MOVE_AWAY = range(4)
+OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE, OVERHEAD_OFF = range(5)
+OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)
+POTION_NONE, POTION_BREW, POTION_RESTORE, POTION_BOOST = range(4)
+HEAD_SIZES = (1 + NUM_SETS, 4, 4, 5, 3, 2, 2, 4)
+
+# ---- outcome -----------------------------------------------------------------------------------
+OUTCOME_NONE, OUTCOME_WIN, OUTCOME_LOSS, OUTCOME_DRAW = range(4)
+
+PVP_PLAYER_DTYPE = np.dtype([
+    # the core bookkeeping record (levels, prayers, timers, freeze, spec energy, position, worn items)
+    ("p", PLAYER_DTYPE),
+    # which build and set are worn; the next weapon attack is a special when spec_armed
+    ("build", np.int8),
+    ("set", np.int8),
+    ("spec_armed", np.bool_),
+    ("supplies", np.int16, (NUM_SUPPLIES,)),     # food and karambwans as items, potions as doses
+    # what the opponent can see: the last attack's style and tick (animation), the last hitsplat
+    ("last_attack_style", np.int8),              # core.pending_hits.STYLE_*, -1 before any attack
+    ("last_attack_tick", np.int32),
+    # scratch the kernels rebuild each tick: the live combat record and enchanted-bolt context
+    ("combat", COMBATANT_DTYPE, (1,)),
+    ("bolt_ctx", np.int64, (CTX_LEN,)),
+    # tallies for metrics
+    ("damage_dealt", np.int32),
+    ("damage_taken", np.int32),
+    ("off_prayer_hits_landed", np.int32),        # accurate hits that landed on a wrong overhead
+    ("freezes_landed", np.int32),
+    ("food_used", np.int16),
+    ("brews_used", np.int16),
+    ("specs_used", np.int16),
+])
+
+STATE_DTYPE = np.dtype([
+    ("tick", np.int32),
+    ("rng", *RNG_DTYPE),
+    ("players", PVP_PLAYER_DTYPE, (2,)),
+    ("hits", HIT_DTYPE, (HIT_CAPACITY,)),
+    ("landing", np.int64, (HIT_CAPACITY,)),      # scratch: indices of the hits landing this tick
+    ("splats", np.int64, (MAX_HITSPLATS,)),      # scratch: hitsplats of the attack being resolved
+    ("first", np.int8),               # PID: the player processed first this tick
+    ("opponent_tier", np.int8),       # scripted tier driving player 1 in the single-agent spec
+    ("opponent_actions", np.int64, (8,)),      # scratch: the scripted player's action row
+    ("opponent_mask", np.uint8, (30,)),        # scratch: its mask (Numba records hold no bool arrays)
+    ("outcome", np.int8),             # OUTCOME_* for player 0
+])
+
+_CONSUMABLES = load_consumables()
+NUM_CONSUMABLES = _CONSUMABLES.table.shape[0]
+
+CONFIG_FIELDS = (
+    ConfigField("build", np.int32, -1, -1, MAX_BUILDS - 1,
+                "build index in builds.json for both players; -1 draws one per episode"),
+    ConfigField("opponent_tier", np.int32, 3, -1, 9, "scripted opponent tier (pvp only); -1 draws one per episode"),
+    ConfigField("max_ticks", np.int32, 300, 10, 100_000, "fights are truncated after this many ticks"),
+    ConfigField("win_reward", np.float32, 1.0, -100.0, 100.0),
+    ConfigField("loss_reward", np.float32, -1.0, -100.0, 100.0),
+    ConfigField("draw_reward", np.float32, 0.0, -100.0, 100.0),
+    ConfigField("damage_reward", np.float32, 0.0, -10.0, 10.0,
+                "shaping: reward per hitpoint dealt minus taken, scaled by 1/99 (off by default)"),
+    # ---- derived tables (filled by loadouts.fill_config) ----
+    ConfigField("num_builds", np.int32, derived=True),
+    ConfigField("set_combat", COMBATANT_DTYPE, shape=(MAX_BUILDS, NUM_SETS), derived=True),
+    ConfigField("set_row", np.int64, shape=(MAX_BUILDS, NUM_SETS, SPEC_COLS), derived=True),
+    ConfigField("set_proj", np.int8, shape=(MAX_BUILDS, NUM_SETS), derived=True),
+    ConfigField("set_range", np.int8, shape=(MAX_BUILDS, NUM_SETS), derived=True),
+    ConfigField("set_prayer_bonus", np.int16, shape=(MAX_BUILDS, NUM_SETS), derived=True),
+    ConfigField("set_worn", np.int16, shape=(MAX_BUILDS, NUM_SETS, 11), derived=True),
+    ConfigField("set_bolt_ctx", np.int64, shape=(MAX_BUILDS, NUM_SETS, CTX_LEN), derived=True),
+    ConfigField("build_levels", np.int16, shape=(MAX_BUILDS, NUM_SKILLS), derived=True),
+    ConfigField("build_offensive", np.uint32, shape=(MAX_BUILDS, 3), derived=True),   # prayer masks by style
+    ConfigField("build_unlimited_prayer", np.int8, shape=(MAX_BUILDS,), derived=True),  # LMS: no drain
+    ConfigField("build_supplies", np.int16, shape=(MAX_BUILDS, NUM_SUPPLIES), derived=True),
+    ConfigField("supply_consumable", np.int32, shape=(MAX_BUILDS, NUM_SUPPLIES), derived=True),
+    ConfigField("consumables", np.int32, shape=(NUM_CONSUMABLES, CONSUMABLE_COLS), derived=True),
+    ConfigField("ice_max", np.int32, derived=True),
+    ConfigField("blood_max", np.int32, derived=True),
+    ConfigField("ice_spell", np.int32, derived=True),
+    ConfigField("blood_spell", np.int32, derived=True),
+)

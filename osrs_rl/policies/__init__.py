@@ -1,0 +1,1 @@
+"""Scripted opponents and baseline policies (Numba, batched inside the encounters' steps)."""
