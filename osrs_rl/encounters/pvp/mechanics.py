@@ -150,7 +150,6 @@ def _reset_player(pl, cfg, build, index):
     p.y = 7
     pl.build = build
     pl.set = ST.SET_MAGE if index == 0 else ST.SET_RANGED
-    pl.spec_armed = False
     for k in range(ST.NUM_SUPPLIES):
         pl.supplies[k] = cfg.build_supplies[build, k]
     for k in range(11):
@@ -216,7 +215,6 @@ def _switch(s, cfg, me, loadout):
         return
     new_set = loadout - 1
     pl.set = new_set
-    pl.spec_armed = new_set == ST.SET_SPEC
     for k in range(11):
         pl.p.equipment[k] = cfg.set_worn[pl.build, new_set, k]
 
@@ -359,8 +357,6 @@ def _attack(s, cfg, me, kind, target_first, out):
     pl.p.attack_timer = attack_speed(c)
     pl.last_attack_style = style
     pl.last_attack_tick = s.tick
-    if pl.set == ST.SET_SPEC:
-        pl.spec_armed = False
 
 
 @njit(cache=True)

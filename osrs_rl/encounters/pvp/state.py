@@ -50,10 +50,9 @@ OUTCOME_NONE, OUTCOME_WIN, OUTCOME_LOSS, OUTCOME_DRAW = range(4)
 PVP_PLAYER_DTYPE = np.dtype([
     # the core bookkeeping record (levels, prayers, timers, freeze, spec energy, position, worn items)
     ("p", PLAYER_DTYPE),
-    # which build and set are worn; the next weapon attack is a special when spec_armed
+    # which build and gear set are worn (attacking in the spec set is a special attack)
     ("build", np.int8),
     ("set", np.int8),
-    ("spec_armed", np.bool_),
     ("supplies", np.int16, (NUM_SUPPLIES,)),     # food and karambwans as items, potions as doses
     # what the opponent can see: the last attack's style and tick (animation), the last hitsplat
     ("last_attack_style", np.int8),              # core.pending_hits.STYLE_*, -1 before any attack
