@@ -2,6 +2,7 @@
 
   osrs-rl demo    the main job until the trainer lands: calculator examples and the engine benchmark
   osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
+  osrs-rl eval    ``osrs-rl eval pvp --ladder``: the scripted tiers against each other
   osrs-rl bench   throughput of the engine kernels, or ``osrs-rl bench ENCOUNTER`` of an encounter
 """
 
@@ -137,6 +138,17 @@ def _demo_rollout(num_envs: int = 1024, ticks: int = 300) -> None:
                   f"mean length {m['ticks'].mean():.0f} ticks, food eaten {m['food_eaten'].mean():.2f}")
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    if args.encounter != "pvp" or not args.ladder:
+        console.print("[red]error:[/red] only `osrs-rl eval pvp --ladder` exists so far (policy evaluation arrives "
+                      "with the trainer)")
+        return 2
+    from osrs_rl.encounters.pvp.ladder import print_ladder
+
+    print_ladder(fights=args.fights)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -159,6 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--attack-type", default="melee", help="with --from-npc: melee, stab, slash, crush, ranged, magic")
     p.add_argument("--explain", action="store_true", help="print every floored step")
     p.set_defaults(func=cmd_calc)
+
+    p = sub.add_parser("eval", help="evaluate scripted opponents (policies arrive with the trainer)")
+    p.add_argument("encounter", help="encounter name (pvp)")
+    p.add_argument("--ladder", action="store_true", help="play every scripted tier against every other")
+    p.add_argument("--fights", type=int, default=64, help="fights per pairing")
+    p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("bench", help="throughput of the engine kernels, or of an encounter under the runtime")
     p.add_argument("encounter", nargs="?", help="an encounter name (e.g. template); omit for the engine kernels")

@@ -140,3 +140,14 @@ def test_nightmare_beats_a_random_agent():
     m = env.pop_metrics()
     assert len(m["won"]) >= 20
     assert m["won"].mean() == 0.0 and m["lost"].mean() > 0.8
+
+
+def test_ladder_plays_scripted_pairs():
+    from osrs_rl.encounters.pvp.ladder import play, wilson
+
+    wins, losses, n = play(9, 0, fights=8, seed=4, max_ticks=200)
+    assert n == 8 and wins + losses <= n
+    assert wins >= 6                       # nightmare against random buttons
+    lo, hi = wilson(wins, n)
+    assert lo <= wins / n <= hi
+    assert wilson(0, 0) == (0.0, 1.0)

@@ -1,0 +1,92 @@
+"""The scripted ladder: every tier against every other tier, in batch (``osrs-rl eval pvp --ladder``).
+
+Both sides of a ``pvp_selfplay`` env are driven by the scripted kernel; each pairing plays ``fights``
+fights and reports player 0's win rate with a 95 % Wilson interval (draws and truncations count as
+not won). An honest ladder has each tier beat the one below in most fights.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.encounters.pvp import state as ST
+from osrs_rl.policies.pvp_scripted import NUM_TIERS, TIER_NAMES, scripted_actions
+
+
+@njit(cache=True)
+def scripted_batch(states, configs, tier0, tier1, actions, scratch_mask, scratch_row):
+    """Both players' actions for every env: player 0 plays ``tier0``, player 1 ``tier1``."""
+    cfg = configs[0]
+    for i in range(states.shape[0]):
+        s = states[i]
+        scripted_actions(s, cfg, 1, tier1, scratch_row, scratch_mask, actions[i, 1])
+        scripted_actions(s, cfg, 0, tier0, actions[i, 1], scratch_mask, actions[i, 0])
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(tier0: int, tier1: int, fights: int = 64, seed: int = 0, **config) -> tuple[int, int, int]:
+    """(wins, losses, fights) of tier0 as player 0 over ``fights`` batched fights; the rest are
+    draws or fights cut at ``max_ticks``."""
+    import osrs_rl
+
+    env = osrs_rl.make("pvp_selfplay", num_envs=fights, seed=seed, **config)
+    env.reset()
+    actions = np.zeros((fights, 2, len(ST.HEAD_SIZES)), dtype=np.int64)
+    mask = np.zeros(sum(ST.HEAD_SIZES), dtype=np.uint8)
+    row = np.zeros(len(ST.HEAD_SIZES), dtype=np.int64)
+    done = np.zeros(fights, dtype=np.bool_)
+    wins = losses = 0
+    while not done.all():
+        scripted_batch(env.states, env.config, tier0, tier1, actions, mask, row)
+        _, _, term, trunc, _ = env.step(actions)
+        ended = (term | trunc) & ~done
+        wins += int((env.states["outcome"][ended] == ST.OUTCOME_WIN).sum())
+        losses += int((env.states["outcome"][ended] == ST.OUTCOME_LOSS).sum())
+        done |= ended
+    return wins, losses, fights
+
+
+def ladder(fights: int = 64, tiers=None, seed: int = 0, **config) -> np.ndarray:
+    """[row tier, column tier, (win rate, loss rate)] of the row tier as player 0."""
+    tiers = list(range(NUM_TIERS)) if tiers is None else list(tiers)
+    out = np.zeros((len(tiers), len(tiers), 2))
+    for a, ta in enumerate(tiers):
+        for b, tb in enumerate(tiers):
+            wins, losses, n = play(ta, tb, fights, seed + 1000 * a + b, **config)
+            out[a, b] = wins / n, losses / n
+    return out
+
+
+def print_ladder(fights: int = 64, tiers=None, **config) -> np.ndarray:
+    from rich.console import Console
+    from rich.table import Table
+
+    tiers = list(range(NUM_TIERS)) if tiers is None else list(tiers)
+    matrix = ladder(fights, tiers, **config)
+    table = Table(title=f"pvp ladder: wins/losses of the row tier as player 0 ({fights} fights per cell; "
+                        "the rest hit the tick limit)")
+    table.add_column("tier")
+    for t in tiers:
+        table.add_column(TIER_NAMES[t][:8], justify="right")
+    for a, ta in enumerate(tiers):
+        table.add_row(TIER_NAMES[ta], *[f"{matrix[a, b, 0]:.2f}/{matrix[a, b, 1]:.2f}" for b in range(len(tiers))])
+    console = Console()
+    console.print(table)
+    for a in range(1, len(tiers)):
+        wins = int(round(matrix[a, a - 1, 0] * fights))
+        lo, hi = wilson(wins, fights)
+        console.print(f"{TIER_NAMES[tiers[a]]} beats {TIER_NAMES[tiers[a - 1]]} in {matrix[a, a - 1, 0]:.2f} of "
+                      f"fights (95% interval {lo:.2f}-{hi:.2f})")
+    return matrix
