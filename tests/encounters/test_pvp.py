@@ -145,9 +145,9 @@ def test_nightmare_beats_a_random_agent():
 def test_ladder_plays_scripted_pairs():
     from osrs_rl.encounters.pvp.ladder import play, wilson
 
-    wins, losses, n = play(9, 0, fights=8, seed=4, max_ticks=200)
+    wins, losses, n = play(9, 0, fights=8, seed=4)
     assert n == 8 and wins + losses <= n
-    assert wins >= 6                       # nightmare against random buttons
+    assert wins >= 5 and losses == 0       # nightmare against random buttons (61 of 64 measured)
     lo, hi = wilson(wins, n)
     assert lo <= wins / n <= hi
     assert wilson(0, 0) == (0.0, 1.0)
