@@ -5,11 +5,13 @@ Each tick a scripted player (v0 rules):
   2. it reads the style its opponent has out (or, with probability ``intent``, the gear set the
      opponent is switching to on this very tick: the nightmare tier reads intent) and, after
      ``reaction`` ticks of seeing it and with probability ``pray``, prays against it;
-  3. with probability ``offpray`` it switches to a style the opponent is not protecting against
-     (melee only when adjacent), and keeps its offensive prayer on from ``offensive_prayer``;
-  4. it specs when the opponent's HP bar is below ``spec_hp`` and it is adjacent with the energy;
-  5. it attacks whenever it can (ice barrage on an unfrozen target, blood barrage when hurt) and
-     walks into melee reach when its set needs it;
+  3. when the opponent protects against the style it has out, with probability ``offpray`` it
+     switches to mage or ranged, whichever is not protected, and keeps its offensive prayer on;
+  4. it specs when the opponent's HP bar is below ``spec_hp`` and the special's style is not
+     protected (melee specials need melee reach);
+  5. it attacks whenever its timer allows, with the set it switched to this tick (ice barrage on an
+     unfrozen target, blood barrage when hurt or the target is frozen), walks into melee reach
+     when its set needs it, and steps out of a frozen opponent's reach to farcast;
   6. it eats below ``eat_hp`` of its hitpoints (food, then karambwan below ``combo_hp``), and drinks
      a restore when its prayer runs low.
 The ladder is meant to be monotone (each tier beats the one below); ``osrs-rl eval pvp --ladder``
@@ -95,39 +97,42 @@ def scripted_actions(s, cfg, me, tier, intent, mask, out):
         want = (ST.OVERHEAD_MELEE, ST.OVERHEAD_MISSILES, ST.OVERHEAD_MAGIC)[foe_style]
         if _legal(mask, ST.H_OVERHEAD, want):
             out[ST.H_OVERHEAD] = want
-    # 3. attack off the opponent's prayer
+    # 3. attack off the opponent's prayer: leave a style it protects against
     adjacent = in_melee_reach(p.x, p.y, 1, q.x, q.y, 1)
+    protected = M.overhead(q)
+    my_style = M.hit_style(cfg.set_combat[pl.build, pl.set].attack_type)
     new_set = pl.set
-    if R.uniform(s.rng) < t[T_OFFPRAY]:
-        protected = M.overhead(q)
+    if (my_style == protected or pl.set == ST.SET_TANK or pl.set == ST.SET_SPEC) \
+            and R.uniform(s.rng) < t[T_OFFPRAY]:
         if protected != 2:
             new_set = ST.SET_MAGE
-        elif adjacent:
-            new_set = ST.SET_MELEE
-        else:
+        elif protected != 1:
             new_set = ST.SET_RANGED
-        if protected == 1 and new_set == ST.SET_RANGED:
-            new_set = ST.SET_MAGE
-    # 4. special attack on a low opponent
+    # 4. special attack on a low opponent (melee specials need melee reach)
     bar = q.levels[HITPOINTS] / max(1, q.base_levels[HITPOINTS])
-    if adjacent and bar < t[T_SPEC_HP] and _legal(mask, ST.H_LOADOUT, 1 + ST.SET_SPEC):
+    spec_reach = cfg.set_range[pl.build, ST.SET_SPEC] > 1 or adjacent
+    if spec_reach and bar < t[T_SPEC_HP] and _legal(mask, ST.H_LOADOUT, 1 + ST.SET_SPEC) \
+            and M.hit_style(cfg.set_combat[pl.build, ST.SET_SPEC].attack_type) != protected:
         new_set = ST.SET_SPEC
     if new_set != pl.set and _legal(mask, ST.H_LOADOUT, 1 + new_set):
         out[ST.H_LOADOUT] = 1 + new_set
+    else:
+        new_set = pl.set
     if t[T_OFFENSIVE] > 0 and _legal(mask, ST.H_OFFENSIVE, ST.OFFENSIVE_ON):
         out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
-    # 5. attack when possible; walk into reach for melee
-    if out[ST.H_LOADOUT] == ST.LOADOUT_KEEP:
-        magic = cfg.set_combat[pl.build, pl.set].attack_type == S.MAGIC
-        if magic:
+    # 5. attack whenever the timer allows, with the set worn after this tick's switch (inputs come
+    #    before turns, so a switch and an attack share the tick); the mechanics check reach
+    if p.attack_timer <= 0:
+        if cfg.set_combat[pl.build, new_set].attack_type == S.MAGIC:
             hurt = p.levels[HITPOINTS] < 0.6 * p.base_levels[HITPOINTS]
-            kind = ST.ATTACK_BLOOD if (hurt or q.freeze_ticks > 0) else ST.ATTACK_ICE
-            if _legal(mask, ST.H_ATTACK, kind):
-                out[ST.H_ATTACK] = kind
-        elif _legal(mask, ST.H_ATTACK, ST.ATTACK_WEAPON):
+            out[ST.H_ATTACK] = ST.ATTACK_BLOOD if (hurt or q.freeze_ticks > 0) else ST.ATTACK_ICE
+        else:
             out[ST.H_ATTACK] = ST.ATTACK_WEAPON
     if cfg.set_range[pl.build, new_set] <= 1 and not adjacent and _legal(mask, ST.H_MOVE, ST.MOVE_TOWARD):
         out[ST.H_MOVE] = ST.MOVE_TOWARD
+    elif q.freeze_ticks > 0 and adjacent and cfg.set_range[pl.build, new_set] > 1 \
+            and _legal(mask, ST.H_MOVE, ST.MOVE_AWAY):
+        out[ST.H_MOVE] = ST.MOVE_AWAY       # freeze and farcast: out of the frozen player's melee reach
     # 6. supplies
     my_bar = p.levels[HITPOINTS] / max(1, p.base_levels[HITPOINTS])
     if my_bar < t[T_EAT_HP] and _legal(mask, ST.H_FOOD, 1):
