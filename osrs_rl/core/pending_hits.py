@@ -121,6 +121,30 @@ def pop_due(queue, tick, out_indices):
 
 
 @njit(cache=True)
+def pop_due_for(queue, tick, target, out_indices):
+    """``pop_due`` restricted to the hits on entity ``target``: one pass over the queue, for
+    encounters whose entities take turns (PID order) and land each one's hits in its own turn.
+    Hits on other targets stay pending; landed slots from the previous call are freed first."""
+    n = 0
+    for i in range(queue.shape[0]):
+        st = queue[i].state
+        if st == HIT_LANDED:
+            queue[i].state = HIT_FREE
+            continue
+        if st != HIT_PENDING or queue[i].due_tick > tick or queue[i].target != target:
+            continue
+        j = n
+        while j > 0 and _before(queue, i, out_indices[j - 1]):
+            out_indices[j] = out_indices[j - 1]
+            j -= 1
+        out_indices[j] = i
+        n += 1
+    for k in range(n):
+        queue[out_indices[k]].state = HIT_LANDED
+    return n
+
+
+@njit(cache=True)
 def count_pending(queue):
     """Number of hits in flight."""
     n = 0

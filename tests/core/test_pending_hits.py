@@ -18,6 +18,7 @@ from osrs_rl.core.pending_hits import (
     count_pending,
     new_hit_queue,
     pop_due,
+    pop_due_for,
     push_hit,
     release_landed,
 )
@@ -147,3 +148,18 @@ def test_check_hit_queue_names_dtype():
         check_hit_queue(np.zeros((2, 2), dtype=HIT_DTYPE))
     with pytest.raises(ValueError, match="capacity"):
         new_hit_queue(0)
+
+
+def test_pop_due_for_lands_only_that_targets_hits_in_order():
+    q = new_hit_queue(8)
+    push_hit(q, 5, 10, STYLE_MELEE, 0, 1, 0, 0, 0)
+    push_hit(q, 4, 20, STYLE_MELEE, 1, 0, 0, 0, 0)
+    push_hit(q, 3, 30, STYLE_MELEE, 0, 1, 0, 0, 0)
+    push_hit(q, 9, 40, STYLE_MELEE, 0, 1, 0, 0, 0)
+    out = np.zeros(8, np.int64)
+    n = pop_due_for(q, 5, 1, out)
+    assert [int(q[i]["damage"]) for i in out[:n]] == [30, 10]     # due order, target 1 only
+    assert count_pending(q) == 2                                  # the hit on 0 and the later one wait
+    n = pop_due_for(q, 5, 0, out)                                 # frees the landed ones first
+    assert [int(q[i]["damage"]) for i in out[:n]] == [20]
+    assert int((q["state"] == HIT_FREE).sum()) == 6

@@ -38,14 +38,13 @@ from osrs_rl.core.movement import chebyshev_distance, in_melee_reach, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
     FLAG_SPECIAL,
-    HIT_PENDING,
+    HIT_FREE,
     STYLE_MAGIC,
     STYLE_MELEE,
     STYLE_RANGED,
     clear_queue,
-    pop_due,
+    pop_due_for,
     push_hit,
-    release_landed,
 )
 from osrs_rl.core.player import tick_action_timers
 from osrs_rl.core.prayer_drain import drain_prayer
@@ -183,12 +182,9 @@ def reset(s, cfg, seed):
 @njit(cache=True)
 def land_hits(s, cfg, target_index):
     """Land the hits due on ``target_index`` (its turn's queue step, RULES 1.1)."""
-    n = pop_due(s.hits, s.tick, s.landing)
+    n = pop_due_for(s.hits, s.tick, target_index, s.landing)
     for k in range(n):
         h = s.hits[s.landing[k]]
-        if h.target != target_index:
-            h.state = HIT_PENDING           # not this player's turn: back in the queue
-            continue
         attacker, target = s.players[h.attacker], s.players[h.target]
         damage = min(np.int64(h.damage), np.int64(max(target.p.levels[HITPOINTS], 0)))
         if (h.flags & FLAG_ACCURATE) and not (h.flags & FLAG_PROTECTED) and damage > 0:
@@ -204,7 +200,8 @@ def land_hits(s, cfg, target_index):
             protected = (h.flags & FLAG_PROTECTED) != 0
             if apply_freeze(target.p, h.freeze_ticks, protected and PVP_PROTECTED_FREEZE_HALVED):
                 attacker.freezes_landed += 1
-    release_landed(s.hits)
+    for k in range(n):
+        s.hits[s.landing[k]].state = HIT_FREE
 
 
 # ---- phase 2: one player's inputs --------------------------------------------------------------

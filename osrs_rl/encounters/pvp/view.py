@@ -34,11 +34,15 @@ _BOOSTED = (ATTACK, STRENGTH, DEFENCE, RANGED, MAGIC)
 
 @njit(cache=True)
 def _pending(s, target):
-    n = 0
+    """Hits in flight on ``target`` and on the other player, in one pass over the queue."""
+    on_target = on_other = 0
     for k in range(s.hits.shape[0]):
-        if s.hits[k].state == HIT_PENDING and s.hits[k].target == target:
-            n += 1
-    return n
+        if s.hits[k].state == HIT_PENDING:
+            if s.hits[k].target == target:
+                on_target += 1
+            else:
+                on_other += 1
+    return on_target, on_other
 
 
 @njit(cache=True)
@@ -96,8 +100,9 @@ def observe_player(s, cfg, me, o):
     o[k + 1] = 1.0 if in_melee_reach(p.x, p.y, 1, q.x, q.y, 1) else 0.0
     o[k + 2] = 1.0 if M.attack_reach(s, cfg, me, pl.set) else 0.0
     o[k + 3] = 1.0 if M.attack_reach(s, cfg, 1 - me, foe.set) else 0.0
-    o[k + 4] = _pending(s, me) / PENDING_SCALE
-    o[k + 5] = _pending(s, 1 - me) / PENDING_SCALE
+    incoming, outgoing = _pending(s, me)
+    o[k + 4] = incoming / PENDING_SCALE
+    o[k + 5] = outgoing / PENDING_SCALE
     o[k + 6] = s.tick / cfg.max_ticks
     k += RELATION_FEATURES
     # ---- privileged: hidden from a real player ----
