@@ -91,7 +91,7 @@ def scripted_actions(s, cfg, me, tier, intent, mask, out):
     foe_set = foe.set
     if t[T_INTENT] > 0 and intent[ST.H_LOADOUT] != ST.LOADOUT_KEEP and R.uniform(s.rng) < t[T_INTENT]:
         foe_set = intent[ST.H_LOADOUT] - 1
-    foe_style = M.hit_style(cfg.set_combat[foe.build, foe_set].attack_type)
+    foe_style = M.hit_style(M.set_attack_type(cfg, foe, foe_set))
     seen = s.tick - foe.last_attack_tick >= t[T_REACTION] or foe_set != foe.set
     if seen and R.uniform(s.rng) < t[T_PRAY] and M.overhead(p) != foe_style:
         want = (ST.OVERHEAD_MELEE, ST.OVERHEAD_MISSILES, ST.OVERHEAD_MAGIC)[foe_style]
@@ -100,7 +100,7 @@ def scripted_actions(s, cfg, me, tier, intent, mask, out):
     # 3. attack off the opponent's prayer: leave a style it protects against
     adjacent = in_melee_reach(p.x, p.y, 1, q.x, q.y, 1)
     protected = M.overhead(q)
-    my_style = M.hit_style(cfg.set_combat[pl.build, pl.set].attack_type)
+    my_style = M.hit_style(M.set_attack_type(cfg, pl, pl.set))
     new_set = pl.set
     if (my_style == protected or pl.set == ST.SET_TANK or pl.set == ST.SET_SPEC) \
             and R.uniform(s.rng) < t[T_OFFPRAY]:
@@ -110,9 +110,9 @@ def scripted_actions(s, cfg, me, tier, intent, mask, out):
             new_set = ST.SET_RANGED
     # 4. special attack on a low opponent (melee specials need melee reach)
     bar = q.levels[HITPOINTS] / max(1, q.base_levels[HITPOINTS])
-    spec_reach = cfg.set_range[pl.build, ST.SET_SPEC] > 1 or adjacent
+    spec_reach = M.set_reach(cfg, pl, ST.SET_SPEC) > 1 or adjacent
     if spec_reach and bar < t[T_SPEC_HP] and _legal(mask, ST.H_LOADOUT, 1 + ST.SET_SPEC) \
-            and M.hit_style(cfg.set_combat[pl.build, ST.SET_SPEC].attack_type) != protected:
+            and M.hit_style(M.set_attack_type(cfg, pl, ST.SET_SPEC)) != protected:
         new_set = ST.SET_SPEC
     if new_set != pl.set and _legal(mask, ST.H_LOADOUT, 1 + new_set):
         out[ST.H_LOADOUT] = 1 + new_set
@@ -123,14 +123,14 @@ def scripted_actions(s, cfg, me, tier, intent, mask, out):
     # 5. attack whenever the timer allows, with the set worn after this tick's switch (inputs come
     #    before turns, so a switch and an attack share the tick); the mechanics check reach
     if p.attack_timer <= 0:
-        if cfg.set_combat[pl.build, new_set].attack_type == S.MAGIC:
+        if M.set_attack_type(cfg, pl, new_set) == S.MAGIC:
             hurt = p.levels[HITPOINTS] < 0.6 * p.base_levels[HITPOINTS]
             out[ST.H_ATTACK] = ST.ATTACK_BLOOD if (hurt or q.freeze_ticks > 0) else ST.ATTACK_ICE
         else:
             out[ST.H_ATTACK] = ST.ATTACK_WEAPON
-    if cfg.set_range[pl.build, new_set] <= 1 and not adjacent and _legal(mask, ST.H_MOVE, ST.MOVE_TOWARD):
+    if M.set_reach(cfg, pl, new_set) <= 1 and not adjacent and _legal(mask, ST.H_MOVE, ST.MOVE_TOWARD):
         out[ST.H_MOVE] = ST.MOVE_TOWARD
-    elif q.freeze_ticks > 0 and adjacent and cfg.set_range[pl.build, new_set] > 1 \
+    elif q.freeze_ticks > 0 and adjacent and M.set_reach(cfg, pl, new_set) > 1 \
             and _legal(mask, ST.H_MOVE, ST.MOVE_AWAY):
         out[ST.H_MOVE] = ST.MOVE_AWAY       # freeze and farcast: out of the frozen player's melee reach
     # 6. supplies
@@ -139,6 +139,8 @@ def scripted_actions(s, cfg, me, tier, intent, mask, out):
         out[ST.H_FOOD] = 1
     if my_bar < t[T_COMBO_HP] and _legal(mask, ST.H_KARAMBWAN, 1):
         out[ST.H_KARAMBWAN] = 1
+    if _legal(mask, ST.H_VENGEANCE, 1):
+        out[ST.H_VENGEANCE] = 1             # Vengeance whenever it is ready (Lunar builds)
     if p.levels[PRAYER] < 20 and _legal(mask, ST.H_POTION, ST.POTION_RESTORE):
         out[ST.H_POTION] = ST.POTION_RESTORE
     elif my_bar < t[T_COMBO_HP] and _legal(mask, ST.H_POTION, ST.POTION_BREW):

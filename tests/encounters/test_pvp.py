@@ -16,6 +16,7 @@ NOOP = np.zeros((1, 2, len(ST.HEAD_SIZES)), dtype=np.int64)
 
 
 def duel(build="max_main", **config):
+    config.setdefault("gear_variants", 0)             # the listed gear, so numbers below are fixed
     env = osrs_rl.make("pvp_selfplay", num_envs=1, seed=1, build=build_names().index(build), **config)
     env.reset()
     return env

@@ -44,7 +44,7 @@ def play(tier0: int, tier1: int, fights: int = 64, seed: int = 0, **config) -> t
     env = osrs_rl.make("pvp_selfplay", num_envs=fights, seed=seed, **config)
     env.reset()
     actions = np.zeros((fights, 2, len(ST.HEAD_SIZES)), dtype=np.int64)
-    mask = np.zeros(sum(ST.HEAD_SIZES), dtype=np.uint8)
+    mask = np.zeros(ST.MASK_SIZE, dtype=np.uint8)
     row = np.zeros(len(ST.HEAD_SIZES), dtype=np.int64)
     done = np.zeros(fights, dtype=np.bool_)
     wins = losses = 0

@@ -1,6 +1,13 @@
 """Builds to tables: ``builds.json`` turned into the derived config fields the kernels read.
 
-For every build and gear set this precomputes, with the engine's own calculator code
+Each build has up to ``MAX_KITS`` kits (gear variants): kit 0 is the gear listed in ``sets``; the
+others draw every ``variants`` entry (``<slot>_<set>``; ``ammo`` variants apply to every set, as
+the ammo is never switched) and the spec weapon at random, once, from a generator seeded by the
+build's name, so the tables are the same on every machine. At reset each player draws a kit
+(``gear_variants`` config). Spec weapons whose special the engine does not model are left out of
+the draw: the granite maul (its special is instant, RULES 3.7) and weapons without a special row.
+
+For every build, kit and gear set this precomputes, with the engine's own calculator code
 (``osrs_rl.calc.build_combatant``): the combat record (levels and prayers are overwritten each
 attack from the live player state), the attack row (normal, or the special for the spec set), the
 hit-delay class, the attack range, the set's prayer bonus and the worn item indices. Supplies map
@@ -10,6 +17,7 @@ onto the six supply slots. Any name that does not resolve raises with the build 
 from __future__ import annotations
 
 import json
+import zlib
 from functools import cache
 from pathlib import Path
 
@@ -35,6 +43,7 @@ SUPPLY_OF_NAME = {                    # consumable name -> supply slot (any othe
     "Super combat potion": ST.SUP_COMBAT, "Ranging potion": ST.SUP_RANGING, "Bastion potion": ST.SUP_RANGING,
 }
 POTION_SLOTS = (ST.SUP_BREW, ST.SUP_RESTORE, ST.SUP_COMBAT, ST.SUP_RANGING)
+VENGEANCE_MAGIC, VENGEANCE_DEFENCE = 94, 40   # OSRS wiki "Vengeance" (RULES 9.1)
 
 
 @cache
@@ -92,17 +101,71 @@ def _is_ranged(weapon: str) -> bool:
     return any(o["type"] == "ranged" for o in items.styles(items.find(weapon)))
 
 
-def spec_gear(build: dict) -> tuple[dict, str]:
-    """The spec set: the first spec weapon in the set of its kind (ranged or melee), without a
-    shield if it is two-handed; returns (gear, the kind of set it is based on)."""
-    weapon = build["spec_weapons"][0]
+def spec_gear(build: dict, sets: dict | None = None, weapon: str | None = None) -> tuple[dict, str]:
+    """The spec set: ``weapon`` (default: the build's first spec weapon) in the set of its kind
+    (ranged or melee) of ``sets`` (default: the build's listed sets), without a shield if it is
+    two-handed; returns (gear, the kind of set it is based on)."""
+    weapon = weapon or build["spec_weapons"][0]
     base = "ranged" if _is_ranged(weapon) else "melee"
-    gear = dict(build["sets"][base])
+    gear = dict((sets or build["sets"])[base])
     gear["weapon"] = weapon
-    items = tables.items()
-    if items.records[items.find(weapon)]["two_handed"]:
-        gear["shield"] = None
+    _drop_shield_for_two_handed(gear)
     return gear, base
+
+
+def _drop_shield_for_two_handed(gear: dict) -> None:
+    items = tables.items()
+    weapon = gear.get("weapon")
+    if weapon and items.records[items.find(weapon)]["two_handed"]:
+        gear["shield"] = None
+
+
+UNMODELLED_SPECIALS = ("Granite maul",)      # instant specials (RULES 3.7): not simulated yet
+
+
+def kit_spec_weapons(build: dict) -> list[str]:
+    """Spec weapons a kit may draw: melee and ranged ones whose special the engine models."""
+    items = tables.items()
+    special = SP.build_special_table()
+    out = []
+    for name in build["spec_weapons"] + build.get("ranged_spec_weapons", []):
+        if name.startswith(UNMODELLED_SPECIALS):
+            continue
+        if special[int(items.records[items.find(name)]["effect"])][SP.SP_COST] <= 0:
+            continue
+        out.append(name)
+    return out
+
+
+def kits(build_id: str, build: dict) -> list[dict]:
+    """The build's kits: each a dict set name -> gear (spec included); kit 0 is the listed gear."""
+    listed_spec, _ = spec_gear(build)
+    first = {name: dict(build["sets"][name]) for name in ST.SET_NAMES if name != "spec"}
+    first["spec"] = listed_spec
+    out = [first]
+    variants = build.get("variants", {})
+    spec_pool = kit_spec_weapons(build) or [build["spec_weapons"][0]]
+    rng = np.random.default_rng(zlib.crc32(build_id.encode()))
+    seen = {json.dumps(first, sort_keys=True)}
+    for _ in range(64 * ST.MAX_KITS):
+        if len(out) == ST.MAX_KITS:
+            break
+        sets = {name: dict(build["sets"][name]) for name in ST.SET_NAMES if name != "spec"}
+        for key, names in variants.items():
+            slot, _, set_name = key.partition("_")
+            pick = names[int(rng.integers(len(names)))]
+            targets = sets.values() if slot == "ammo" else (sets[set_name],)
+            for gear in targets:
+                if slot != "ammo" or gear.get("ammo") == build["sets"][set_name].get("ammo"):
+                    gear[slot] = pick
+        for gear in sets.values():
+            _drop_shield_for_two_handed(gear)
+        sets["spec"], _ = spec_gear(build, sets, spec_pool[int(rng.integers(len(spec_pool)))])
+        key = json.dumps(sets, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(sets)
+    return out
 
 
 def fill_config(cfg) -> None:
@@ -122,37 +185,52 @@ def fill_config(cfg) -> None:
         cfg["build_levels"][b] = [levels.get(name, 99) for name in SKILL_NAMES]
         for style, key in enumerate(("melee", "ranged", "mage")):      # pending-hit style order
             cfg["build_offensive"][b, style] = P.prayer_mask(build["prayers"][key])
-        cfg["build_unlimited_prayer"][b] = build.get("rules") == "lms"   # RULES.md 4.6
-        for s, set_name in enumerate(ST.SET_NAMES):
-            kind = set_name
-            if set_name == "spec":
-                gear, kind = spec_gear(build)
-            else:
-                gear = build["sets"][set_name]
-            gear = {k: v for k, v in gear.items() if v}
-            style, spell = _set_style(kind, gear)
-            try:
-                c = calc.build_combatant(levels=levels, style=style, gear=gear, spell=spell)
-            except calc.CalcInputError as e:
-                raise ValueError(f"builds.json: build {bid!r}, set {set_name!r}: {e}") from None
-            rec = c[0]
-            cfg["set_combat"][b, s] = rec
-            effect = int(rec["weapon_effect"])
-            cfg["set_row"][b, s] = special[effect] if set_name == "spec" else normal[effect]
-            cfg["set_proj"][b, s] = _projectile(set_name, rec)
-            weapon = gear.get("weapon")
-            reach = int(items.records[items.find(weapon)]["attack_range"]) if weapon else 1
-            cfg["set_range"][b, s] = SPELL_RANGE if rec["attack_type"] == S.MAGIC else max(1, reach)
-            cfg["set_prayer_bonus"][b, s] = rec["bonuses"][S.B_PRAYER]
-            worn = np.full(E.NUM_SLOTS, -1, dtype=np.int16)
-            for slot, name in gear.items():
-                worn[E.SLOT_NAMES.index(slot)] = items.find(name)
-            cfg["set_worn"][b, s] = worn
-            bolt = int(rec["bolt"]) if rec["attack_type"] == S.RANGED else B.NONE
-            cfg["set_bolt_ctx"][b, s] = B.bolt_context(bolt, ranged_level=levels.get("ranged", 99), pvp=True,
-                                                      zaryte=effect == W.ZARYTE_CROSSBOW)
+        rules = build.get("rules")
+        cfg["build_unlimited_prayer"][b] = rules == "lms"               # RULES.md 4.6
+        cfg["build_unlimited_run"][b] = rules == "lms"                  # RULES.md 5.7
+        cfg["build_pid_shuffle"][b] = rules != "pvp_arena"              # RULES.md 1.2-1.4
+        cfg["build_vengeance"][b] = build.get("spellbook") == "lunar" and levels.get("magic", 99) >= VENGEANCE_MAGIC \
+            and levels.get("defence", 99) >= VENGEANCE_DEFENCE          # RULES.md 9.1
+        prayer_level = levels.get("prayer", 99)
+        allowed = rules == "wilderness"                                 # RULES.md 10 (LMS bans them; Arena [L])
+        cfg["build_smite"][b] = allowed and prayer_level >= P.PRAYER_TABLE[P.SMITE, P.COL_LEVEL]
+        cfg["build_redemption"][b] = allowed and prayer_level >= P.PRAYER_TABLE[P.REDEMPTION, P.COL_LEVEL]
+        build_kits = kits(bid, build)
+        cfg["num_kits"][b] = len(build_kits)
+        for k, kit in enumerate(build_kits):
+            for s, set_name in enumerate(ST.SET_NAMES):
+                _fill_set(cfg, b, k, s, bid, set_name, kit[set_name], levels, items, normal, special)
         cfg["supply_consumable"][b] = -1
         for name, count in build["supplies"].items():
             slot = SUPPLY_OF_NAME.get(name, ST.SUP_FOOD)
             cfg["supply_consumable"][b, slot] = cons.id(name)
             cfg["build_supplies"][b, slot] = count * (ST.DOSES_PER_POTION if slot in POTION_SLOTS else 1)
+
+
+def _fill_set(cfg, b, k, s, bid, set_name, gear, levels, items, normal, special) -> None:
+    """Tables of build ``b``, kit ``k``, set ``s`` (worn ``gear``)."""
+    kind = set_name
+    if set_name == "spec":
+        kind = "ranged" if _is_ranged(gear["weapon"]) else "melee"
+    gear = {slot: name for slot, name in gear.items() if name}
+    style, spell = _set_style(kind, gear)
+    try:
+        c = calc.build_combatant(levels=levels, style=style, gear=gear, spell=spell)
+    except calc.CalcInputError as e:
+        raise ValueError(f"builds.json: build {bid!r}, kit {k}, set {set_name!r}: {e}") from None
+    rec = c[0]
+    cfg["set_combat"][b, k, s] = rec
+    effect = int(rec["weapon_effect"])
+    cfg["set_row"][b, k, s] = special[effect] if set_name == "spec" else normal[effect]
+    cfg["set_proj"][b, k, s] = _projectile(set_name, rec)
+    weapon = gear.get("weapon")
+    reach = int(items.records[items.find(weapon)]["attack_range"]) if weapon else 1
+    cfg["set_range"][b, k, s] = SPELL_RANGE if rec["attack_type"] == S.MAGIC else max(1, reach)
+    cfg["set_prayer_bonus"][b, k, s] = rec["bonuses"][S.B_PRAYER]
+    worn = np.full(E.NUM_SLOTS, -1, dtype=np.int16)
+    for slot, name in gear.items():
+        worn[E.SLOT_NAMES.index(slot)] = items.find(name)
+    cfg["set_worn"][b, k, s] = worn
+    bolt = int(rec["bolt"]) if rec["attack_type"] == S.RANGED else B.NONE
+    cfg["set_bolt_ctx"][b, k, s] = B.bolt_context(bolt, ranged_level=levels.get("ranged", 99), pvp=True,
+                                                 zaryte=effect == W.ZARYTE_CROSSBOW)

@@ -1,23 +1,29 @@
 """NH PvP: two players duel in an open arena; the kernels behind the ``pvp`` and ``pvp_selfplay`` specs.
 
 Index (tick order; rules and sources in RULES.md beside this file, numbers in brackets):
-  1. input of both players, before either turn [1.1, 1.5]: gear switch, overhead and offensive
-     prayers (the build's own, RULES 4.5), then food -> potion -> karambwan (core.consumables);
+  1. input of both players, before either turn [1.1, 1.5]: food -> potion -> karambwan
+     (core.consumables), the gear switch, overhead and offensive prayers (the build's own, RULES
+     4.5; the offensive one for the style just switched to), then Vengeance [2.1, 9.1];
   2. each player's turn in PID order (``first`` then the other) [1.1]:
      a. hits due on this player land: damage capped at its hitpoints, accurate ice barrages
         freeze it when it lands [5.3, 5.4], blood barrages heal the caster 25 % of the damage;
-     b. movement (a frozen player cannot move) [5.1];
+        then Vengeance reflects 75 % onto the attacker (landing in the attacker's next turn) [9.1,
+        9.2], Smite drains a quarter of the damage from the target's prayer [9.3], and Redemption
+        heals a player left below 10 % [9.4];
+     b. movement: walk 1 or run 2 tiles (a frozen player cannot move) [5.1, 5.7];
      c. an attack when the attack timer allows and the target is in reach [3.8, 3.9]: rolls from
         core.attack against the defender's live combat record; the defender's overhead at this
         moment removes 40 % of each hitsplat [4.1, 4.2]; hitsplats are queued with the published hit
         delays (core.hit_delay), +1 tick when the target's turn came first [3.4];
   3. end of tick: action timers, freeze and status, prayer drain (none under LMS rules [4.6]),
-     special energy, stat restoration and boost decay;
+     special energy, stat restoration and boost decay, run energy, the Vengeance cooldown, and the
+     PID reshuffle every 100-150 ticks (never under PvP Arena rules) [1.2, 1.3];
   4. deaths end the fight (terminated; both dead is a draw); ``max_ticks`` truncates it.
 
-Approximations (v0, see README.md): an open arena without obstacles, players walk one tile a tick
-(no running), a step toward the opponent is a straight chase step, not the BFS route; PID is drawn at
-reset and never swaps; no vengeance, smite or redemption yet.
+Approximations (see README.md): an open arena without obstacles, so a greedy step toward or away
+from the opponent is the route the game's pathfinder would take; run energy drains as for a player
+carrying 0 kg with 99 Agility (weight is not tracked); the granite maul's instant special is not
+simulated (no kit draws it).
 """
 
 import numpy as np
@@ -30,7 +36,7 @@ from osrs_rl.core import styles as S
 from osrs_rl.core.attack import rolls_vs_player, sample_hits
 from osrs_rl.core.consumables import drink_potion, eat_food
 from osrs_rl.core.damage import pvp_protected
-from osrs_rl.core.energy import tick_spec_regen, tick_stat_restore, use_spec
+from osrs_rl.core.energy import tick_run_energy, tick_spec_regen, tick_stat_restore, use_spec
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import hit_delay
@@ -42,12 +48,14 @@ from osrs_rl.core.pending_hits import (
     STYLE_MAGIC,
     STYLE_MELEE,
     STYLE_RANGED,
+    STYLE_TYPELESS,
     clear_queue,
     pop_due_for,
     push_hit,
 )
 from osrs_rl.core.player import tick_action_timers
 from osrs_rl.core.prayer_drain import drain_prayer
+from osrs_rl.core.movement import RUN_TILES
 from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER, RANGED
 from osrs_rl.core.specials import SP_COST
 from osrs_rl.core.status import ICE_BARRAGE_FREEZE, apply_freeze, can_move, tick_status
@@ -57,7 +65,15 @@ BLOOD_HEAL_PCT = 25          # OSRS wiki "Blood Barrage": heals 25 % of the dama
 PVP_PROTECTED_FREEZE_HALVED = False  # RULES.md: the wiki names halving only for Tele Block [M]
 _OVERHEAD_OF_STYLE = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
 FLAG_PROTECTED = 1 << 8      # encounter flag on a queued hit: the defender prayed against it when it was made
+FLAG_REFLECTED = 1 << 9      # Vengeance damage: typeless, reflects nothing itself (RULES 9.1)
 _SPAWN = (5, 9)               # starting x of the two players (same y): four tiles apart
+VENGEANCE_COOLDOWN = 50      # ticks (30 s), RULES 9.1 (OSRS wiki "Vengeance")
+VENGEANCE_REFLECT_PCT = 75
+SMITE_DIVISOR = 4            # prayer drained = floor(damage / 4), RULES 9.3 (OSRS wiki "Smite")
+REDEMPTION_BELOW_PCT = 10    # triggers below 10 % of max hitpoints, RULES 9.4 (OSRS wiki "Redemption")
+REDEMPTION_HEAL_DIVISOR = 4  # heals floor(base Prayer / 4): 24 at 99
+PID_SHUFFLE_MIN, PID_SHUFFLE_SPREAD = 100, 51   # 100-150 ticks on normal worlds, RULES 1.2
+RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99            # approximation: weight is not tracked
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -81,6 +97,42 @@ def overhead(p):
 
 
 @njit(cache=True)
+def overhead_icon(p):
+    """The overhead the opponent sees: 0 melee, 1 missiles, 2 magic (pending-hit styles), 3 smite,
+    4 redemption, or -1."""
+    style = overhead(p)
+    if style >= 0:
+        return style
+    mask = np.uint32(p.active_prayers)
+    if (mask >> np.uint32(P.SMITE)) & np.uint32(1):
+        return 3
+    if (mask >> np.uint32(P.REDEMPTION)) & np.uint32(1):
+        return 4
+    return -1
+
+
+@njit(cache=True)
+def has_prayer(p, prayer):
+    return (np.uint32(p.active_prayers) >> np.uint32(prayer)) & np.uint32(1) != 0
+
+
+@njit(cache=True)
+def set_attack_type(cfg, pl, set_index):
+    """core.styles attack type of player record ``pl``'s gear set ``set_index`` (its own kit)."""
+    return cfg.set_combat[pl.build, pl.kit, set_index].attack_type
+
+
+@njit(cache=True)
+def set_reach(cfg, pl, set_index):
+    return cfg.set_range[pl.build, pl.kit, set_index]
+
+
+@njit(cache=True)
+def spec_cost(cfg, pl):
+    return cfg.set_row[pl.build, pl.kit, ST.SET_SPEC, SP_COST]
+
+
+@njit(cache=True)
 def _set_prayer(p, prayer, on, group_mask):
     """Switch ``prayer`` on (turning off the others of its group) or off."""
     mask = np.uint32(p.active_prayers) & ~np.uint32(group_mask)
@@ -98,7 +150,7 @@ def offensive_mask(cfg, build):
 @njit(cache=True)
 def refresh_combat(pl, cfg):
     """The player's live combat record: its set's, with current levels and prayers."""
-    pl.combat[0] = cfg.set_combat[pl.build, pl.set]
+    pl.combat[0] = cfg.set_combat[pl.build, pl.kit, pl.set]
     c = pl.combat[0]
     for k in range(NUM_SKILLS):
         c.levels[k] = pl.p.levels[k]
@@ -116,7 +168,7 @@ def attack_reach(s, cfg, me, set_index):
     a, b = s.players[me].p, s.players[1 - me].p
     if overlaps(a.x, a.y, 1, b.x, b.y, 1):
         return False
-    reach = cfg.set_range[s.players[me].build, set_index]
+    reach = set_reach(cfg, s.players[me], set_index)
     if reach <= 1:
         return in_melee_reach(a.x, a.y, 1, b.x, b.y, 1)
     return chebyshev_distance(a.x, a.y, 1, b.x, b.y, 1) <= reach
@@ -124,7 +176,7 @@ def attack_reach(s, cfg, me, set_index):
 
 # ---- reset -------------------------------------------------------------------------------------
 @njit(cache=True)
-def _reset_player(pl, cfg, build, index):
+def _reset_player(pl, cfg, build, kit, index):
     p = pl.p
     for k in range(NUM_SKILLS):
         p.base_levels[k] = cfg.build_levels[build, k]
@@ -134,6 +186,7 @@ def _reset_player(pl, cfg, build, index):
     p.spec_energy = 100
     p.spec_regen_timer = 0
     p.run_energy = 10000
+    p.running = 1                  # NH players run (RULES 5.7)
     p.attack_timer = 0
     p.food_timer = 0
     p.potion_timer = 0
@@ -148,13 +201,18 @@ def _reset_player(pl, cfg, build, index):
     p.x = _SPAWN[index]
     p.y = 7
     pl.build = build
+    pl.kit = kit
     pl.set = ST.SET_MAGE if index == 0 else ST.SET_RANGED
     for k in range(ST.NUM_SUPPLIES):
         pl.supplies[k] = cfg.build_supplies[build, k]
     for k in range(11):
-        p.equipment[k] = cfg.set_worn[build, pl.set, k]
+        p.equipment[k] = cfg.set_worn[build, kit, pl.set, k]
     pl.last_attack_style = -1
     pl.last_attack_tick = -1
+    pl.vengeance = 0
+    pl.vengeance_cooldown = 0
+    pl.last_vengeance_tick = -1
+    pl.vengeance_damage = 0
     pl.damage_dealt = 0
     pl.damage_taken = 0
     pl.off_prayer_hits_landed = 0
@@ -171,11 +229,29 @@ def reset(s, cfg, seed):
     s.tick = 0
     build = cfg.build if cfg.build >= 0 else R.below(s.rng, cfg.num_builds)
     for i in range(2):
-        _reset_player(s.players[i], cfg, build, i)
+        kit = R.below(s.rng, cfg.num_kits[build]) if cfg.gear_variants else 0
+        _reset_player(s.players[i], cfg, build, kit, i)
     clear_queue(s.hits)
     s.first = R.below(s.rng, 2)
-    s.opponent_tier = cfg.opponent_tier if cfg.opponent_tier >= 0 else R.below(s.rng, 10)
+    shuffle = cfg.build_pid_shuffle[build] if cfg.pid_shuffle < 0 else cfg.pid_shuffle
+    s.pid_timer = PID_SHUFFLE_MIN + R.below(s.rng, PID_SHUFFLE_SPREAD) if shuffle else -1
+    _choose_opponent(s, cfg)
     s.outcome = ST.OUTCOME_NONE
+
+
+@njit(cache=True)
+def _choose_opponent(s, cfg):
+    """Who drives player 1 this episode: ``set_opponents``' choice, else the config's tier."""
+    kind, index = s.next_opponent_kind - 1, s.next_opponent_index
+    if s.next_opponent_kind == ST.NEXT_FROM_CONFIG:
+        if cfg.opponent_tier == -2:
+            kind, index = ST.OPPONENT_POLICY, 0
+        else:
+            kind = ST.OPPONENT_SCRIPTED
+            index = cfg.opponent_tier if cfg.opponent_tier >= 0 else R.below(s.rng, ST.NUM_TIERS)
+    s.opponent_kind = kind
+    s.opponent_tier = index if kind == ST.OPPONENT_SCRIPTED else -1
+    s.opponent_slot = index if kind == ST.OPPONENT_POLICY else -1
 
 
 # ---- phase 1: landing hits ---------------------------------------------------------------------
@@ -186,12 +262,19 @@ def land_hits(s, cfg, target_index):
     for k in range(n):
         h = s.hits[s.landing[k]]
         attacker, target = s.players[h.attacker], s.players[h.target]
+        if target.p.levels[HITPOINTS] <= 0:
+            continue                        # already dead this tick: death is queued (RULES 2.3)
         damage = min(np.int64(h.damage), np.int64(max(target.p.levels[HITPOINTS], 0)))
-        if (h.flags & FLAG_ACCURATE) and not (h.flags & FLAG_PROTECTED) and damage > 0:
+        reflected = (h.flags & FLAG_REFLECTED) != 0
+        if (h.flags & FLAG_ACCURATE) and not (h.flags & FLAG_PROTECTED) and damage > 0 and not reflected:
             attacker.off_prayer_hits_landed += 1
         target.p.levels[HITPOINTS] -= damage
         target.damage_taken += damage
         attacker.damage_dealt += damage
+        if reflected:
+            attacker.vengeance_damage += damage
+            continue
+        _on_hit_effects(s, h, attacker, target, damage)
         if h.heal_pct > 0 and damage > 0:
             heal = (damage * h.heal_pct) // 100
             attacker.p.levels[HITPOINTS] = min(attacker.p.base_levels[HITPOINTS],
@@ -204,6 +287,27 @@ def land_hits(s, cfg, target_index):
         s.hits[s.landing[k]].state = HIT_FREE
 
 
+@njit(cache=True)
+def _on_hit_effects(s, h, attacker, target, damage):
+    """Vengeance, Smite and Redemption after a hit from a player landed (RULES 9.1-9.4)."""
+    # Vengeance: the first hit that reflects something uses it up; the reflection is queued on the
+    # attacker now and lands in its next turn (later this tick if its turn is still to come)
+    reflect = damage * VENGEANCE_REFLECT_PCT // 100
+    if target.vengeance and reflect > 0:
+        target.vengeance = 0
+        push_hit(s.hits, s.tick, reflect, STYLE_TYPELESS, h.target, h.attacker,
+                 FLAG_ACCURATE | FLAG_REFLECTED, 0, 0)
+    if damage > 0 and has_prayer(attacker.p, P.SMITE):
+        target.p.levels[PRAYER] = max(0, target.p.levels[PRAYER] - damage // SMITE_DIVISOR)
+        if target.p.levels[PRAYER] == 0:
+            target.p.active_prayers = 0
+    hp, most = target.p.levels[HITPOINTS], target.p.base_levels[HITPOINTS]
+    if hp > 0 and hp * 100 < most * REDEMPTION_BELOW_PCT and has_prayer(target.p, P.REDEMPTION):
+        target.p.levels[HITPOINTS] = hp + target.p.base_levels[PRAYER] // REDEMPTION_HEAL_DIVISOR
+        target.p.levels[PRAYER] = 0
+        target.p.active_prayers = 0
+
+
 # ---- phase 2: one player's inputs --------------------------------------------------------------
 @njit(cache=True)
 def _switch(s, cfg, me, loadout):
@@ -213,14 +317,18 @@ def _switch(s, cfg, me, loadout):
     new_set = loadout - 1
     pl.set = new_set
     for k in range(11):
-        pl.p.equipment[k] = cfg.set_worn[pl.build, new_set, k]
+        pl.p.equipment[k] = cfg.set_worn[pl.build, pl.kit, new_set, k]
 
 
 @njit(cache=True)
 def _prayers(s, cfg, me, over, offensive):
     p = s.players[me].p
-    group = (1 << P.PROTECT_FROM_MAGIC) | (1 << P.PROTECT_FROM_MISSILES) | (1 << P.PROTECT_FROM_MELEE)
-    if over == ST.OVERHEAD_MAGIC:
+    group = P.OVERHEADS_MASK            # one overhead at a time
+    if over == ST.OVERHEAD_SMITE:
+        _set_prayer(p, P.SMITE, True, group)
+    elif over == ST.OVERHEAD_REDEMPTION:
+        _set_prayer(p, P.REDEMPTION, True, group)
+    elif over == ST.OVERHEAD_MAGIC:
         _set_prayer(p, P.PROTECT_FROM_MAGIC, True, group)
     elif over == ST.OVERHEAD_MISSILES:
         _set_prayer(p, P.PROTECT_FROM_MISSILES, True, group)
@@ -231,7 +339,7 @@ def _prayers(s, cfg, me, over, offensive):
     build = s.players[me].build
     every = offensive_mask(cfg, build)
     if offensive == ST.OFFENSIVE_ON and p.levels[PRAYER] > 0:
-        style = hit_style(cfg.set_combat[build, s.players[me].set].attack_type)
+        style = hit_style(set_attack_type(cfg, s.players[me], s.players[me].set))
         wanted = np.uint32(cfg.build_offensive[build, style])
         p.active_prayers = (np.uint32(p.active_prayers) & ~every) | wanted
     elif offensive == ST.OFFENSIVE_OFF:
@@ -264,36 +372,93 @@ def _consume(s, cfg, me, food, karambwan, potion):
 def _boost_slot(s, cfg, me):
     """The boosting potion that fits the current set: ranging for ranged, combat otherwise."""
     pl = s.players[me]
-    return ST.SUP_RANGING if cfg.set_combat[pl.build, pl.set].attack_type == S.RANGED else ST.SUP_COMBAT
+    return ST.SUP_RANGING if set_attack_type(cfg, pl, pl.set) == S.RANGED else ST.SUP_COMBAT
 
 
 @njit(cache=True)
-def _move(s, me, move):
-    me_p, other = s.players[me].p, s.players[1 - me].p
+def _inside(v):
+    return min(ST.ARENA, max(1, v))
+
+
+@njit(cache=True)
+def _toward_step(x, y, ox, oy):
+    """One step from (x, y) toward melee reach of (ox, oy): close the larger gap first, as a
+    diagonal neighbour cannot be hit in melee (RULES 5.8). Returns the new tile."""
+    dx, dy = np.sign(ox - x), np.sign(oy - y)
+    if x == ox and y == oy:                 # under the opponent: step out, west first
+        return (x - 1, y) if x > 1 else (x + 1, y)
+    if abs(ox - x) >= abs(oy - y):
+        return x + dx, y + (dy if abs(ox - x) > 1 else 0)
+    return x + (dx if abs(oy - y) > 1 else 0), y + dy
+
+
+@njit(cache=True)
+def _away_step(x, y, ox, oy):
+    dx = np.sign(x - ox) if x != ox else (1 if x < ST.ARENA else -1)
+    dy = np.sign(y - oy)
+    nx, ny = _inside(x + dx), _inside(y + dy)
+    if nx == x and ny == y:                 # cornered on both axes: slide along the wall
+        ny = _inside(y + (1 if y < ST.ARENA else -1))
+    return nx, ny
+
+
+@njit(cache=True)
+def _diagonal_step(x, y, ox, oy):
+    """One step toward the tile diagonal to (ox, oy) on the mover's side (never onto the opponent)."""
+    tx = ox + (1 if x > ox else -1)
+    ty = oy + (1 if y > oy else -1)
+    if tx < 1 or tx > ST.ARENA:
+        tx = 2 * ox - tx
+    if ty < 1 or ty > ST.ARENA:
+        ty = 2 * oy - ty
+    nx, ny = x + np.sign(tx - x), y + np.sign(ty - y)
+    if nx == ox and ny == oy:               # the straight line crosses the opponent: go round it
+        nx = x
+    return nx, ny
+
+
+@njit(cache=True)
+def _move(s, cfg, me, move):
+    """Walk or run (2 tiles with run on and energy, RULES 5.7) as ``move`` asks; returns the tiles moved."""
+    pl = s.players[me]
+    me_p, other = pl.p, s.players[1 - me].p
     if move == ST.MOVE_STAY or not can_move(me_p):
-        return
-    if move == ST.MOVE_TOWARD:
-        if in_melee_reach(me_p.x, me_p.y, 1, other.x, other.y, 1):
-            return
-        dx = np.sign(other.x - me_p.x)
-        dy = np.sign(other.y - me_p.y)
-        # a diagonal neighbour cannot be hit in melee: close the larger gap first
-        if abs(other.x - me_p.x) >= abs(other.y - me_p.y):
-            nx, ny = me_p.x + dx, me_p.y + (dy if abs(other.x - me_p.x) > 1 else 0)
-        else:
-            nx, ny = me_p.x + (dx if abs(other.y - me_p.y) > 1 else 0), me_p.y + dy
-        if nx == other.x and ny == other.y:
-            return
-        me_p.x, me_p.y = nx, ny
-    elif move == ST.MOVE_UNDER:
-        # only a frozen opponent can be stepped under, from next to it (RULES.md)
+        return 0
+    if move == ST.MOVE_UNDER:
+        # only a frozen opponent can be stepped under, from next to it (RULES 5.9)
         if other.freeze_ticks > 0 and chebyshev_distance(me_p.x, me_p.y, 1, other.x, other.y, 1) <= 1:
             me_p.x, me_p.y = other.x, other.y
-    else:
-        dx = np.sign(me_p.x - other.x) if me_p.x != other.x else 1
-        dy = np.sign(me_p.y - other.y)
-        me_p.x = min(ST.ARENA, max(1, me_p.x + dx))
-        me_p.y = min(ST.ARENA, max(1, me_p.y + dy))
+            return 1
+        return 0
+    tiles = RUN_TILES if me_p.running else 1
+    moved = 0
+    reach = set_reach(cfg, pl, pl.set)
+    for _ in range(tiles):
+        x, y, ox, oy = me_p.x, me_p.y, other.x, other.y
+        d = chebyshev_distance(x, y, 1, ox, oy, 1)
+        if move == ST.MOVE_TOWARD:
+            if in_melee_reach(x, y, 1, ox, oy, 1):
+                break
+            nx, ny = _toward_step(x, y, ox, oy)
+        elif move == ST.MOVE_AWAY:
+            nx, ny = _away_step(x, y, ox, oy)
+        elif move == ST.MOVE_DIAGONAL:
+            if abs(x - ox) == 1 and abs(y - oy) == 1:
+                break
+            nx, ny = _diagonal_step(x, y, ox, oy)
+        else:                               # farcast: out of melee reach, inside the weapon's range
+            if d >= 2 and d <= reach:
+                break
+            if d < 2:
+                nx, ny = _away_step(x, y, ox, oy)
+            else:
+                nx, ny = _toward_step(x, y, ox, oy)
+        nx, ny = _inside(nx), _inside(ny)
+        if (nx == ox and ny == oy) or (nx == x and ny == y):
+            break
+        me_p.x, me_p.y = nx, ny
+        moved += 1
+    return moved
 
 
 @njit(cache=True)
@@ -304,11 +469,11 @@ def can_attack(s, cfg, me, kind):
         return True
     if pl.p.attack_timer > 0 or not attack_reach(s, cfg, me, pl.set):
         return False
-    magic_set = cfg.set_combat[pl.build, pl.set].attack_type == S.MAGIC
+    magic_set = set_attack_type(cfg, pl, pl.set) == S.MAGIC
     if kind == ST.ATTACK_ICE or kind == ST.ATTACK_BLOOD:
         return magic_set
     if pl.set == ST.SET_SPEC:
-        return pl.p.spec_energy >= cfg.set_row[pl.build, ST.SET_SPEC, SP_COST]
+        return pl.p.spec_energy >= spec_cost(cfg, pl)
     return True
 
 
@@ -329,7 +494,7 @@ def _attack(s, cfg, me, kind, target_first, out):
         c.spell_max = cfg.blood_max if blood else cfg.ice_max
         freeze = 0 if blood else ICE_BARRAGE_FREEZE
         heal = BLOOD_HEAL_PCT if blood else 0
-    row = cfg.set_row[pl.build, pl.set]
+    row = cfg.set_row[pl.build, pl.kit, pl.set]
     flags = 0
     if pl.set == ST.SET_SPEC:
         use_spec(pl.p, row[SP_COST])
@@ -337,7 +502,7 @@ def _attack(s, cfg, me, kind, target_first, out):
         flags |= FLAG_SPECIAL
     att, dfn, mn, mx = rolls_vs_player(NO_TRACE, c, foe.combat[0], row)
     for k in range(B.CTX_LEN):
-        pl.bolt_ctx[k] = cfg.set_bolt_ctx[pl.build, pl.set, k]
+        pl.bolt_ctx[k] = cfg.set_bolt_ctx[pl.build, pl.kit, pl.set, k]
     pl.bolt_ctx[B.CTX_RANGED] = pl.p.levels[RANGED]
     B.set_bolt_hp(pl.bolt_ctx, foe.p.levels[HITPOINTS], pl.p.levels[HITPOINTS])
     n = sample_hits(s.rng, att, dfn, mn, mx, row, pl.bolt_ctx, 0, out)
@@ -345,7 +510,7 @@ def _attack(s, cfg, me, kind, target_first, out):
     protected = overhead(foe.p) == style          # read when the attack is made (RULES 4.2)
     if protected:
         flags |= FLAG_PROTECTED
-    delay = hit_delay(cfg.set_proj[pl.build, pl.set], distance(s), target_first)
+    delay = hit_delay(cfg.set_proj[pl.build, pl.kit, pl.set], distance(s), target_first)
     for k in range(n):
         # an accurate hit deals at least 1 (core.damage), so damage > 0 marks the accurate ones
         damage = pvp_protected(NO_TRACE, out[k]) if protected else out[k]
@@ -359,9 +524,22 @@ def _attack(s, cfg, me, kind, target_first, out):
 @njit(cache=True)
 def inputs(s, cfg, me, a):
     """Phase 1 for player ``me``: what its clicks change before anyone's turn."""
+    # RULES 2.1: supplies before the gear switch (so ``boost`` drinks for the set the player saw);
+    # prayers after it, so ``offensive on`` picks the prayer of the style about to attack
+    _consume(s, cfg, me, a[ST.H_FOOD], a[ST.H_KARAMBWAN], a[ST.H_POTION])
     _switch(s, cfg, me, a[ST.H_LOADOUT])
     _prayers(s, cfg, me, a[ST.H_OVERHEAD], a[ST.H_OFFENSIVE])
-    _consume(s, cfg, me, a[ST.H_FOOD], a[ST.H_KARAMBWAN], a[ST.H_POTION])
+    if a[ST.H_VENGEANCE] and can_cast_vengeance(s, cfg, me):
+        pl = s.players[me]
+        pl.vengeance = 1
+        pl.vengeance_cooldown = VENGEANCE_COOLDOWN
+        pl.last_vengeance_tick = s.tick
+
+
+@njit(cache=True)
+def can_cast_vengeance(s, cfg, me):
+    pl = s.players[me]
+    return cfg.build_vengeance[pl.build] != 0 and pl.vengeance == 0 and pl.vengeance_cooldown <= 0
 
 
 @njit(cache=True)
@@ -370,7 +548,9 @@ def turn(s, cfg, me, a, target_first, out):
     land_hits(s, cfg, me)
     if s.players[me].p.levels[HITPOINTS] <= 0:
         return
-    _move(s, me, a[ST.H_MOVE])
+    moved = _move(s, cfg, me, a[ST.H_MOVE])
+    if not cfg.build_unlimited_run[s.players[me].build]:
+        tick_run_energy(s.players[me].p, moved >= RUN_TILES, RUN_WEIGHT_KG, AGILITY_LEVEL)
     _attack(s, cfg, me, a[ST.H_ATTACK], target_first, out)
 
 
@@ -382,9 +562,16 @@ def end_of_tick(s, cfg):
         tick_action_timers(pl.p)
         tick_status(pl.p)
         if not cfg.build_unlimited_prayer[pl.build]:
-            drain_prayer(pl.p, cfg.set_prayer_bonus[pl.build, pl.set])
+            drain_prayer(pl.p, cfg.set_prayer_bonus[pl.build, pl.kit, pl.set])
         tick_spec_regen(pl.p, False)
         tick_stat_restore(pl.p, False)
+        if pl.vengeance_cooldown > 0:
+            pl.vengeance_cooldown -= 1
+    if s.pid_timer > 0:
+        s.pid_timer -= 1
+        if s.pid_timer == 0:                # PID reshuffle (RULES 1.2)
+            s.first = R.below(s.rng, 2)
+            s.pid_timer = PID_SHUFFLE_MIN + R.below(s.rng, PID_SHUFFLE_SPREAD)
 
 
 @njit(cache=True)

@@ -1,5 +1,7 @@
 """NH PvP declarations: ``pvp`` (one agent against a scripted tier) and ``pvp_selfplay`` (two agents)."""
 
+import dataclasses
+
 from numba import njit
 
 from osrs_rl.encounters.pvp import mechanics as M
@@ -12,12 +14,14 @@ from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 HEADS = (
     ActionHead("loadout", ST.HEAD_SIZES[ST.H_LOADOUT], ("keep",) + ST.SET_NAMES),
     ActionHead("attack", ST.HEAD_SIZES[ST.H_ATTACK], ("none", "weapon", "ice barrage", "blood barrage")),
-    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], ("stay", "toward", "under", "away")),
-    ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD], ("keep", "magic", "missiles", "melee", "off")),
+    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], ("stay", "toward", "under", "away", "diagonal", "farcast")),
+    ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD],
+               ("keep", "magic", "missiles", "melee", "off", "smite", "redemption")),
     ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
     ActionHead("food", ST.HEAD_SIZES[ST.H_FOOD], ("no", "eat")),
     ActionHead("karambwan", ST.HEAD_SIZES[ST.H_KARAMBWAN], ("no", "eat")),
     ActionHead("potion", ST.HEAD_SIZES[ST.H_POTION], ("none", "brew", "restore", "boost")),
+    ActionHead("vengeance", ST.HEAD_SIZES[ST.H_VENGEANCE], ("no", "cast")),
 )
 SEGMENTS = (
     ObsSegment("self", V.SELF_FEATURES),
@@ -51,7 +55,11 @@ def mask_one(s, cfg, m):
 def step_selfplay(s, cfg, actions, rewards):
     d0, t0 = s.players[0].damage_dealt, s.players[0].damage_taken
     d1, t1 = s.players[1].damage_dealt, s.players[1].damage_taken
-    terminated, truncated = M.tick(s, cfg, actions[0], actions[1])
+    if s.opponent_kind == ST.OPPONENT_SCRIPTED:     # this env's player 1 is a scripted tier
+        scripted_actions(s, cfg, 1, s.opponent_tier, actions[0], s.opponent_mask, s.opponent_actions)
+        terminated, truncated = M.tick(s, cfg, actions[0], s.opponent_actions)
+    else:
+        terminated, truncated = M.tick(s, cfg, actions[0], actions[1])
     rewards[0] = M.reward_for(s, cfg, 0, d0, t0)
     rewards[1] = M.reward_for(s, cfg, 1, d1, t1)
     return terminated, truncated
@@ -69,16 +77,29 @@ def mask_two(s, cfg, m):
     V.mask_player(s, cfg, 1, m[1])
 
 
+def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
+    """The config fields with this spec's ``opponent_tier`` default and range."""
+    out = []
+    for f in ST.CONFIG_FIELDS:
+        if f.name == "opponent_tier":
+            f = dataclasses.replace(f, default=opponent_default, low=opponent_low)
+        out.append(f)
+    return tuple(out)
+
+
 _COMMON = dict(
-    version=1, state_dtype=ST.STATE_DTYPE, config_fields=ST.CONFIG_FIELDS, action_heads=HEADS,
+    version=2, state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
     obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config,
 )
 
 SPEC = EncounterSpec(
-    name="pvp", description="NH duel against a scripted opponent tier (v0: see README.md)",
-    step=step_vs_scripted, observe=observe_one, mask=mask_one, agents=("player",), **_COMMON)
+    name="pvp", description="NH duel against a scripted opponent tier",
+    step=step_vs_scripted, observe=observe_one, mask=mask_one, agents=("player",),
+    config_fields=_config_fields(3, -1), **_COMMON)
 
 SELFPLAY_SPEC = EncounterSpec(
-    name="pvp_selfplay", description="NH duel between two policies (v0: see README.md)",
-    step=step_selfplay, observe=observe_two, mask=mask_two, agents=("player_0", "player_1"), **_COMMON)
+    name="pvp_selfplay",
+    description="NH duel between two policies (or a policy and a scripted tier per env: set_opponents)",
+    step=step_selfplay, observe=observe_two, mask=mask_two, agents=("player_0", "player_1"),
+    config_fields=_config_fields(-2, -2), **_COMMON)

@@ -20,6 +20,7 @@ from osrs_rl.runtime.spec import ConfigField
 
 # ---- sizes -----------------------------------------------------------------------------------
 MAX_BUILDS = 8
+MAX_KITS = 8                  # gear variants per build: kit 0 is the listed gear, 1.. draw builds.json variants
 HIT_CAPACITY = 16             # pending hits in flight (both players together)
 ARENA = 15                    # open arena of ARENA x ARENA walkable tiles inside a border
 
@@ -35,14 +36,24 @@ SUPPLY_NAMES = ("food", "karambwan", "brew", "restore", "combat", "ranging")
 DOSES_PER_POTION = 4
 
 # ---- action heads (index 0 is always the no-op) ------------------------------------------------
-H_LOADOUT, H_ATTACK, H_MOVE, H_OVERHEAD, H_OFFENSIVE, H_FOOD, H_KARAMBWAN, H_POTION = range(8)
+H_LOADOUT, H_ATTACK, H_MOVE, H_OVERHEAD, H_OFFENSIVE, H_FOOD, H_KARAMBWAN, H_POTION, H_VENGEANCE = range(9)
 LOADOUT_KEEP = 0              # 1..5: switch to SET_* (value - 1)
 ATTACK_NONE, ATTACK_WEAPON, ATTACK_ICE, ATTACK_BLOOD = range(4)
-MOVE_STAY, MOVE_TOWARD, MOVE_UNDER, MOVE_AWAY = range(4)
-OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE, OVERHEAD_OFF = range(5)
+# toward: into melee reach; under: onto a frozen opponent's tile; away: run from it; diagonal: to a
+# tile diagonal to it (a frozen player cannot melee there); farcast: out of melee reach but inside
+# the worn weapon's range (step away when adjacent, toward when out of range)
+MOVE_STAY, MOVE_TOWARD, MOVE_UNDER, MOVE_AWAY, MOVE_DIAGONAL, MOVE_FARCAST = range(6)
+OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE, OVERHEAD_OFF, OVERHEAD_SMITE, \
+    OVERHEAD_REDEMPTION = range(7)
 OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)
 POTION_NONE, POTION_BREW, POTION_RESTORE, POTION_BOOST = range(4)
-HEAD_SIZES = (1 + NUM_SETS, 4, 4, 5, 3, 2, 2, 4)
+HEAD_SIZES = (1 + NUM_SETS, 4, 6, 7, 3, 2, 2, 4, 2)
+MASK_SIZE = sum(HEAD_SIZES)
+
+# ---- who drives player 1 (STATE.opponent_kind) --------------------------------------------------
+OPPONENT_POLICY, OPPONENT_SCRIPTED = range(2)
+NEXT_FROM_CONFIG = 0          # next_opponent_kind of a fresh (zeroed) state: the config decides
+NUM_TIERS = 10
 
 # ---- outcome -----------------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_WIN, OUTCOME_LOSS, OUTCOME_DRAW = range(4)
@@ -52,11 +63,16 @@ PVP_PLAYER_DTYPE = np.dtype([
     ("p", PLAYER_DTYPE),
     # which build and gear set are worn (attacking in the spec set is a special attack)
     ("build", np.int8),
+    ("kit", np.int8),                            # gear variant of the build (0: the listed gear)
     ("set", np.int8),
     ("supplies", np.int16, (NUM_SUPPLIES,)),     # food and karambwans as items, potions as doses
     # what the opponent can see: the last attack's style and tick (animation), the last hitsplat
     ("last_attack_style", np.int8),              # core.pending_hits.STYLE_*, -1 before any attack
     ("last_attack_tick", np.int32),
+    # vengeance (Lunar, RULES 9.1): armed until a hit reflects; cooldown in ticks; the cast is visible
+    ("vengeance", np.int8),
+    ("vengeance_cooldown", np.int16),
+    ("last_vengeance_tick", np.int32),
     # scratch the kernels rebuild each tick: the live combat record and enchanted-bolt context
     ("combat", COMBATANT_DTYPE, (1,)),
     ("bolt_ctx", np.int64, (CTX_LEN,)),
@@ -68,6 +84,7 @@ PVP_PLAYER_DTYPE = np.dtype([
     ("food_used", np.int16),
     ("brews_used", np.int16),
     ("specs_used", np.int16),
+    ("vengeance_damage", np.int32),              # damage this player's vengeance reflected
 ])
 
 STATE_DTYPE = np.dtype([
@@ -78,9 +95,17 @@ STATE_DTYPE = np.dtype([
     ("landing", np.int64, (HIT_CAPACITY,)),      # scratch: indices of the hits landing this tick
     ("splats", np.int64, (MAX_HITSPLATS,)),      # scratch: hitsplats of the attack being resolved
     ("first", np.int8),               # PID: the player processed first this tick
-    ("opponent_tier", np.int8),       # scripted tier driving player 1 in the single-agent spec
-    ("opponent_actions", np.int64, (8,)),      # scratch: the scripted player's action row
-    ("opponent_mask", np.uint8, (30,)),        # scratch: its mask (Numba records hold no bool arrays)
+    ("pid_timer", np.int16),          # ticks until PID reshuffles (RULES 1.2); -1: fixed for the fight
+    # who drives player 1 this episode: a scripted tier, or a policy (slot = which one, for a league)
+    ("opponent_kind", np.int8),       # OPPONENT_*
+    ("opponent_tier", np.int8),       # scripted tier when OPPONENT_SCRIPTED, else -1
+    ("opponent_slot", np.int16),      # policy slot when OPPONENT_POLICY, else -1
+    # set by osrs_rl.encounters.pvp.set_opponents: read at each reset, kept across episodes
+    # (NEXT_FROM_CONFIG: follow the config's opponent_tier; else 1 + OPPONENT_*)
+    ("next_opponent_kind", np.int8),
+    ("next_opponent_index", np.int16),
+    ("opponent_actions", np.int64, (len(HEAD_SIZES),)),   # scratch: the scripted player's action row
+    ("opponent_mask", np.uint8, (MASK_SIZE,)),            # scratch: its mask (Numba records hold no bool arrays)
     ("outcome", np.int8),             # OUTCOME_* for player 0
 ])
 
@@ -90,7 +115,13 @@ NUM_CONSUMABLES = _CONSUMABLES.table.shape[0]
 CONFIG_FIELDS = (
     ConfigField("build", np.int32, -1, -1, MAX_BUILDS - 1,
                 "build index in builds.json for both players; -1 draws one per episode"),
-    ConfigField("opponent_tier", np.int32, 3, -1, 9, "scripted opponent tier (pvp only); -1 draws one per episode"),
+    ConfigField("opponent_tier", np.int32, 3, -2, NUM_TIERS - 1,
+                "who plays player 1: a scripted tier 0..9, -1 draws a tier per episode, -2 a policy "
+                "(pvp_selfplay's default; set_opponents overrides it per env)"),
+    ConfigField("gear_variants", np.int32, 1, 0, 1,
+                "1: each player wears a random kit of its build's gear variants each episode; 0: the listed gear"),
+    ConfigField("pid_shuffle", np.int32, -1, -1, 1,
+                "PID reshuffles every 100-150 ticks: -1 by the build's rules (not in PvP Arena), 0 never, 1 always"),
     ConfigField("max_ticks", np.int32, 300, 10, 100_000, "fights are truncated after this many ticks"),
     ConfigField("win_reward", np.float32, 1.0, -100.0, 100.0),
     ConfigField("loss_reward", np.float32, -1.0, -100.0, 100.0),
@@ -99,16 +130,22 @@ CONFIG_FIELDS = (
                 "shaping: reward per hitpoint dealt minus taken, scaled by 1/99 (off by default)"),
     # ---- derived tables (filled by loadouts.fill_config) ----
     ConfigField("num_builds", np.int32, derived=True),
-    ConfigField("set_combat", COMBATANT_DTYPE, shape=(MAX_BUILDS, NUM_SETS), derived=True),
-    ConfigField("set_row", np.int64, shape=(MAX_BUILDS, NUM_SETS, SPEC_COLS), derived=True),
-    ConfigField("set_proj", np.int8, shape=(MAX_BUILDS, NUM_SETS), derived=True),
-    ConfigField("set_range", np.int8, shape=(MAX_BUILDS, NUM_SETS), derived=True),
-    ConfigField("set_prayer_bonus", np.int16, shape=(MAX_BUILDS, NUM_SETS), derived=True),
-    ConfigField("set_worn", np.int16, shape=(MAX_BUILDS, NUM_SETS, 11), derived=True),
-    ConfigField("set_bolt_ctx", np.int64, shape=(MAX_BUILDS, NUM_SETS, CTX_LEN), derived=True),
+    ConfigField("num_kits", np.int8, shape=(MAX_BUILDS,), derived=True),
+    ConfigField("set_combat", COMBATANT_DTYPE, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS), derived=True),
+    ConfigField("set_row", np.int64, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS, SPEC_COLS), derived=True),
+    ConfigField("set_proj", np.int8, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS), derived=True),
+    ConfigField("set_range", np.int8, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS), derived=True),
+    ConfigField("set_prayer_bonus", np.int16, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS), derived=True),
+    ConfigField("set_worn", np.int16, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS, 11), derived=True),
+    ConfigField("set_bolt_ctx", np.int64, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS, CTX_LEN), derived=True),
     ConfigField("build_levels", np.int16, shape=(MAX_BUILDS, NUM_SKILLS), derived=True),
     ConfigField("build_offensive", np.uint32, shape=(MAX_BUILDS, 3), derived=True),   # prayer masks by style
     ConfigField("build_unlimited_prayer", np.int8, shape=(MAX_BUILDS,), derived=True),  # LMS: no drain
+    ConfigField("build_unlimited_run", np.int8, shape=(MAX_BUILDS,), derived=True),     # LMS: no run drain
+    ConfigField("build_pid_shuffle", np.int8, shape=(MAX_BUILDS,), derived=True),       # not PvP Arena
+    ConfigField("build_vengeance", np.int8, shape=(MAX_BUILDS,), derived=True),         # Lunar, 94 Magic
+    ConfigField("build_smite", np.int8, shape=(MAX_BUILDS,), derived=True),             # rules and 52 Prayer
+    ConfigField("build_redemption", np.int8, shape=(MAX_BUILDS,), derived=True),        # rules and 49 Prayer
     ConfigField("build_supplies", np.int16, shape=(MAX_BUILDS, NUM_SUPPLIES), derived=True),
     ConfigField("supply_consumable", np.int32, shape=(MAX_BUILDS, NUM_SUPPLIES), derived=True),
     ConfigField("consumables", np.int32, shape=(NUM_CONSUMABLES, CONSUMABLE_COLS), derived=True),

@@ -1,8 +1,9 @@
 """What each player sees and may do: observation, action mask and end-of-fight metrics.
 
-A player sees its own state; of the opponent only what the game shows (gear style, overhead, an
-HP bar in 30ths, freeze, the last attack animation); both positions. The ``privileged`` segment
-holds the opponent's hidden state (exact hitpoints, special energy, prayer, supplies) for a critic:
+A player sees its own state; of the opponent only what the game shows (its build and worn gear
+style and reach, overhead, an HP bar in 30ths, freeze, the last attack and Vengeance cast
+animations); both positions. The ``privileged`` segment holds the opponent's hidden state (exact
+hitpoints, special energy, prayer, supplies, whether Vengeance is armed) and the PID timer for a critic:
 policies must not read it (the trainer drops that segment from the policy's input).
 """
 
@@ -13,7 +14,6 @@ from osrs_rl.core import styles as S
 from osrs_rl.core.movement import chebyshev_distance, in_melee_reach, overlaps
 from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.core.skills import ATTACK, DEFENCE, HITPOINTS, MAGIC, PRAYER, RANGED, STRENGTH
-from osrs_rl.core.specials import SP_COST
 from osrs_rl.core.status import can_move
 from osrs_rl.encounters.pvp import mechanics as M
 from osrs_rl.encounters.pvp import state as ST
@@ -24,10 +24,13 @@ SUPPLY_SCALE = 20.0
 BOOST_SCALE = 20.0
 PENDING_SCALE = 4.0
 FREEZE_SCALE = 32.0
-SELF_FEATURES = 30
-OPPONENT_FEATURES = 13
+SELF_FEATURES = 46
+OPPONENT_FEATURES = 25
 RELATION_FEATURES = 7
-PRIVILEGED_FEATURES = 9
+PRIVILEGED_FEATURES = 11
+NUM_OVERHEAD_ICONS = 5     # protect melee, missiles, magic; smite; redemption
+RANGE_SCALE = 10.0
+SINCE_SCALE = 10.0
 OBS_SIZE = SELF_FEATURES + OPPONENT_FEATURES + RELATION_FEATURES + PRIVILEGED_FEATURES
 _BOOSTED = (ATTACK, STRENGTH, DEFENCE, RANGED, MAGIC)
 
@@ -60,14 +63,23 @@ def observe_player(s, cfg, me, o):
     o[k + 6] = 1.0 if p.karambwan_timer > 0 else 0.0
     o[k + 7] = p.freeze_ticks / FREEZE_SCALE
     o[k + 8] = p.freeze_immunity_ticks / 5.0
-    k += 9
+    o[k + 9] = pl.vengeance
+    o[k + 10] = pl.vengeance_cooldown / M.VENGEANCE_COOLDOWN
+    o[k + 11] = 1.0 if cfg.build_vengeance[pl.build] else 0.0
+    o[k + 12] = p.run_energy / 10000.0
+    o[k + 13] = 1.0 if s.first == me else 0.0           # PID: players learn it from hit timing
+    o[k + 14] = M.set_reach(cfg, pl, pl.set) / RANGE_SCALE
+    k += 15
     for j in range(ST.NUM_SETS):
         o[k + j] = 1.0 if pl.set == j else 0.0
     k += ST.NUM_SETS
-    over = M.overhead(p)
-    for j in range(3):
+    over = M.overhead_icon(p)
+    for j in range(NUM_OVERHEAD_ICONS):
         o[k + j] = 1.0 if over == j else 0.0
-    k += 3
+    k += NUM_OVERHEAD_ICONS
+    for j in range(ST.MAX_BUILDS):
+        o[k + j] = 1.0 if pl.build == j else 0.0
+    k += ST.MAX_BUILDS
     o[k] = 1.0 if np.uint32(p.active_prayers) & M.offensive_mask(cfg, pl.build) else 0.0
     k += 1
     for j in range(ST.NUM_SUPPLIES):
@@ -82,19 +94,26 @@ def observe_player(s, cfg, me, o):
     # ---- opponent, as the game shows it ----
     hp_max = max(1, q.base_levels[HITPOINTS])
     o[k] = ((max(q.levels[HITPOINTS], 0) * HP_BAR_STEPS) // hp_max) / HP_BAR_STEPS
-    style = M.hit_style(cfg.set_combat[foe.build, foe.set].attack_type)
+    style = M.hit_style(M.set_attack_type(cfg, foe, foe.set))
     for j in range(3):
         o[k + 1 + j] = 1.0 if style == j else 0.0
-    over = M.overhead(q)
-    for j in range(3):
+    over = M.overhead_icon(q)
+    for j in range(NUM_OVERHEAD_ICONS):
         o[k + 4 + j] = 1.0 if over == j else 0.0
-    o[k + 7] = q.freeze_ticks / FREEZE_SCALE
+    k += 4 + NUM_OVERHEAD_ICONS
+    o[k] = q.freeze_ticks / FREEZE_SCALE
     for j in range(3):
-        o[k + 8 + j] = 1.0 if foe.last_attack_style == j else 0.0
-    since = s.tick - foe.last_attack_tick if foe.last_attack_tick >= 0 else 10
-    o[k + 11] = min(since, 10) / 10.0
-    o[k + 12] = 1.0 if foe.set == ST.SET_SPEC else 0.0
-    k += OPPONENT_FEATURES
+        o[k + 1 + j] = 1.0 if foe.last_attack_style == j else 0.0
+    since = s.tick - foe.last_attack_tick if foe.last_attack_tick >= 0 else SINCE_SCALE
+    o[k + 4] = min(since, SINCE_SCALE) / SINCE_SCALE
+    o[k + 5] = 1.0 if foe.set == ST.SET_SPEC else 0.0
+    since = s.tick - foe.last_vengeance_tick if foe.last_vengeance_tick >= 0 else M.VENGEANCE_COOLDOWN
+    o[k + 6] = min(since, M.VENGEANCE_COOLDOWN) / M.VENGEANCE_COOLDOWN     # the cast is seen
+    o[k + 7] = M.set_reach(cfg, foe, foe.set) / RANGE_SCALE
+    k += 8
+    for j in range(ST.MAX_BUILDS):
+        o[k + j] = 1.0 if foe.build == j else 0.0
+    k += ST.MAX_BUILDS
     # ---- relation ----
     o[k] = chebyshev_distance(p.x, p.y, 1, q.x, q.y, 1) / ST.ARENA
     o[k + 1] = 1.0 if in_melee_reach(p.x, p.y, 1, q.x, q.y, 1) else 0.0
@@ -111,6 +130,8 @@ def observe_player(s, cfg, me, o):
     o[k + 2] = q.levels[PRAYER] / 99.0
     for j in range(ST.NUM_SUPPLIES):
         o[k + 3 + j] = foe.supplies[j] / SUPPLY_SCALE
+    o[k + 9] = foe.vengeance
+    o[k + 10] = max(s.pid_timer, 0) / 150.0
 
 
 @njit(cache=True)
@@ -124,7 +145,7 @@ def mask_player(s, cfg, me, m):
     for j in range(ST.NUM_SETS):
         ok = j != pl.set
         if j == ST.SET_SPEC:
-            ok = ok and p.spec_energy >= cfg.set_row[pl.build, ST.SET_SPEC, SP_COST]
+            ok = ok and p.spec_energy >= M.spec_cost(cfg, pl)
         m[off + 1 + j] = ok
     off += ST.HEAD_SIZES[ST.H_LOADOUT]
     for j in range(4):                       # attack
@@ -136,14 +157,19 @@ def mask_player(s, cfg, me, m):
     m[off + ST.MOVE_UNDER] = mobile and q.freeze_ticks > 0 and not overlaps(p.x, p.y, 1, q.x, q.y, 1) \
         and chebyshev_distance(p.x, p.y, 1, q.x, q.y, 1) <= 1
     m[off + ST.MOVE_AWAY] = mobile
+    m[off + ST.MOVE_DIAGONAL] = mobile and not (abs(p.x - q.x) == 1 and abs(p.y - q.y) == 1)
+    d = chebyshev_distance(p.x, p.y, 1, q.x, q.y, 1)
+    m[off + ST.MOVE_FARCAST] = mobile and not (d >= 2 and d <= M.set_reach(cfg, pl, pl.set))
     off += ST.HEAD_SIZES[ST.H_MOVE]
-    over = M.overhead(p)                     # overhead
+    over = M.overhead_icon(p)                # overhead
     has_prayer = p.levels[PRAYER] > 0
     m[off] = True
     m[off + ST.OVERHEAD_MAGIC] = has_prayer and over != 2
     m[off + ST.OVERHEAD_MISSILES] = has_prayer and over != 1
     m[off + ST.OVERHEAD_MELEE] = has_prayer and over != 0
     m[off + ST.OVERHEAD_OFF] = over >= 0
+    m[off + ST.OVERHEAD_SMITE] = has_prayer and over != 3 and cfg.build_smite[pl.build] != 0
+    m[off + ST.OVERHEAD_REDEMPTION] = has_prayer and over != 4 and cfg.build_redemption[pl.build] != 0
     off += ST.HEAD_SIZES[ST.H_OVERHEAD]
     offensive_on = (np.uint32(p.active_prayers) & M.offensive_mask(cfg, pl.build)) != 0   # offensive
     m[off] = True
@@ -161,13 +187,16 @@ def mask_player(s, cfg, me, m):
     m[off] = True
     m[off + ST.POTION_BREW] = drink and pl.supplies[ST.SUP_BREW] > 0
     m[off + ST.POTION_RESTORE] = drink and pl.supplies[ST.SUP_RESTORE] > 0
-    boost = ST.SUP_RANGING if cfg.set_combat[pl.build, pl.set].attack_type == S.RANGED else ST.SUP_COMBAT
+    boost = ST.SUP_RANGING if M.set_attack_type(cfg, pl, pl.set) == S.RANGED else ST.SUP_COMBAT
     m[off + ST.POTION_BOOST] = drink and pl.supplies[boost] > 0
+    off += ST.HEAD_SIZES[ST.H_POTION]
+    m[off] = True                            # vengeance
+    m[off + 1] = M.can_cast_vengeance(s, cfg, me)
 
 
 METRIC_NAMES = ("won", "lost", "draw", "ticks", "damage_dealt", "damage_taken", "off_prayer_hits_landed",
                 "off_prayer_hits_taken", "freezes_landed", "food_used", "brews_used", "specs_used",
-                "food_left", "opponent_tier")
+                "food_left", "opponent_tier", "vengeance_damage", "potion_doses_left", "opponent_slot")
 PHASE_NAMES = ("under_100_ticks", "100_to_200_ticks", "over_200_ticks")
 
 
@@ -187,7 +216,11 @@ def metrics(s, cfg, out):
     out[10] = me.brews_used
     out[11] = me.specs_used
     out[12] = me.supplies[ST.SUP_FOOD] + me.supplies[ST.SUP_KARAMBWAN]
-    out[13] = s.opponent_tier
+    out[13] = s.opponent_tier                # -1 when a policy played player 1
+    out[14] = me.vengeance_damage
+    out[15] = me.supplies[ST.SUP_BREW] + me.supplies[ST.SUP_RESTORE] + me.supplies[ST.SUP_COMBAT] \
+        + me.supplies[ST.SUP_RANGING]
+    out[16] = s.opponent_slot                # -1 when a scripted tier played player 1
     return 0 if s.tick < 100 else (1 if s.tick < 200 else 2)
 
 
