@@ -40,7 +40,7 @@ from osrs_rl.core.energy import tick_run_energy, tick_spec_regen, tick_stat_rest
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import hit_delay
-from osrs_rl.core.movement import chebyshev_distance, in_melee_reach, overlaps
+from osrs_rl.core.movement import RUN_TILES, chebyshev_distance, in_melee_reach, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
     FLAG_SPECIAL,
@@ -55,7 +55,6 @@ from osrs_rl.core.pending_hits import (
 )
 from osrs_rl.core.player import tick_action_timers
 from osrs_rl.core.prayer_drain import drain_prayer
-from osrs_rl.core.movement import RUN_TILES
 from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER, RANGED
 from osrs_rl.core.specials import SP_COST
 from osrs_rl.core.status import ICE_BARRAGE_FREEZE, apply_freeze, can_move, tick_status
