@@ -13,17 +13,25 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.encounters.pvp import state as ST
-from osrs_rl.policies.pvp_scripted import NUM_TIERS, TIER_NAMES, scripted_actions
+from osrs_rl.policies.pvp_scripted import NUM_TIERS, T_INTENT, TIER_NAMES, TIERS, scripted_actions
 
 
 @njit(cache=True)
 def scripted_batch(states, configs, tier0, tier1, actions, scratch_mask, scratch_row):
     """Both players' actions for every env: player 0 plays ``tier0``, player 1 ``tier1``."""
     cfg = configs[0]
+    # the player that reads intent chooses second, seeing the other's row (the pvp spec's order);
+    # when both or neither read it, player 0 chooses second
+    zero_second = TIERS[tier0, T_INTENT] >= TIERS[tier1, T_INTENT]
+    scratch_row[:] = 0
     for i in range(states.shape[0]):
         s = states[i]
-        scripted_actions(s, cfg, 1, tier1, scratch_row, scratch_mask, actions[i, 1])
-        scripted_actions(s, cfg, 0, tier0, actions[i, 1], scratch_mask, actions[i, 0])
+        if zero_second:
+            scripted_actions(s, cfg, 1, tier1, scratch_row, scratch_mask, actions[i, 1])
+            scripted_actions(s, cfg, 0, tier0, actions[i, 1], scratch_mask, actions[i, 0])
+        else:
+            scripted_actions(s, cfg, 0, tier0, scratch_row, scratch_mask, actions[i, 0])
+            scripted_actions(s, cfg, 1, tier1, actions[i, 0], scratch_mask, actions[i, 1])
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

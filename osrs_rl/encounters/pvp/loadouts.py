@@ -180,6 +180,7 @@ def fill_config(cfg) -> None:
     cfg["blood_max"] = spells.max_hits[cfg["blood_spell"]]
     all_builds = builds()
     cfg["num_builds"] = len(all_builds)
+    cfg["plain_row"] = normal[W.NONE]
     for b, (bid, build) in enumerate(all_builds.items()):
         levels = {k: int(v) for k, v in build["levels"].items()}
         cfg["build_levels"][b] = [levels.get(name, 99) for name in SKILL_NAMES]
@@ -189,6 +190,7 @@ def fill_config(cfg) -> None:
         cfg["build_unlimited_prayer"][b] = rules == "lms"               # RULES.md 4.6
         cfg["build_unlimited_run"][b] = rules == "lms"                  # RULES.md 5.7
         cfg["build_pid_shuffle"][b] = rules != "pvp_arena"              # RULES.md 1.2-1.4
+        cfg["build_ancients"][b] = build.get("spellbook") == "ancient"              # RULES.md 6.3
         cfg["build_vengeance"][b] = build.get("spellbook") == "lunar" and levels.get("magic", 99) >= VENGEANCE_MAGIC \
             and levels.get("defence", 99) >= VENGEANCE_DEFENCE          # RULES.md 9.1
         prayer_level = levels.get("prayer", 99)

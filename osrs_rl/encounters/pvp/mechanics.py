@@ -71,6 +71,7 @@ VENGEANCE_REFLECT_PCT = 75
 SMITE_DIVISOR = 4            # prayer drained = floor(damage / 4), RULES 9.3 (OSRS wiki "Smite")
 REDEMPTION_BELOW_PCT = 10    # triggers below 10 % of max hitpoints, RULES 9.4 (OSRS wiki "Redemption")
 REDEMPTION_HEAL_DIVISOR = 4  # heals floor(base Prayer / 4): 24 at 99
+SPELL_RANGE = 10             # OSRS wiki "Attack range" (RULES 3.8)
 PID_SHUFFLE_MIN, PID_SHUFFLE_SPREAD = 100, 51   # 100-150 ticks on normal worlds, RULES 1.2
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99            # approximation: weight is not tracked
 
@@ -160,6 +161,14 @@ def refresh_combat(pl, cfg):
 def distance(s):
     a, b = s.players[0].p, s.players[1].p
     return chebyshev_distance(a.x, a.y, 1, b.x, b.y, 1)
+
+
+@njit(cache=True)
+def spell_reach(s, me):
+    a, b = s.players[me].p, s.players[1 - me].p
+    if overlaps(a.x, a.y, 1, b.x, b.y, 1):
+        return False
+    return chebyshev_distance(a.x, a.y, 1, b.x, b.y, 1) <= SPELL_RANGE
 
 
 @njit(cache=True)
@@ -466,11 +475,13 @@ def can_attack(s, cfg, me, kind):
     pl = s.players[me]
     if kind == ST.ATTACK_NONE:
         return True
-    if pl.p.attack_timer > 0 or not attack_reach(s, cfg, me, pl.set):
+    if pl.p.attack_timer > 0:
         return False
-    magic_set = set_attack_type(cfg, pl, pl.set) == S.MAGIC
     if kind == ST.ATTACK_ICE or kind == ST.ATTACK_BLOOD:
-        return magic_set
+        # a manual cast needs the spellbook, not a staff: any gear casts (RULES 6.3, 6.7)
+        return cfg.build_ancients[pl.build] != 0 and spell_reach(s, me)
+    if not attack_reach(s, cfg, me, pl.set):
+        return False
     if pl.set == ST.SET_SPEC:
         return pl.p.spec_energy >= spec_cost(cfg, pl)
     return True
@@ -485,23 +496,30 @@ def _attack(s, cfg, me, kind, target_first, out):
     refresh_combat(foe, cfg)
     c = pl.combat[0]
     magic_set = c.attack_type == S.MAGIC
+    spell = kind == ST.ATTACK_ICE or kind == ST.ATTACK_BLOOD or (kind == ST.ATTACK_WEAPON and magic_set)
+    gear_set = pl.set           # whose attack row, projectile and bolt context apply
     freeze = 0
     heal = 0
-    if magic_set:
+    if spell:
+        # a staff set autocasts ice on "weapon"; any other set casts by hand with its own bonuses
         blood = kind == ST.ATTACK_BLOOD
         c.spell = cfg.blood_spell if blood else cfg.ice_spell
         c.spell_max = cfg.blood_max if blood else cfg.ice_max
         freeze = 0 if blood else ICE_BARRAGE_FREEZE
         heal = BLOOD_HEAL_PCT if blood else 0
-    row = cfg.set_row[pl.build, pl.kit, pl.set]
+        if not magic_set:
+            c.attack_type = S.MAGIC
+            c.stance = S.MANUAL_CAST
+            gear_set = ST.SET_MAGE
+    row = cfg.set_row[pl.build, pl.kit, pl.set] if gear_set == pl.set else cfg.plain_row
     flags = 0
-    if pl.set == ST.SET_SPEC:
+    if pl.set == ST.SET_SPEC and not spell:
         use_spec(pl.p, row[SP_COST])
         pl.specs_used += 1
         flags |= FLAG_SPECIAL
     att, dfn, mn, mx = rolls_vs_player(NO_TRACE, c, foe.combat[0], row)
     for k in range(B.CTX_LEN):
-        pl.bolt_ctx[k] = cfg.set_bolt_ctx[pl.build, pl.kit, pl.set, k]
+        pl.bolt_ctx[k] = cfg.set_bolt_ctx[pl.build, pl.kit, gear_set, k]
     pl.bolt_ctx[B.CTX_RANGED] = pl.p.levels[RANGED]
     B.set_bolt_hp(pl.bolt_ctx, foe.p.levels[HITPOINTS], pl.p.levels[HITPOINTS])
     n = sample_hits(s.rng, att, dfn, mn, mx, row, pl.bolt_ctx, 0, out)
@@ -509,7 +527,7 @@ def _attack(s, cfg, me, kind, target_first, out):
     protected = overhead(foe.p) == style          # read when the attack is made (RULES 4.2)
     if protected:
         flags |= FLAG_PROTECTED
-    delay = hit_delay(cfg.set_proj[pl.build, pl.kit, pl.set], distance(s), target_first)
+    delay = hit_delay(cfg.set_proj[pl.build, pl.kit, gear_set], distance(s), target_first)
     for k in range(n):
         # an accurate hit deals at least 1 (core.damage), so damage > 0 marks the accurate ones
         damage = pvp_protected(NO_TRACE, out[k]) if protected else out[k]

@@ -144,6 +144,7 @@ CONFIG_FIELDS = (
     ConfigField("build_unlimited_run", np.int8, shape=(MAX_BUILDS,), derived=True),     # LMS: no run drain
     ConfigField("build_pid_shuffle", np.int8, shape=(MAX_BUILDS,), derived=True),       # not PvP Arena
     ConfigField("build_vengeance", np.int8, shape=(MAX_BUILDS,), derived=True),         # Lunar, 94 Magic
+    ConfigField("build_ancients", np.int8, shape=(MAX_BUILDS,), derived=True),          # ice and blood spells
     ConfigField("build_smite", np.int8, shape=(MAX_BUILDS,), derived=True),             # rules and 52 Prayer
     ConfigField("build_redemption", np.int8, shape=(MAX_BUILDS,), derived=True),        # rules and 49 Prayer
     ConfigField("build_supplies", np.int16, shape=(MAX_BUILDS, NUM_SUPPLIES), derived=True),
@@ -153,4 +154,5 @@ CONFIG_FIELDS = (
     ConfigField("blood_max", np.int32, derived=True),
     ConfigField("ice_spell", np.int32, derived=True),
     ConfigField("blood_spell", np.int32, derived=True),
+    ConfigField("plain_row", np.int64, shape=(SPEC_COLS,), derived=True),   # attack row of a weaponless cast
 )

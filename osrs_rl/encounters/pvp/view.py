@@ -173,7 +173,9 @@ def mask_player(s, cfg, me, m):
     off += ST.HEAD_SIZES[ST.H_OVERHEAD]
     offensive_on = (np.uint32(p.active_prayers) & M.offensive_mask(cfg, pl.build)) != 0   # offensive
     m[off] = True
-    m[off + ST.OFFENSIVE_ON] = has_prayer and not offensive_on
+    # "on" picks the prayer of the style worn after this tick's switch, so it stays legal while one
+    # is on (a switch of style and of offensive prayer share the tick)
+    m[off + ST.OFFENSIVE_ON] = has_prayer and M.offensive_mask(cfg, pl.build) != 0
     m[off + ST.OFFENSIVE_OFF] = offensive_on
     off += ST.HEAD_SIZES[ST.H_OFFENSIVE]
     hurt = p.levels[HITPOINTS] < p.base_levels[HITPOINTS]
