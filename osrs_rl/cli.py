@@ -145,7 +145,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 2
     from osrs_rl.encounters.pvp.ladder import print_ladder
 
-    print_ladder(fights=args.fights)
+    if args.fights < 1:
+        console.print(f"[red]error:[/red] --fights must be at least 1, got {args.fights}")
+        return 2
+    extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
+    try:
+        print_ladder(fights=args.fights, **extra)
+    except ValueError as e:                      # a config value out of range, named by the runtime
+        console.print(f"[red]error:[/red] {e}")
+        return 2
     return 0
 
 
@@ -176,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("encounter", help="encounter name (pvp)")
     p.add_argument("--ladder", action="store_true", help="play every scripted tier against every other")
     p.add_argument("--fights", type=int, default=64, help="fights per pairing")
+    p.add_argument("--max-ticks", type=int, default=None,
+                   help="tick limit of each ladder fight (default 1000: big-supply builds outlast 300 ticks)")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("bench", help="throughput of the engine kernels, or of an encounter under the runtime")

@@ -66,35 +66,56 @@ def play(tier0: int, tier1: int, fights: int = 64, seed: int = 0, **config) -> t
     return wins, losses, fights
 
 
-def ladder(fights: int = 64, tiers=None, seed: int = 0, **config) -> np.ndarray:
-    """[row tier, column tier, (win rate, loss rate)] of the row tier as player 0."""
+LADDER_MAX_TICKS = 1000    # 10 minutes of game time: big-supply builds outlast the env's 300-tick default
+MIDDLE_TIERS = (4, 5)
+
+
+def ladder(fights: int = 64, tiers=None, seed: int = 0, progress=None, **config) -> np.ndarray:
+    """[row tier, column tier, (win rate, loss rate)] of the row tier as player 0; ``progress`` is
+    called after each pairing with (done, total)."""
     tiers = list(range(NUM_TIERS)) if tiers is None else list(tiers)
     out = np.zeros((len(tiers), len(tiers), 2))
+    total = len(tiers) ** 2
     for a, ta in enumerate(tiers):
         for b, tb in enumerate(tiers):
             wins, losses, n = play(ta, tb, fights, seed + 1000 * a + b, **config)
             out[a, b] = wins / n, losses / n
+            if progress is not None:
+                progress(a * len(tiers) + b + 1, total)
     return out
 
 
-def print_ladder(fights: int = 64, tiers=None, **config) -> np.ndarray:
+def head_to_head(matrix: np.ndarray, a: int, b: int, fights: int) -> tuple[int, int]:
+    """(wins of row/column index ``a`` over ``b``, fights) counting both seats."""
+    wins = round(matrix[a, b, 0] * fights) + round(matrix[b, a, 1] * fights)
+    return int(wins), 2 * fights
+
+
+def print_ladder(fights: int = 64, tiers=None, max_ticks: int = LADDER_MAX_TICKS, **config) -> np.ndarray:
     from rich.console import Console
+    from rich.progress import Progress
     from rich.table import Table
 
     tiers = list(range(NUM_TIERS)) if tiers is None else list(tiers)
-    matrix = ladder(fights, tiers, **config)
-    table = Table(title=f"pvp ladder: wins/losses of the row tier as player 0 ({fights} fights per cell; "
-                        "the rest hit the tick limit)")
+    console = Console()
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(f"{len(tiers) ** 2} pairings x {fights} fights", total=len(tiers) ** 2)
+        matrix = ladder(fights, tiers, progress=lambda done, total: bar.update(task, completed=done),
+                        max_ticks=max_ticks, **config)
+    table = Table(title=f"pvp ladder: wins/losses of the row tier as player 0 ({fights} fights per cell, "
+                        f"{max_ticks}-tick limit; the rest are draws or cut at the limit)")
     table.add_column("tier")
     for t in tiers:
         table.add_column(TIER_NAMES[t][:8], justify="right")
     for a, ta in enumerate(tiers):
         table.add_row(TIER_NAMES[ta], *[f"{matrix[a, b, 0]:.2f}/{matrix[a, b, 1]:.2f}" for b in range(len(tiers))])
-    console = Console()
     console.print(table)
-    for a in range(1, len(tiers)):
-        wins = int(round(matrix[a, a - 1, 0] * fights))
-        lo, hi = wilson(wins, fights)
-        console.print(f"{TIER_NAMES[tiers[a]]} beats {TIER_NAMES[tiers[a - 1]]} in {matrix[a, a - 1, 0]:.2f} of "
-                      f"fights (95% interval {lo:.2f}-{hi:.2f})")
+    pairs = [(a, a - 1) for a in range(1, len(tiers))]
+    pairs += [(tiers.index(NUM_TIERS - 1), tiers.index(m)) for m in MIDDLE_TIERS
+              if NUM_TIERS - 1 in tiers and m in tiers]
+    for a, b in pairs:
+        wins, n = head_to_head(matrix, a, b, fights)
+        lo, hi = wilson(wins, n)
+        console.print(f"{TIER_NAMES[tiers[a]]} beats {TIER_NAMES[tiers[b]]} in {wins}/{n} fights, both seats "
+                      f"({wins / n:.2f}, 95% interval {lo:.2f}-{hi:.2f})")
     return matrix

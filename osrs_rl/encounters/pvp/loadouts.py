@@ -180,7 +180,7 @@ def fill_config(cfg) -> None:
     cfg["blood_max"] = spells.max_hits[cfg["blood_spell"]]
     all_builds = builds()
     cfg["num_builds"] = len(all_builds)
-    cfg["plain_row"] = normal[W.NONE]
+    cfg["plain_row"][0] = normal[W.NONE]
     for b, (bid, build) in enumerate(all_builds.items()):
         levels = {k: int(v) for k, v in build["levels"].items()}
         cfg["build_levels"][b] = [levels.get(name, 99) for name in SKILL_NAMES]

@@ -511,7 +511,7 @@ def _attack(s, cfg, me, kind, target_first, out):
             c.attack_type = S.MAGIC
             c.stance = S.MANUAL_CAST
             gear_set = ST.SET_MAGE
-    row = cfg.set_row[pl.build, pl.kit, pl.set] if gear_set == pl.set else cfg.plain_row
+    row = cfg.set_row[pl.build, pl.kit, pl.set] if gear_set == pl.set else cfg.plain_row[0]
     flags = 0
     if pl.set == ST.SET_SPEC and not spell:
         use_spec(pl.p, row[SP_COST])

@@ -154,5 +154,5 @@ CONFIG_FIELDS = (
     ConfigField("blood_max", np.int32, derived=True),
     ConfigField("ice_spell", np.int32, derived=True),
     ConfigField("blood_spell", np.int32, derived=True),
-    ConfigField("plain_row", np.int64, shape=(SPEC_COLS,), derived=True),   # attack row of a weaponless cast
+    ConfigField("plain_row", np.int64, shape=(1, SPEC_COLS), derived=True),   # attack row of a weaponless cast
 )
