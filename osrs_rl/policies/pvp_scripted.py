@@ -23,14 +23,13 @@ Each tick a scripted player, in this order:
      is neither frozen nor immune; else the set in reach with the best expected damage per tick
      on the gear the opponent wears, 40 % less on its prayer (``_expected_rate``, from the gear's
      rolls). Gear switch and attack share the tick; a switch to magic attacks with the "weapon"
-     option (the staff's autocast, ice barrage), because the spell options need magic gear worn
-     when the action mask is made. Already in magic gear: blood barrage when hurt or the target
-     is frozen, ice otherwise;
+     option (the staff's autocast, ice barrage). Already in magic gear: blood barrage when hurt
+     or the target is frozen, ice otherwise;
   4. between attacks it wears its tank set with probability ``tank`` per tick;
   5. movement: one step into melee reach for a melee attack; out of a frozen opponent's melee reach
      to farcast (probability ``freeze``); toward the opponent when out of ranged reach;
-  6. offensive prayer (``offensive``): off the tick before an attack, on with the attack's gear (the
-     action mask only allows "on" while none is on, so this is how the prayer follows the style);
+  6. offensive prayer (``offensive``): on with each attack (the prayer of the attack's style), off
+     the tick before the next one (prayer flicking: no drain while it waits);
   7. supplies: below ``eat_hp`` of its hitpoints it eats (with the same reaction chance as prayer,
      and not on a tick it attacks: food delays the attack); below ``combo_hp`` it eats at once and
      adds a brew and a karambwan (combo eat); a brew also when the food is gone. It drinks a
@@ -77,9 +76,9 @@ TIERS = np.array([
     [0.26,   0.60, 3, 0.00, 0.50, 0.45, 0.35, 0.20, 0.40, 0.20, 0.0, 1],   # casual
     [0.19,   0.70, 2, 0.00, 0.60, 0.50, 0.50, 0.40, 0.45, 0.25, 0.0, 1],   # average
     [0.13,   0.80, 2, 0.00, 0.70, 0.55, 0.60, 0.60, 0.45, 0.30, 0.0, 1],   # skilled
-    [0.08,   0.87, 1, 0.00, 0.80, 0.60, 0.75, 0.75, 0.50, 0.30, 0.0, 1],   # veteran
-    [0.04,   0.93, 1, 0.00, 0.90, 0.65, 0.85, 0.90, 0.55, 0.35, 0.0, 1],   # expert
-    [0.01,   0.97, 0, 0.00, 1.00, 0.70, 0.95, 1.00, 0.55, 0.40, 0.0, 1],   # elite
+    [0.09,   0.87, 1, 0.00, 0.75, 0.60, 0.75, 0.75, 0.50, 0.30, 0.0, 1],   # veteran
+    [0.035,  0.93, 1, 0.00, 0.85, 0.65, 0.85, 0.90, 0.55, 0.35, 0.0, 1],   # expert
+    [0.005,  0.97, 0, 0.00, 1.00, 0.70, 0.95, 1.00, 0.55, 0.40, 0.0, 1],   # elite
     [0.00,   1.00, 0, 1.00, 1.00, 0.80, 1.00, 1.00, 0.60, 0.45, 0.5, 1],   # nightmare: perfect, reads intent
 ], dtype=np.float64)
 NUM_TIERS = TIERS.shape[0]
@@ -262,8 +261,7 @@ def decide(s, cfg, me, t, intent, mask, out):
     elif dist > M.set_reach(cfg, pl, ST.SET_RANGED) and _legal(mask, ST.H_MOVE, ST.MOVE_TOWARD):
         out[ST.H_MOVE] = ST.MOVE_TOWARD
 
-    # ---- 6. offensive prayer: the one of the style it attacks with. It can only be turned on while
-    #      none is on, so it goes off the tick before an attack and on with the attack's gear.
+    # ---- 6. offensive prayer: the one of the style it attacks with, flicked on for each attack
     if t[T_OFFENSIVE] > 0:
         if attack != ST.ATTACK_NONE and _legal(mask, ST.H_OFFENSIVE, ST.OFFENSIVE_ON):
             out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON

@@ -98,17 +98,20 @@ def print_ladder(fights: int = 64, tiers=None, max_ticks: int = LADDER_MAX_TICKS
 
     tiers = list(range(NUM_TIERS)) if tiers is None else list(tiers)
     console = Console()
+    if not console.is_terminal:
+        console = Console(width=140)          # logs and pipes get the whole matrix, not a cut one
     with Progress(console=console, transient=True) as bar:
         task = bar.add_task(f"{len(tiers) ** 2} pairings x {fights} fights", total=len(tiers) ** 2)
         matrix = ladder(fights, tiers, progress=lambda done, total: bar.update(task, completed=done),
                         max_ticks=max_ticks, **config)
-    table = Table(title=f"pvp ladder: wins/losses of the row tier as player 0 ({fights} fights per cell, "
-                        f"{max_ticks}-tick limit; the rest are draws or cut at the limit)")
+    table = Table(title=f"pvp ladder: % of fights won/lost by the row tier as player 0 ({fights} fights per "
+                        f"cell, {max_ticks}-tick limit; the rest are draws or cut at the limit)")
     table.add_column("tier")
     for t in tiers:
         table.add_column(TIER_NAMES[t][:8], justify="right")
     for a, ta in enumerate(tiers):
-        table.add_row(TIER_NAMES[ta], *[f"{matrix[a, b, 0]:.2f}/{matrix[a, b, 1]:.2f}" for b in range(len(tiers))])
+        table.add_row(TIER_NAMES[ta], *[f"{100 * matrix[a, b, 0]:.0f}/{100 * matrix[a, b, 1]:.0f}"
+                                        for b in range(len(tiers))])
     console.print(table)
     pairs = [(a, a - 1) for a in range(1, len(tiers))]
     pairs += [(tiers.index(NUM_TIERS - 1), tiers.index(m)) for m in MIDDLE_TIERS
