@@ -1,0 +1,123 @@
+"""Action distribution for an encounter's heads: one categorical per head, each under its legality mask.
+
+The flat layout is the runtime's: logits and mask are ``[..., sum(head_sizes)]``, head ``h`` owning
+the columns after heads ``0..h-1``. Internally the heads are gathered into a padded
+``[..., num_heads, max_size]`` block (pad slots count as masked), so every method is a handful of
+batched tensor ops whatever the number of heads, with no Python loop per head.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import torch
+
+MASKED_LOGIT = -1e9
+"""Logit given to illegal options. Finite on purpose: its softmax weight underflows to exactly 0 in
+float32, while ``0 * MASKED_LOGIT`` stays 0 where ``0 * -inf`` would be NaN (in the entropy and in
+every backward pass)."""
+
+
+@lru_cache(maxsize=64)
+def _padded_layout(head_sizes: tuple[int, ...], device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """Gather index ``[H, M]`` from padded slots into flat columns, and ``[H, M]`` True where a slot is real.
+
+    Pad slots point at column 0 (any valid column would do); the validity table masks them out.
+    """
+    width = max(head_sizes)
+    index = torch.zeros(len(head_sizes), width, dtype=torch.int64)
+    valid = torch.zeros(len(head_sizes), width, dtype=torch.bool)
+    start = 0
+    for h, size in enumerate(head_sizes):
+        index[h, :size] = torch.arange(start, start + size)
+        valid[h, :size] = True
+        start += size
+    return index.to(device), valid.to(device)
+
+
+class MaskedMultiCategorical:
+    """Independent categoricals, one per action head, with illegal options given probability 0.
+
+    Args:
+        logits: float ``[..., sum(head_sizes)]``, unnormalised.
+        mask: bool ``[..., sum(head_sizes)]``, True = legal; ``None`` = everything legal. A head with no
+            legal option falls back to option 0 (the no-op the runtime guarantees), so every head
+            always has something to sample.
+        head_sizes: options per head, in the flat layout's order.
+
+    Attributes:
+        log_probs: normalised log-probabilities ``[..., H, M]`` (``M`` = largest head); illegal and
+            pad slots hold a very negative finite number.
+        legal: bool ``[..., H, M]``, the mask after padding and the option-0 fallback.
+
+    Example: head 0 has options 1 and 2 legal, head 1 has both legal, all equally likely, so each
+    head is a fair coin and the entropy is ``2 ln 2``; the masked option 0 of head 0 adds nothing:
+
+    >>> d = MaskedMultiCategorical(torch.tensor([5.0, 1.0, 1.0, 0.0, 0.0]),
+    ...                            torch.tensor([False, True, True, True, True]), (3, 2))
+    >>> d.mode().tolist(), round(d.entropy().item(), 4), d.log_prob(torch.tensor([2, 1])).exp().item()
+    ([1, 0], 1.3863, 0.25)
+    """
+
+    def __init__(self, logits: torch.Tensor, mask: torch.Tensor | None, head_sizes: Sequence[int]):
+        self.head_sizes = tuple(int(s) for s in head_sizes)
+        total = sum(self.head_sizes)
+        if not self.head_sizes or min(self.head_sizes) < 1:
+            raise ValueError(f"head_sizes must be one or more positive sizes, got {self.head_sizes}")
+        if logits.shape[-1] != total:
+            raise ValueError(f"logits has {logits.shape[-1]} columns in shape {tuple(logits.shape)}, "
+                             f"but head_sizes {self.head_sizes} sum to {total}")
+        if mask is not None and mask.shape != logits.shape:
+            raise ValueError(f"mask shape {tuple(mask.shape)} differs from logits shape {tuple(logits.shape)}")
+        if logits.dtype in (torch.float16, torch.bfloat16):
+            logits = logits.float()             # MASKED_LOGIT overflows float16; softmax wants float32 anyway
+        index, valid = _padded_layout(self.head_sizes, logits.device)
+        legal = valid if mask is None else mask[..., index] & valid
+        legal = legal.expand(*logits.shape[:-1], *valid.shape)
+        # A head with nothing legal keeps option 0: the runtime's no-op is always a valid answer.
+        empty = ~legal.any(-1, keepdim=True)
+        first = torch.zeros_like(valid[0])
+        first[0] = True
+        self.legal = legal | (empty & first)
+        self.log_probs = torch.log_softmax(logits[..., index].masked_fill(~self.legal, MASKED_LOGIT), dim=-1)
+
+    @property
+    def num_heads(self) -> int:
+        return len(self.head_sizes)
+
+    def sample(self, generator: torch.Generator | None = None) -> torch.Tensor:
+        """One option per head, int64 ``[..., H]``, drawn by Gumbel-max from the legal options only."""
+        noise = torch.empty_like(self.log_probs).exponential_(generator=generator)
+        # argmax(logp + Gumbel) with Gumbel = -log(Exp(1)); illegal slots get -inf so no draw, however
+        # extreme, can pick them (no arithmetic is done with the -inf).
+        scores = (self.log_probs - noise.log()).masked_fill(~self.legal, -torch.inf)
+        return scores.argmax(-1)
+
+    def mode(self) -> torch.Tensor:
+        """The most likely legal option per head, int64 ``[..., H]``."""
+        return self.log_probs.masked_fill(~self.legal, -torch.inf).argmax(-1)
+
+    def log_prob_per_head(self, actions: torch.Tensor) -> torch.Tensor:
+        """Log-probability of each head's chosen option ``[..., H]`` for int64 ``actions[..., H]``.
+
+        An illegal action gets a hugely negative (finite) value: the runtime never takes one, since
+        it turns masked choices into option 0 before they are stored.
+        """
+        if actions.shape[-1] != self.num_heads:
+            raise ValueError(f"actions has {actions.shape[-1]} columns in shape {tuple(actions.shape)}, "
+                             f"expected one per head ({self.num_heads})")
+        return self.log_probs.gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+
+    def log_prob(self, actions: torch.Tensor) -> torch.Tensor:
+        """Joint log-probability ``[...]`` of ``actions[..., H]``: the sum over heads."""
+        return self.log_prob_per_head(actions).sum(-1)
+
+    def entropy_per_head(self) -> torch.Tensor:
+        """Entropy of each head ``[..., H]`` over its legal options; illegal ones add exactly 0."""
+        plogp = self.log_probs.exp() * self.log_probs
+        return -plogp.masked_fill(~self.legal, 0.0).sum(-1)
+
+    def entropy(self) -> torch.Tensor:
+        """Joint entropy ``[...]``: the heads are independent, so it is the sum over heads."""
+        return self.entropy_per_head().sum(-1)

@@ -1,0 +1,355 @@
+"""Policy/value networks built from an encounter's declared layout (observation segments, head sizes) alone.
+
+One network, three memory kinds::
+
+    obs ──(actor columns)──> ObsEncoder ──> core ──┬──> policy layer ──> logits [sum(head_sizes)]
+     └──(privileged columns)───────────────────────┴──> value MLP ──> value
+
+- ``core`` is nothing (``mlp``), an LSTM (``lstm``) or a minGRU (``mingru``, Feng et al. 2024,
+  "Were RNNs All We Needed?"), trained over whole segments with Heinsen's log-space parallel scan
+  (Heinsen 2023, "Efficient Parallelization of a Ubiquitous Sequential Computation").
+- Privileged segments (hidden state the agent could not observe) feed the value MLP only: the actor
+  never reads their columns, so the policy cannot learn to cheat, while the critic's baseline gets
+  sharper. The value MLP sits on the shared core so the critic has the policy's memory too.
+- Every kind keeps its recurrent state in one float tensor ``[batch, state_size]`` (``state_size`` 0
+  for ``mlp``), so rollout storage and resets treat all kinds alike.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from osrs_rl.runtime.spec import ObsSegment
+
+KINDS = ("mlp", "lstm", "mingru")
+
+RELU_GAIN = math.sqrt(2.0)
+POLICY_GAIN = 0.01
+"""Near-zero initial logits, so the first policy is close to uniform over the legal options."""
+VALUE_GAIN = 1.0
+RESET_CUT = 1e4
+"""At an episode start inside a minGRU scan, ``log(1 - z)`` is replaced by ``-RESET_CUT``, standing for
+``log 0``: ``exp`` of anything cut by it is exactly 0 in float64 (which underflows below -745), yet,
+unlike ``-inf``, it keeps the cumulative sums finite, so later timesteps do not turn into NaN."""
+
+
+def _orthogonal(layer: nn.Linear, gain: float) -> nn.Linear:
+    """Orthogonal weights with ``gain``, zero bias (the usual PPO initialisation); returns ``layer``."""
+    nn.init.orthogonal_(layer.weight, gain)
+    nn.init.zeros_(layer.bias)
+    return layer
+
+
+def _mlp(sizes: Sequence[int]) -> nn.Sequential:
+    """``Linear -> ReLU`` for each consecutive pair of ``sizes``."""
+    parts = []
+    for n_in, n_out in zip(sizes[:-1], sizes[1:], strict=True):
+        parts += [_orthogonal(nn.Linear(n_in, n_out), RELU_GAIN), nn.ReLU()]
+    return nn.Sequential(*parts)
+
+
+def _column_runs(segments: Sequence[ObsSegment], keep: Sequence[bool]) -> list[tuple[int, int]]:
+    """The flat-observation column ranges ``(start, stop)`` of the kept segments, neighbours merged."""
+    runs, start = [], 0
+    for seg, k in zip(segments, keep, strict=True):
+        if k:
+            if runs and runs[-1][1] == start:
+                runs[-1] = (runs[-1][0], start + seg.size)
+            else:
+                runs.append((start, start + seg.size))
+        start += seg.size
+    return runs
+
+
+def _take(x: torch.Tensor, runs: list[tuple[int, int]]) -> torch.Tensor:
+    """The columns of ``x[..., :]`` in ``runs``, concatenated (a view when there is a single run)."""
+    if len(runs) == 1:
+        return x[..., runs[0][0]:runs[0][1]]
+    return torch.cat([x[..., a:b] for a, b in runs], dim=-1)
+
+
+class ObsEncoder(nn.Module):
+    """The actor's observation ``[N, sum of segment sizes]`` -> features ``[N, hidden]``.
+
+    With ``entity_encoder``, each segment with ``slots > 1`` goes through one small MLP shared by its
+    slots, then a max over slots: the result does not depend on slot order or on how many slots are
+    empty (empty slots all encode alike, so they cannot outvote a real entity, as they would in a
+    sum). The pooled vectors and the other segments' raw features then enter the trunk MLP.
+    """
+
+    def __init__(self, segments: Sequence[ObsSegment], hidden: int, layers: int, entity_encoder: bool):
+        super().__init__()
+        self.segments = tuple(segments)
+        self.entity_width = max(8, hidden // 4)
+        self.entity_nets = nn.ModuleDict()
+        width = 0
+        for seg in self.segments:
+            if entity_encoder and seg.slots > 1:
+                self.entity_nets[seg.name] = _mlp((seg.features, self.entity_width, self.entity_width))
+                width += self.entity_width
+            else:
+                width += seg.size
+        self.trunk = _mlp((width,) + (hidden,) * layers)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """``x [N, input]`` -> ``[N, hidden]``."""
+        if not self.entity_nets:
+            return self.trunk(x)
+        parts, start = [], 0
+        for seg in self.segments:
+            block = x[:, start:start + seg.size]
+            start += seg.size
+            if seg.name in self.entity_nets:
+                per_slot = self.entity_nets[seg.name](block.reshape(-1, seg.slots, seg.features))
+                block = per_slot.amax(dim=1)
+            parts.append(block)
+        return self.trunk(torch.cat(parts, dim=-1))
+
+
+class Feedforward(nn.Module):
+    """No memory: the core of ``kind="mlp"``; its state is ``[B, 0]``."""
+
+    state_size = 0
+
+    def __init__(self, hidden: int):
+        super().__init__()      # ``hidden`` only keeps the three cores' constructors alike
+
+    def step(self, x: torch.Tensor, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x [B, hidden]``, ``state [B, 0]`` -> (``x``, ``state``)."""
+        return x, state
+
+    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x [T, B, hidden]`` -> (``x``, ``state``)."""
+        return x, state
+
+
+class LSTMCore(nn.Module):
+    """One LSTM layer; state ``[B, 2 * hidden]`` holds ``h`` then ``c``.
+
+    ``unroll`` runs ``nn.LSTM`` over the stretches between timesteps where some env resets, zeroing
+    the resetting envs' state at each cut: exact, and a single call (cuDNN on a GPU) when no env
+    resets inside the segment.
+    """
+
+    def __init__(self, hidden: int):
+        super().__init__()
+        self.hidden = hidden
+        self.state_size = 2 * hidden
+        self.lstm = nn.LSTM(hidden, hidden)
+        for name, p in self.lstm.named_parameters():
+            if name.startswith("weight"):
+                nn.init.orthogonal_(p, 1.0)
+            else:
+                nn.init.zeros_(p)
+        # Forget-gate bias 1 (gate order i, f, g, o): remember by default at the start of training
+        # (Jozefowicz et al. 2015, "An Empirical Exploration of Recurrent Network Architectures").
+        with torch.no_grad():
+            self.lstm.bias_ih_l0[hidden:2 * hidden] = 1.0
+
+    def _run(self, x: torch.Tensor, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h, c = state.unsqueeze(0).chunk(2, dim=-1)
+        y, (h, c) = self.lstm(x, (h.contiguous(), c.contiguous()))
+        return y, torch.cat([h[0], c[0]], dim=-1)
+
+    def step(self, x: torch.Tensor, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x [B, hidden]``, ``state [B, 2 * hidden]`` -> (``y [B, hidden]``, new state)."""
+        y, state = self._run(x.unsqueeze(0), state)
+        return y[0], state
+
+    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x [T, B, hidden]``, ``state [B, 2 * hidden]``, ``reset [T, B]`` -> (``y [T, B, hidden]``, final state)."""
+        cuts = [0] + (reset[1:].any(dim=1).nonzero().flatten() + 1).tolist() + [x.shape[0]]
+        ys = []
+        for t0, t1 in zip(cuts[:-1], cuts[1:], strict=True):
+            state = state.masked_fill(reset[t0].unsqueeze(-1), 0.0)
+            y, state = self._run(x[t0:t1], state)
+            ys.append(y)
+        return torch.cat(ys, dim=0), state
+
+
+def _g(x: torch.Tensor) -> torch.Tensor:
+    """minGRU's positive activation: ``x + 0.5`` for ``x >= 0``, ``sigmoid(x)`` below (continuous at 0)."""
+    return torch.where(x >= 0, x + 0.5, torch.sigmoid(x))
+
+
+def _log_g(x: torch.Tensor) -> torch.Tensor:
+    """``log(_g(x))`` without forming ``_g``, so very negative ``x`` cannot underflow to ``log 0``."""
+    # relu keeps the unused branch's log finite, so its zero gradient stays 0 rather than NaN.
+    return torch.where(x >= 0, torch.log(F.relu(x) + 0.5), F.logsigmoid(x))
+
+
+def mingru_scan(k: torch.Tensor, p: torch.Tensor, h0: torch.Tensor, reset: torch.Tensor) -> torch.Tensor:
+    """All hidden states of ``h_t = (1 - z_t) h_{t-1} + z_t g(p_t)``, ``z_t = sigmoid(k_t)``, in parallel.
+
+    Args:
+        k, p: gate and candidate pre-activations ``[T, B, H]``.
+        h0: state before the first step ``[B, H]`` (any sign: it never goes through a log).
+        reset: bool ``[T, B]``; True at ``t`` means ``h_{t-1}`` is replaced by 0 before step ``t``.
+    Returns:
+        ``h [T, B, H]`` in the dtype of ``k``.
+
+    With ``a_t = 1 - z_t``, ``b_t = z_t g(p_t)`` and ``A_t = sum_{s<=t} log a_s``, the recurrence
+    unrolls to ``h_t = exp(A_t) h0 + sum_{s<=t} exp(A_t - A_s) b_s``, and Heinsen's method writes the
+    sum as ``exp(A_t + logcumsumexp_s(log b_s - A_s))``: one cumsum and one logcumsumexp over time.
+    A reset at ``t`` makes ``a_t = 0``; we use ``log a_t = -RESET_CUT`` instead of ``-inf``, which
+    scales every earlier term by ``exp(-RESET_CUT) = 0`` exactly. The two scans run in float64
+    because the cuts pile up in ``A`` (``-RESET_CUT`` per reset) and ``log h`` is the small difference
+    of two such large numbers: in float32 the tests' segments come out up to 2% wrong, in float64
+    the error is under ``1e-9``. Only ``A`` and ``log h`` need it; the pointwise work stays in the
+    input dtype.
+    """
+    dtype = k.dtype
+    log_a = -F.softplus(k)                                      # log(1 - z)
+    log_b = log_a + k + _log_g(p)                               # log z = log(1 - z) + k
+    a_star = log_a.double().masked_fill(reset.unsqueeze(-1), -RESET_CUT).cumsum(dim=0)
+    log_h = a_star + torch.logcumsumexp(log_b.double() - a_star, dim=0)
+    return torch.exp(a_star).to(dtype) * h0 + torch.exp(log_h.to(dtype))
+
+
+class MinGRUCore(nn.Module):
+    """One minGRU layer with a residual connection; state ``[B, hidden]``.
+
+    The gates read only the current input, never ``h_{t-1}``, which is what lets ``unroll`` run as a
+    parallel scan. The output is ``x_t + h_t``: ``h_t`` sees ``x_t`` only through the gate ``z_t``,
+    so the residual keeps the current observation directly in reach of the heads (the paper stacks
+    its minGRU layers inside residual blocks for the same reason).
+    """
+
+    def __init__(self, hidden: int):
+        super().__init__()
+        self.state_size = hidden
+        self.gates = _orthogonal(nn.Linear(hidden, 2 * hidden), 1.0)
+        # Gate bias -1: keep (1 - z) = sigmoid(1) of the old state, the same default memory as the
+        # LSTM's forget-gate bias of 1.
+        with torch.no_grad():
+            self.gates.bias[:hidden] = -1.0
+
+    def step(self, x: torch.Tensor, state: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x [B, hidden]``, ``state [B, hidden]`` -> (``y [B, hidden]``, new state)."""
+        k, p = self.gates(x).chunk(2, dim=-1)
+        h = torch.lerp(state, _g(p), torch.sigmoid(k))       # (1 - z) h + z g(p) in one op
+        return x + h, h
+
+    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x [T, B, hidden]``, ``state [B, hidden]``, ``reset [T, B]`` -> (``y [T, B, hidden]``, final state)."""
+        k, p = self.gates(x).chunk(2, dim=-1)
+        h = mingru_scan(k, p, state, reset)
+        return x + h, h[-1]
+
+
+class ActorCritic(nn.Module):
+    """Policy logits and value from a flat observation; see the module docstring for the layout.
+
+    Attributes: ``obs_size``, ``head_sizes``, ``num_actions`` (``sum(head_sizes)``), ``kind``,
+    ``state_size``, ``actor_segments`` and ``critic_segments`` (names of the privileged segments the
+    value alone reads).
+    """
+
+    def __init__(self, obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], kind: str = "mlp",
+                 hidden: int = 256, layers: int = 2, entity_encoder: bool = False,
+                 privileged: Sequence[str] = ("privileged",)):
+        super().__init__()
+        if kind not in KINDS:
+            raise ValueError(f"unknown model kind {kind!r}; choose one of {', '.join(KINDS)}")
+        self.head_sizes = tuple(int(s) for s in head_sizes)
+        if not self.head_sizes or min(self.head_sizes) < 1:
+            raise ValueError(f"head_sizes must be one or more positive sizes, got {self.head_sizes}")
+        if hidden < 1 or layers < 1:
+            raise ValueError(f"hidden and layers must be at least 1, got hidden={hidden}, layers={layers}")
+        segments = tuple(obs_segments)
+        is_actor = [seg.name not in privileged for seg in segments]
+        if not any(is_actor):
+            raise ValueError(f"every observation segment is privileged ({[s.name for s in segments]}); "
+                             f"the actor would see nothing")
+        self.kind = kind
+        self.obs_size = sum(seg.size for seg in segments)
+        self.num_actions = sum(self.head_sizes)
+        self.actor_segments = tuple(s.name for s, a in zip(segments, is_actor, strict=True) if a)
+        self.critic_segments = tuple(s.name for s, a in zip(segments, is_actor, strict=True) if not a)
+        self._actor_runs = _column_runs(segments, is_actor)
+        self._critic_runs = _column_runs(segments, [not a for a in is_actor])
+        critic_extra = sum(b - a for a, b in self._critic_runs)
+
+        self.encoder = ObsEncoder([s for s, a in zip(segments, is_actor, strict=True) if a],
+                                  hidden, layers, entity_encoder)
+        self.core = {"mlp": Feedforward, "lstm": LSTMCore, "mingru": MinGRUCore}[kind](hidden)
+        self.state_size = self.core.state_size
+        self.policy = _orthogonal(nn.Linear(hidden, self.num_actions), POLICY_GAIN)
+        self.value = nn.Sequential(_orthogonal(nn.Linear(hidden + critic_extra, hidden), RELU_GAIN), nn.ReLU(),
+                                   _orthogonal(nn.Linear(hidden, 1), VALUE_GAIN))
+
+    def initial_state(self, batch_size: int, device: torch.device | str | None = None) -> torch.Tensor:
+        """Zero recurrent state ``[batch_size, state_size]`` (``[batch_size, 0]`` for ``mlp``)."""
+        if device is None:
+            device = self.policy.weight.device
+        return torch.zeros(batch_size, self.state_size, device=device, dtype=self.policy.weight.dtype)
+
+    def _check_obs(self, obs: torch.Tensor, dims: int):
+        if obs.dim() != dims or obs.shape[-1] != self.obs_size:
+            want = "[T, B, " if dims == 3 else "[B, "
+            raise ValueError(f"obs has shape {tuple(obs.shape)}; expected {want}{self.obs_size}]")
+
+    def _heads(self, out: torch.Tensor, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Core output ``[N, hidden]`` and observation ``[N, obs_size]`` -> (logits ``[N, A]``, value ``[N]``)."""
+        critic_in = torch.cat([out, _take(obs, self._critic_runs)], dim=-1) if self._critic_runs else out
+        return self.policy(out), self.value(critic_in).squeeze(-1)
+
+    def step(self, obs: torch.Tensor, state: torch.Tensor,
+             reset: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """One tick for a batch of envs, as in a rollout.
+
+        Args:
+            obs: ``[B, obs_size]``; state: ``[B, state_size]``; reset: bool ``[B]``, True where an
+                episode starts this tick (that env's state is zeroed first), ``None`` for none.
+        Returns:
+            ``(logits [B, num_actions], value [B], new_state [B, state_size])``.
+        """
+        self._check_obs(obs, 2)
+        if reset is not None:
+            state = state.masked_fill(reset.unsqueeze(-1), 0.0)
+        out, state = self.core.step(self.encoder(_take(obs, self._actor_runs)), state)
+        logits, value = self._heads(out, obs)
+        return logits, value, state
+
+    def unroll(self, obs: torch.Tensor, state: torch.Tensor,
+               reset: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """A whole segment at once, for training; equal to calling :meth:`step` for ``t = 0 .. T-1``.
+
+        Args:
+            obs: ``[T, B, obs_size]``; state: ``[B, state_size]`` before ``t = 0``; reset: bool
+                ``[T, B]`` (``reset[t]`` as :meth:`step` would get it), ``None`` for none.
+        Returns:
+            ``(logits [T, B, num_actions], value [T, B], final_state [B, state_size])``.
+        """
+        self._check_obs(obs, 3)
+        steps, batch = obs.shape[:2]
+        if reset is None:
+            reset = torch.zeros(steps, batch, dtype=torch.bool, device=obs.device)
+        flat = obs.reshape(steps * batch, self.obs_size)
+        x = self.encoder(_take(flat, self._actor_runs)).view(steps, batch, -1)
+        out, state = self.core.unroll(x, state, reset)
+        logits, value = self._heads(out.reshape(steps * batch, -1), flat)
+        return logits.view(steps, batch, -1), value.view(steps, batch), state
+
+
+def build_model(obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], kind: str = "mlp",
+                hidden: int = 256, layers: int = 2, entity_encoder: bool = False,
+                privileged: Sequence[str] = ("privileged",)) -> ActorCritic:
+    """An :class:`ActorCritic` for an encounter's layout (typically ``spec.obs_segments, spec.head_sizes``).
+
+    Args:
+        obs_segments: the flat observation's blocks, in order.
+        head_sizes: options per action head.
+        kind: ``"mlp"``, ``"lstm"`` or ``"mingru"``.
+        hidden: width of every hidden layer and of the recurrent state.
+        layers: ``Linear -> ReLU`` layers in the encoder trunk (the recurrent layer, if any, comes on top).
+        entity_encoder: encode segments with ``slots > 1`` slot by slot with shared weights.
+        privileged: names of segments only the value may read.
+    """
+    return ActorCritic(obs_segments, head_sizes, kind=kind, hidden=hidden, layers=layers,
+                       entity_encoder=entity_encoder, privileged=privileged)

@@ -1,0 +1,143 @@
+"""MaskedMultiCategorical: masking, hand-computed log-probabilities and entropies, gradients, fallbacks."""
+
+import math
+
+import pytest
+import torch
+
+from osrs_rl.train.distributions import MaskedMultiCategorical
+
+HEADS = (3, 1, 5, 2)
+
+
+def random_case(batch, seed, heads=HEADS):
+    """Random logits and a random mask over ``heads``; option 0 of each head stays legal (the runtime's rule)."""
+    g = torch.Generator().manual_seed(seed)
+    logits = torch.randn(batch, sum(heads), generator=g) * 3
+    mask = torch.rand(batch, sum(heads), generator=g) < 0.5
+    start = 0
+    for size in heads:
+        mask[:, start] = True
+        start += size
+    return logits, mask
+
+
+def hand_case():
+    """Two heads, sizes 3 and 2; option 1 of head 0 is illegal (and has the biggest logit)."""
+    logits = torch.tensor([1.0, 9.0, 3.0, 0.5, -0.5])
+    mask = torch.tensor([True, False, True, True, True])
+    return logits, mask
+
+
+def test_sampling_never_picks_an_illegal_option():
+    logits, mask = random_case(256, seed=0)
+    logits = torch.where(mask, logits / 6, 50.0)      # illegal options would win any unmasked draw
+    dist = MaskedMultiCategorical(logits, mask, HEADS)
+    g = torch.Generator().manual_seed(1)
+    picked = torch.zeros_like(mask)
+    offsets = torch.tensor([0, 3, 4, 9])
+    for _ in range(100):
+        flat = dist.sample(g) + offsets                # [256, 4] column in the flat layout
+        assert mask.gather(1, flat).all(), "sampled a masked option"
+        picked.scatter_(1, flat, True)
+    # and sampling is not stuck on one option: most legal options come up over 100 draws
+    assert picked.sum() > 0.9 * mask.sum()
+
+
+def test_sample_frequencies_follow_the_legal_softmax():
+    logits, mask = hand_case()
+    dist = MaskedMultiCategorical(logits.expand(10000, 5), mask.expand(10000, 5), (3, 2))
+    actions = dist.sample(torch.Generator().manual_seed(2))
+    p0 = torch.softmax(torch.tensor([1.0, 3.0]), 0)   # legal options 0 and 2 of head 0
+    p1 = torch.softmax(torch.tensor([0.5, -0.5]), 0)
+    freq0 = torch.bincount(actions[:, 0], minlength=3).float() / 10000
+    freq1 = torch.bincount(actions[:, 1], minlength=2).float() / 10000
+    assert freq0[1] == 0
+    torch.testing.assert_close(freq0[[0, 2]], p0, atol=0.02, rtol=0)
+    torch.testing.assert_close(freq1, p1, atol=0.02, rtol=0)
+
+
+def test_sample_is_reproducible_with_a_generator():
+    logits, mask = random_case(64, seed=3)
+    dist = MaskedMultiCategorical(logits, mask, HEADS)
+    a = dist.sample(torch.Generator().manual_seed(7))
+    b = dist.sample(torch.Generator().manual_seed(7))
+    assert a.dtype == torch.int64 and a.shape == (64, len(HEADS))
+    assert torch.equal(a, b)
+
+
+def test_log_prob_matches_hand_computation():
+    logits, mask = hand_case()
+    dist = MaskedMultiCategorical(logits, mask, (3, 2))
+    lp0 = 3.0 - math.log(math.exp(1.0) + math.exp(3.0))       # option 2 of head 0, option 1 ignored
+    lp1 = -0.5 - math.log(math.exp(0.5) + math.exp(-0.5))      # option 1 of head 1
+    per_head = dist.log_prob_per_head(torch.tensor([2, 1]))
+    torch.testing.assert_close(per_head, torch.tensor([lp0, lp1]))
+    torch.testing.assert_close(dist.log_prob(torch.tensor([2, 1])), torch.tensor(lp0 + lp1))
+
+
+def test_entropy_matches_hand_computation_and_ignores_masked_options():
+    logits, mask = hand_case()
+    dist = MaskedMultiCategorical(logits, mask, (3, 2))
+
+    def h(*xs):
+        z = sum(math.exp(x) for x in xs)
+        return -sum(math.exp(x) / z * (x - math.log(z)) for x in xs)
+
+    torch.testing.assert_close(dist.entropy_per_head(), torch.tensor([h(1.0, 3.0), h(0.5, -0.5)]))
+    torch.testing.assert_close(dist.entropy(), torch.tensor(h(1.0, 3.0) + h(0.5, -0.5)))
+    # whatever an illegal option's logit is (huge, -inf, NaN-free extremes), nothing changes
+    for value in (1e30, -1e30, float("-inf"), 0.0):
+        other = MaskedMultiCategorical(logits.clone().index_fill_(0, torch.tensor([1]), value), mask, (3, 2))
+        assert torch.equal(other.entropy_per_head(), dist.entropy_per_head())
+        assert torch.equal(other.log_prob(torch.tensor([2, 1])), dist.log_prob(torch.tensor([2, 1])))
+
+
+def test_mode_is_the_best_legal_option():
+    logits, mask = hand_case()
+    assert MaskedMultiCategorical(logits, mask, (3, 2)).mode().tolist() == [2, 0]
+    assert MaskedMultiCategorical(logits, None, (3, 2)).mode().tolist() == [1, 0]
+
+
+def test_gradients_are_finite_and_skip_masked_logits():
+    logits, mask = random_case(128, seed=4)
+    logits = logits.masked_fill(~mask, float("-inf")).requires_grad_()   # even -inf in illegal slots
+    dist = MaskedMultiCategorical(logits, mask, HEADS)
+    actions = dist.sample(torch.Generator().manual_seed(5))
+    (-dist.log_prob(actions).mean() - 0.01 * dist.entropy().mean()).backward()
+    assert torch.isfinite(logits.grad).all()
+    assert (logits.grad[~mask] == 0).all()
+    assert logits.grad[mask].abs().sum() > 0
+
+
+def test_head_with_nothing_legal_falls_back_to_option_zero():
+    logits = torch.tensor([[4.0, 2.0, 3.0, 1.0, 0.0]])
+    mask = torch.tensor([[False, False, False, True, True]])            # head 0 has no legal option
+    dist = MaskedMultiCategorical(logits, mask, (3, 2))
+    assert dist.legal[0, 0].tolist() == [True, False, False]
+    assert dist.mode()[0, 0] == 0
+    assert (dist.sample(torch.Generator().manual_seed(6))[:, 0] == 0).all()
+    assert dist.log_prob_per_head(torch.tensor([[0, 1]]))[0, 0] == 0.0
+    assert dist.entropy_per_head()[0, 0] == 0.0
+
+
+def test_batch_shapes_and_padding_of_a_single_option_head():
+    t, b = 4, 6
+    logits, mask = random_case(t * b, seed=8)
+    dist = MaskedMultiCategorical(logits.view(t, b, -1), mask.view(t, b, -1), HEADS)
+    actions = dist.sample()
+    assert actions.shape == (t, b, len(HEADS))
+    assert (actions[..., 1] == 0).all()                                 # the size-1 head has one option
+    assert dist.log_prob(actions).shape == (t, b) and dist.entropy().shape == (t, b)
+    assert (dist.entropy_per_head()[..., 1] == 0).all()
+    assert torch.isfinite(dist.log_prob(actions)).all()
+
+
+def test_wrong_shapes_are_refused_with_the_sizes():
+    logits, mask = random_case(2, seed=9)
+    with pytest.raises(ValueError, match="11"):
+        MaskedMultiCategorical(logits[:, :10], mask[:, :10], HEADS)
+    with pytest.raises(ValueError, match="mask shape"):
+        MaskedMultiCategorical(logits, mask[:1], HEADS)
+    with pytest.raises(ValueError, match="one per head"):
+        MaskedMultiCategorical(logits, mask, HEADS).log_prob(torch.zeros(2, 3, dtype=torch.int64))

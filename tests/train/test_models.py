@@ -1,0 +1,193 @@
+"""ActorCritic: step/unroll equivalence with resets for every kind, shapes, privileged isolation, entity
+encoder weight sharing, gradients and initialisation."""
+
+import pytest
+import torch
+
+from osrs_rl.runtime.spec import ObsSegment
+from osrs_rl.train.models import KINDS, build_model, mingru_scan
+
+# The privileged block sits between actor blocks, so the actor's columns are not one slice.
+SEGMENTS = (ObsSegment("self", 5), ObsSegment("privileged", 3), ObsSegment("npcs", 4, slots=3),
+            ObsSegment("relation", 2))
+OBS = sum(s.size for s in SEGMENTS)          # 22
+PRIV = slice(5, 8)
+NPCS = slice(8, 20)
+HEADS = (3, 1, 4)
+HIDDEN = 32
+
+
+def make(kind, seed=0, **kw):
+    """A small model with fixed weights; biases made non-zero so tests exercise them too."""
+    torch.manual_seed(seed)
+    model = build_model(SEGMENTS, HEADS, kind=kind, hidden=HIDDEN, **kw)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "bias" in name:
+                p.add_(0.1 * torch.randn_like(p))
+            if name == "policy.weight":
+                p.mul_(100)                  # initial logits are ~0: scale up so comparisons mean something
+    return model
+
+
+def segment(t, b, seed, reset_rate=0.25):
+    """Random observations [T, B, OBS], a random start state per kind and resets [T, B] (some at t=0)."""
+    g = torch.Generator().manual_seed(seed)
+    obs = torch.randn(t, b, OBS, generator=g)
+    reset = torch.rand(t, b, generator=g) < reset_rate
+    reset[0, 0] = True
+    return obs, reset, g
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_unroll_equals_step_by_step_with_resets(kind):
+    model = make(kind)
+    t, b = 16, 6
+    obs, reset, g = segment(t, b, seed=1)
+    state0 = torch.rand(b, model.state_size, generator=g) * 2
+    logits, value, final = model.unroll(obs, state0, reset)
+    state = state0
+    for i in range(t):
+        step_logits, step_value, state = model.step(obs[i], state, reset[i])
+        torch.testing.assert_close(logits[i], step_logits, atol=1e-5, rtol=1e-5, msg=f"logits differ at t={i}")
+        torch.testing.assert_close(value[i], step_value, atol=1e-5, rtol=1e-5, msg=f"value differs at t={i}")
+    torch.testing.assert_close(final, state, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "mingru"])
+def test_resets_and_start_state_matter(kind):
+    """Guards the equivalence test: a recurrent model's outputs do depend on resets and on state0."""
+    model = make(kind)
+    obs, reset, g = segment(12, 4, seed=2)
+    state0 = torch.rand(4, model.state_size, generator=g)
+    with_resets = model.unroll(obs, state0, reset)[0]
+    assert not torch.allclose(with_resets, model.unroll(obs, state0, None)[0], atol=1e-4)
+    assert not torch.allclose(with_resets, model.unroll(obs, torch.zeros_like(state0), reset)[0], atol=1e-4)
+
+
+@pytest.mark.parametrize("kind", ["lstm", "mingru"])
+def test_reset_in_step_is_a_fresh_start(kind):
+    model = make(kind)
+    obs = torch.randn(5, OBS)
+    reset = torch.tensor([True, False, True, False, True])
+    warm = torch.rand(5, model.state_size) + 0.5
+    got = model.step(obs, warm, reset)
+    fresh = model.step(obs, model.initial_state(5), None)
+    for a, f in zip(got, fresh, strict=True):
+        assert torch.equal(a[reset], f[reset])
+        assert not torch.allclose(a[~reset], f[~reset])
+
+
+def test_mingru_scan_equals_the_recurrence_over_a_long_segment():
+    """The scan alone against the textbook loop, with larger pre-activations and many resets."""
+    g = torch.Generator().manual_seed(3)
+    t, b, h = 96, 4, 8
+    k, p = torch.randn(t, b, h, generator=g) * 4, torch.randn(t, b, h, generator=g) * 4
+    reset = torch.rand(t, b, generator=g) < 0.2
+    h0 = torch.randn(b, h, generator=g)
+    state, expected = h0, []
+    for i in range(t):
+        state = torch.where(reset[i, :, None], 0.0, state)
+        z = torch.sigmoid(k[i])
+        g_p = torch.where(p[i] >= 0, p[i] + 0.5, torch.sigmoid(p[i]))
+        state = (1 - z) * state + z * g_p
+        expected.append(state)
+    torch.testing.assert_close(mingru_scan(k, p, h0, reset), torch.stack(expected), atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("entity_encoder", [False, True])
+@pytest.mark.parametrize("kind", KINDS)
+def test_shapes(kind, entity_encoder):
+    model = make(kind, entity_encoder=entity_encoder)
+    expected_state = {"mlp": 0, "lstm": 2 * HIDDEN, "mingru": HIDDEN}[kind]
+    state = model.initial_state(7)
+    assert state.shape == (7, expected_state) and model.state_size == expected_state
+    logits, value, new_state = model.step(torch.randn(7, OBS), state, torch.zeros(7, dtype=torch.bool))
+    assert logits.shape == (7, sum(HEADS)) and value.shape == (7,) and new_state.shape == (7, expected_state)
+    logits, value, final = model.unroll(torch.randn(3, 7, OBS), state, torch.zeros(3, 7, dtype=torch.bool))
+    assert logits.shape == (3, 7, sum(HEADS)) and value.shape == (3, 7) and final.shape == (7, expected_state)
+    with pytest.raises(ValueError, match=f"expected \\[B, {OBS}\\]"):
+        model.step(torch.randn(7, OBS + 1), state)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_actor_never_sees_privileged_segments(kind):
+    model = make(kind)
+    obs, reset, _ = segment(6, 5, seed=4)
+    state0 = model.initial_state(5)
+    logits, value, final = model.unroll(obs, state0, reset)
+    changed = obs.clone()
+    changed[..., PRIV] = torch.randn_like(changed[..., PRIV]) * 10
+    logits2, value2, final2 = model.unroll(changed, state0, reset)
+    assert torch.equal(logits, logits2) and torch.equal(final, final2)
+    assert not torch.allclose(value, value2)
+    step_logits, step_value, _ = model.step(obs[0], state0)
+    step_logits2, step_value2, _ = model.step(changed[0], state0)
+    assert torch.equal(step_logits, step_logits2) and not torch.allclose(step_value, step_value2)
+    # the actor's input width is the non-privileged columns only
+    assert model.encoder.trunk[0].in_features == OBS - 3
+    assert model.actor_segments == ("self", "npcs", "relation") and model.critic_segments == ("privileged",)
+
+
+def test_without_privileged_names_the_actor_reads_everything():
+    model = make("mlp", privileged=())
+    obs = torch.randn(4, OBS)
+    changed = obs.clone()
+    changed[:, PRIV] += 5
+    state = model.initial_state(4)
+    assert not torch.allclose(model.step(obs, state)[0], model.step(changed, state)[0])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_entity_encoder_is_shared_across_slots(kind):
+    model = make(kind, entity_encoder=True)
+    obs, reset, _ = segment(5, 4, seed=5)
+    out = model.unroll(obs, model.initial_state(4), reset)
+    permuted = obs.clone()
+    slots = permuted[..., NPCS].reshape(5, 4, 3, 4)
+    permuted[..., NPCS] = slots[:, :, [2, 0, 1]].reshape(5, 4, 12)
+    for a, b in zip(out, model.unroll(permuted, model.initial_state(4), reset), strict=True):
+        torch.testing.assert_close(a, b, atol=1e-6, rtol=1e-6)
+    # changing one slot's content does change the output: the slots are read, not ignored
+    edited = obs.clone()
+    edited[..., NPCS.start:NPCS.start + 4] += 3
+    assert not torch.allclose(out[0], model.unroll(edited, model.initial_state(4), reset)[0])
+    # one set of weights per entity segment, whatever its number of slots
+    more_slots = tuple(ObsSegment(s.name, s.features, 9) if s.name == "npcs" else s for s in SEGMENTS)
+    bigger = build_model(more_slots, HEADS, kind=kind, hidden=HIDDEN, entity_encoder=True)
+    assert sum(p.numel() for p in bigger.parameters()) == sum(p.numel() for p in model.parameters())
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_gradients_reach_every_parameter(kind):
+    model = make(kind, entity_encoder=True)
+    obs, reset, g = segment(8, 4, seed=6)
+    state0 = torch.rand(4, model.state_size, generator=g)
+    logits, value, final = model.unroll(obs, state0, reset)
+    (logits.square().mean() + value.square().mean()).backward()
+    for name, p in model.named_parameters():
+        assert p.grad is not None and torch.isfinite(p.grad).all(), name
+        assert p.grad.abs().sum() > 0, f"no gradient reaches {name}"
+
+
+def test_default_initialisation():
+    torch.manual_seed(0)
+    model = build_model(SEGMENTS, HEADS)
+    assert model.kind == "mlp" and model.state_size == 0
+    w = model.encoder.trunk[2].weight                     # square hidden layer: orthogonal with gain sqrt(2)
+    torch.testing.assert_close(w @ w.T, 2.0 * torch.eye(w.shape[0]), atol=1e-4, rtol=0)
+    pw = model.policy.weight                              # rows orthonormal, scaled by 0.01
+    torch.testing.assert_close(pw @ pw.T, 1e-4 * torch.eye(pw.shape[0]), atol=1e-8, rtol=0)
+    vw = model.value[2].weight
+    torch.testing.assert_close((vw @ vw.T).squeeze(), torch.tensor(1.0))
+    logits = model.step(torch.randn(64, OBS), model.initial_state(64))[0]
+    assert logits.abs().max() < 0.2                       # near-uniform first policy
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError, match="mlp, lstm, mingru"):
+        build_model(SEGMENTS, HEADS, kind="transformer")
+    with pytest.raises(ValueError, match="every observation segment is privileged"):
+        build_model((ObsSegment("privileged", 3),), HEADS)
+    with pytest.raises(ValueError, match="head_sizes"):
+        build_model(SEGMENTS, (3, 0))
