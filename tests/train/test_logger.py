@@ -1,0 +1,316 @@
+"""Logging: the TensorBoard event format, episode scalars, the console dashboard and the Logger's sinks."""
+
+import io
+import json
+import struct
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+from osrs_rl.train.logger import Dashboard, Logger, episode_scalars
+from osrs_rl.train.tensorboard import (
+    FILE_VERSION,
+    EventFileError,
+    EventWriter,
+    crc32c,
+    iter_records,
+    masked_crc32c,
+    read_events,
+)
+
+
+# ---- CRC32C and the event format -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "data, crc",
+    [
+        (b"123456789", 0xE3069283),  # the CRC catalogue check value of CRC-32C
+        (b"", 0x00000000),
+        (bytes(32), 0x8A9136AA),  # RFC 3720 appendix B.4: 32 bytes of zeros
+        (b"\xff" * 32, 0x62A8AB43),  # RFC 3720 B.4: 32 bytes of 0xFF
+        (bytes(range(32)), 0x46DD794E),  # RFC 3720 B.4: incrementing
+        (bytes(range(31, -1, -1)), 0x113FDB5C),  # RFC 3720 B.4: decrementing
+    ],
+)
+def test_crc32c_known_vectors(data, crc):
+    assert crc32c(data) == crc
+
+
+def test_masked_crc_is_the_tfrecord_rotation_plus_delta():
+    c = crc32c(b"abc")
+    assert masked_crc32c(b"abc") == ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def test_a_scalar_event_has_the_exact_protobuf_bytes(tmp_path):
+    with EventWriter(tmp_path) as w:
+        w.add_scalar("a", 1.0, step=1, wall_time=1.0)
+    records = list(iter_records(w.path))
+    expected = (
+        b"\x09" + struct.pack("<d", 1.0)  # wall_time: field 1, fixed64
+        + b"\x10\x01"  # step: field 2, varint 1
+        + b"\x2a\x0a"  # summary: field 5, 10 bytes
+        + b"\x0a\x08"  # Summary.value: field 1, 8 bytes
+        + b"\x0a\x01a"  # Value.tag: field 1, "a"
+        + b"\x15" + struct.pack("<f", 1.0)  # Value.simple_value: field 2, fixed32
+    )
+    assert records[1] == expected
+    assert records[0].endswith(b"\x1a\x0d" + FILE_VERSION.encode())  # file_version: field 3, first event
+    raw = w.path.read_bytes()
+    assert raw[:8] == struct.pack("<Q", len(records[0]))
+    assert raw[8:12] == struct.pack("<I", masked_crc32c(raw[:8]))
+
+
+def test_written_events_read_back_exactly(tmp_path):
+    with EventWriter(tmp_path) as w:
+        w.add_scalars({"loss/policy": 0.5, "loss/value": -2.25, "episode/won": np.float32(0.1)}, step=2048)
+        w.add_scalar("charts/lr", 3e-4, step=2**40)
+        w.add_scalar("huge", 1e40, step=3)  # past float32: stored as float32 rounds it, to inf
+        w.add_text("config", "```json\n{\"lr\": 0.0003}\n```", step=0)
+    assert w.path.name.startswith("events.out.tfevents.")
+    assert read_events(w.path) == [
+        (2048, "loss/policy", 0.5),
+        (2048, "loss/value", -2.25),
+        (2048, "episode/won", float(np.float32(0.1))),
+        (2**40, "charts/lr", float(np.float32(3e-4))),
+        (3, "huge", float("inf")),
+        (0, "config", "```json\n{\"lr\": 0.0003}\n```"),
+    ]
+    assert read_events(tmp_path) == read_events(w.path)  # a folder reads its event files
+
+
+@pytest.mark.parametrize("offset", [0, 9, 20, -2])  # length, length CRC, data, data CRC of a record
+def test_a_corrupted_byte_is_detected(tmp_path, offset):
+    with EventWriter(tmp_path) as w:
+        w.add_scalars({"a": 1.0, "b": 2.0}, step=1)
+    data = bytearray(w.path.read_bytes())
+    second = len(data) - len(list(iter_records(w.path))[1]) - 16  # start of the second record
+    data[second + offset if offset >= 0 else len(data) + offset] ^= 0x10
+    w.path.write_bytes(bytes(data))
+    with pytest.raises(EventFileError, match="CRC mismatch|ends first"):
+        read_events(w.path)
+
+
+def test_a_truncated_event_file_is_detected(tmp_path):
+    with EventWriter(tmp_path) as w:
+        w.add_scalar("a", 1.0, step=1)
+    w.path.write_bytes(w.path.read_bytes()[:-3])
+    with pytest.raises(EventFileError, match="ends first"):
+        read_events(w.path)
+
+
+def test_bad_scalars_are_refused_with_their_tag(tmp_path):
+    with EventWriter(tmp_path) as w:
+        with pytest.raises(TypeError, match="scalar 'loss' is not a number"):
+            w.add_scalars({"loss": "high"}, step=1)
+        with pytest.raises(ValueError, match="non-empty string"):
+            w.add_scalar("", 1.0, step=1)
+        with pytest.raises(TypeError, match="step must be an integer"):
+            w.add_scalar("a", 1.0, step=1.5)
+    with pytest.raises(ValueError, match="is closed"):
+        w.add_scalar("a", 1.0, step=2)
+
+
+# ---- episode scalars -----------------------------------------------------------------------------------
+def _metrics(won, ticks, phase):
+    names = ("early", "late", "never")
+    phase = np.array(phase, dtype=np.int64)
+    return {
+        "won": np.array(won, float),
+        "ticks": np.array(ticks, float),
+        "phase": phase,
+        "phase_name": np.array([names[i] for i in phase], dtype=object),
+    }
+
+
+def test_episode_scalars_means_overall_and_per_phase():
+    s = episode_scalars(_metrics([1, 0, 1, 1], [10, 20, 30, 40], [0, 1, 1, 1]), ("early", "late", "never"))
+    assert s == {
+        "episode/count": 4.0,
+        "episode/won": 0.75,
+        "episode/ticks": 25.0,
+        "phase/early/fraction": 0.25,
+        "phase/early/won": 1.0,
+        "phase/early/ticks": 10.0,
+        "phase/late/fraction": 0.75,
+        "phase/late/won": 2 / 3,
+        "phase/late/ticks": 30.0,
+        "phase/never/fraction": 0.0,
+    }
+
+
+def test_episode_scalars_of_no_episodes_is_empty():
+    assert episode_scalars(_metrics([], [], []), ("early", "late", "never")) == {}
+    assert episode_scalars({}, ("early",)) == {}
+
+
+def test_episode_scalars_refuses_bad_input():
+    with pytest.raises(ValueError, match="phase index 2 outside 0..1"):
+        episode_scalars(_metrics([1], [1], [2]), ("early", "late"))
+    bad = _metrics([1, 0], [1, 2], [0, 0])
+    bad["ticks"] = np.zeros(3)
+    with pytest.raises(ValueError, match=r"'ticks' has shape \(3,\), expected \(2,\)"):
+        episode_scalars(bad, ("early",))
+    with pytest.raises(ValueError, match="no 'phase' array"):
+        episode_scalars({"won": np.ones(2)}, ("early",))
+
+
+# ---- dashboard -----------------------------------------------------------------------------------------
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+SCALARS = {
+    "loss/policy": 0.0123,
+    "loss/value": 0.456,
+    "episode/count": 4,
+    "episode/won": 0.25,
+    "phase/early/fraction": 0.5,
+    "phase/late/fraction": 0.5,
+    "time/env": 3.0,
+    "time/inference": 1.0,
+    "time/learn": 1.0,
+}
+
+
+def _console(terminal: bool) -> Console:
+    return Console(file=io.StringIO(), force_terminal=terminal, width=120, record=True, color_system=None)
+
+
+def test_dashboard_renders_progress_speed_losses_episodes_and_time():
+    console, clock = _console(True), Clock()
+    with Dashboard(total_steps=1000, console=console, clock=clock) as d:
+        for i in range(1, 6):
+            clock.t += 1.0
+            d.update(100 * i, SCALARS)
+    console.print(d.render())
+    text = console.export_text()
+    for part in ["step 500 / 1,000 (50.0%)", "100 steps/s", "elapsed 0:00:05", "left 0:00:05",
+                 "0.0123", "0.456", "episodes (last 20)", "won", "0.25", "early", "50.0%", "env", "60%", "20%"]:
+        assert part in text, part
+
+
+def test_dashboard_redraws_at_most_twice_a_second():
+    console, clock = _console(True), Clock()
+    d = Dashboard(total_steps=100, console=console, clock=clock).start()
+    draws = []
+    live_update = d._live.update
+    d._live.update = lambda r, refresh=False: (draws.append(clock.t), live_update(r, refresh=refresh))
+    for i in range(50):  # 5 seconds of updates at 10 Hz
+        clock.t += 0.1
+        d.update(i, {"loss/policy": 1.0})
+    d.stop()
+    assert 10 <= len(draws) <= 12
+
+
+def test_episode_window_averages_over_episodes_not_logs():
+    d = Dashboard(console=_console(False), window=2)
+    d.update(1, {"episode/count": 1, "episode/won": 0.0})
+    d.update(2, {"episode/count": 3, "episode/won": 1.0})
+    assert d.episode_means()["episode/won"] == 0.75
+    d.update(3, {"episode/count": 1, "episode/won": 0.0})  # the window of 2 logs drops the first
+    assert d.episode_means()["episode/won"] == 0.75
+    assert d.episodes_in_window() == 4
+
+
+def test_dashboard_off_a_terminal_prints_plain_lines_every_few_seconds():
+    console, clock = _console(False), Clock()
+    d = Dashboard(total_steps=10_000, console=console, plain_every=10.0, clock=clock).start()
+    for i in range(1, 26):  # 25 seconds at one update a second
+        clock.t += 1.0
+        d.update(100 * i, SCALARS)
+    d.stop()
+    out = console.file.getvalue()
+    lines = out.splitlines()
+    assert len(lines) == 4  # at 1 s, 11 s, 21 s, and the final line
+    assert "\x1b" not in out
+    assert lines[-1].startswith("step 2,500 / 10,000 (25.0%) | 100 steps/s | elapsed 0:00:25 | left 0:01:15")
+    assert "policy=0.0123" in lines[-1] and "episodes(" in lines[-1] and "env 60%" in lines[-1]
+
+
+# ---- logger --------------------------------------------------------------------------------------------
+CONFIG = {"encounter": "template", "lr": 3e-4, "hidden": (64, 64), "out": Path("runs/x"), "seed": np.int64(1)}
+
+
+def test_logger_writes_config_events_and_console(tmp_path):
+    console = _console(False)
+    with Logger(tmp_path / "run", CONFIG, console=console, total_steps=100) as log:
+        log.log(10, {"loss/policy": 0.5, "episode/won": np.float64(1.0)})
+        log.log(20, {"loss/policy": 0.25})
+    config = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert config == {"encounter": "template", "lr": 3e-4, "hidden": [64, 64], "out": "runs/x", "seed": 1}
+    events = read_events(tmp_path / "run")
+    assert (10, "loss/policy", 0.5) in events and (20, "loss/policy", 0.25) in events
+    assert (10, "episode/won", 1.0) in events
+    assert any(tag == "config" and '"lr": 0.0003' in value for _, tag, value in events)
+    out = console.file.getvalue()
+    assert out.count('"encounter": "template"') == 1  # the config, printed once
+    assert "step 20 / 100 (20.0%)" in out
+
+
+def test_logger_without_console_or_tensorboard_still_writes_the_config(tmp_path):
+    with Logger(tmp_path, {"a": 1}, use_tensorboard=False, console=False) as log:
+        log.log(1, {"x": 1.0})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json"]
+
+
+def test_logger_refuses_a_scalar_that_is_not_a_number(tmp_path):
+    with Logger(tmp_path, {}, console=False) as log:
+        with pytest.raises(TypeError, match="scalar 'loss/policy' is not a number"):
+            log.log(1, {"loss/policy": [1, 2]})
+
+
+def test_logger_refuses_a_config_it_cannot_write_and_writes_nothing(tmp_path):
+    with pytest.raises(TypeError, match=r"config\['model'\]\['act'\] is a function"):
+        Logger(tmp_path / "run", {"model": {"act": lambda x: x}}, console=False)
+    assert not (tmp_path / "run").exists()
+
+
+def test_wandb_asked_for_but_not_installed_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "wandb", None)  # makes `import wandb` raise ImportError
+    with pytest.raises(ImportError, match="pip install wandb"):
+        Logger(tmp_path / "run", CONFIG, wandb="offline", console=False)
+    assert not (tmp_path / "run").exists()
+
+
+def test_wandb_mode_must_be_online_or_offline(tmp_path):
+    with pytest.raises(ValueError, match="wandb mode must be one of"):
+        Logger(tmp_path, CONFIG, wandb="disabled", console=False)
+
+
+def test_wandb_offline_run_gets_config_scalars_and_finish(tmp_path, monkeypatch):
+    calls = []
+
+    class FakeRun:
+        def log(self, data, step):
+            calls.append(("log", dict(data), step))
+
+        def finish(self, exit_code=None):
+            calls.append(("finish", exit_code))
+
+    def init(**kwargs):
+        calls.append(("init", kwargs))
+        return FakeRun()
+
+    monkeypatch.setitem(sys.modules, "wandb", types.SimpleNamespace(init=init))
+    with Logger(tmp_path, CONFIG, wandb="offline", console=False, run_name="r1") as log:
+        log.log(5, {"loss/policy": 0.5})
+    init_kwargs = calls[0][1]
+    assert init_kwargs["mode"] == "offline" and init_kwargs["project"] == "osrs-rl" and init_kwargs["name"] == "r1"
+    assert init_kwargs["config"]["hidden"] == [64, 64]
+    assert calls[1:] == [("log", {"loss/policy": 0.5}, 5), ("finish", 0)]
+
+
+def test_a_failing_run_finishes_wandb_with_exit_code_1(tmp_path, monkeypatch):
+    finished = []
+    run = types.SimpleNamespace(log=lambda data, step: None, finish=lambda exit_code=None: finished.append(exit_code))
+    monkeypatch.setitem(sys.modules, "wandb", types.SimpleNamespace(init=lambda **kw: run))
+    with pytest.raises(RuntimeError), Logger(tmp_path, {}, wandb="online", console=False):
+        raise RuntimeError("training diverged")
+    assert finished == [1]
