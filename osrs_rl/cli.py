@@ -138,27 +138,81 @@ def _demo_rollout(num_envs: int = 1024, ticks: int = 300) -> None:
                   f"mean length {m['ticks'].mean():.0f} ticks, food eaten {m['food_eaten'].mean():.2f}")
 
 
+def _error(message: str) -> int:
+    console.print(f"[red]error:[/red] {message}")
+    return 2
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.checkpoint is not None:
+        return _eval_checkpoint(args)
     if args.encounter != "pvp" or not args.ladder:
-        console.print("[red]error:[/red] only `osrs-rl eval pvp --ladder` exists so far (policy evaluation arrives "
-                      "with the trainer)")
-        return 2
+        return _error("give --checkpoint FILE (a trained policy), or `osrs-rl eval pvp --ladder` for the "
+                      "scripted ladder")
     from osrs_rl.encounters.pvp.ladder import print_ladder
 
     if args.fights < 1:
-        console.print(f"[red]error:[/red] --fights must be at least 1, got {args.fights}")
-        return 2
+        return _error(f"--fights must be at least 1, got {args.fights}")
     extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
     try:
         print_ladder(fights=args.fights, **extra)
     except ValueError as e:                      # a config value out of range, named by the runtime
-        console.print(f"[red]error:[/red] {e}")
-        return 2
+        return _error(str(e))
+    return 0
+
+
+def _eval_checkpoint(args: argparse.Namespace) -> int:
+    from osrs_rl.train.evaluate import evaluate, load_policy, print_table
+
+    if args.episodes < 1:
+        return _error(f"--episodes must be at least 1, got {args.episodes}")
+    try:
+        policy = load_policy(args.checkpoint)
+        if policy.encounter != args.encounter:
+            return _error(f"checkpoint {args.checkpoint} is a {policy.encounter!r} policy, not {args.encounter!r}")
+        extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
+        rows = evaluate(policy, episodes=args.episodes, opponents=args.opponent or None, seed=args.seed,
+                        greedy=args.greedy, config=extra)
+    except (ValueError, KeyError) as e:
+        return _error(str(e).strip("'\""))
+    print_table(rows, console, title=f"{args.checkpoint}: {args.episodes} episodes per opponent")
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from osrs_rl.runtime.registry import names
+    from osrs_rl.train.config import load_config
+    from osrs_rl.train.evaluate import evaluate, print_table, save_rows
+    from osrs_rl.train.ppo import Trainer
+
+    if args.encounter not in names():
+        return _error(f"unknown encounter {args.encounter!r}; known: {', '.join(names())}")
+    try:
+        cfg = load_config(args.encounter, args.config, args.overrides)
+        trainer = Trainer(cfg, resume=args.resume)
+    except ValueError as e:
+        return _error(str(e))
+    trainer.train()
+    ckpt = trainer.checkpoint_path()
+    rows = []
+    if trainer.cfg.run.eval_episodes > 0:
+        from osrs_rl.train.evaluate import Policy
+
+        trainer.model.eval()
+        policy = Policy(trainer.model, trainer.spec.name, dict(trainer.cfg.env.config), list(trainer.cfg.env.opponents))
+        rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1)
+        print_table(rows, console, title=f"evaluation: {trainer.cfg.run.eval_episodes} episodes per opponent")
+        save_rows(rows, trainer.run_dir / "eval.json")
+    console.print(f"logs (TensorBoard events, config.json{', eval.json' if rows else ''}): {trainer.run_dir}")
+    console.print(f"checkpoint: {ckpt}  (resume: osrs-rl train {args.encounter} --resume {ckpt}; "
+                  f"evaluate: osrs-rl eval {args.encounter} --checkpoint {ckpt})")
+    console.print("replays: not written yet (the replay layer is a later issue)")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights")
+    parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights",
+                                     allow_abbrev=False)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("demo", help="calculator examples and the engine benchmark")
@@ -180,12 +234,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="print every floored step")
     p.set_defaults(func=cmd_calc)
 
-    p = sub.add_parser("eval", help="evaluate scripted opponents (policies arrive with the trainer)")
-    p.add_argument("encounter", help="encounter name (pvp)")
+    p = sub.add_parser("train", help="train a policy with PPO",
+                       description="Settings: the encounter's preset (osrs_rl/train/presets), then --config FILE, "
+                                   "then --section.key value overrides (see osrs_rl/train/config.py).")
+    p.add_argument("encounter", help="encounter name, e.g. pvp or template")
+    p.add_argument("--config", help="a TOML file of settings (replaces the preset)")
+    p.add_argument("--resume", metavar="CHECKPOINT", help="continue a run from its checkpoint")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("eval", help="evaluate a trained policy, or the scripted PvP ladder")
+    p.add_argument("encounter", help="encounter name (pvp, template, ...)")
+    p.add_argument("--checkpoint", help="a checkpoint written by osrs-rl train")
+    p.add_argument("--episodes", type=int, default=256, help="with --checkpoint: episodes per opponent")
+    p.add_argument("--opponent", action="append", metavar="TIER",
+                   help="with --checkpoint: a scripted tier to play (repeatable; default: the training tiers)")
+    p.add_argument("--greedy", action="store_true", help="with --checkpoint: most likely actions, not samples")
+    p.add_argument("--seed", type=int, default=0, help="with --checkpoint: seed of the evaluation envs")
     p.add_argument("--ladder", action="store_true", help="play every scripted tier against every other")
     p.add_argument("--fights", type=int, default=64, help="fights per pairing")
     p.add_argument("--max-ticks", type=int, default=None,
-                   help="tick limit of each ladder fight (default 1000: big-supply builds outlast 300 ticks)")
+                   help="tick limit of each fight (ladder default 1000: big-supply builds outlast 300 ticks)")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("bench", help="throughput of the engine kernels, or of an encounter under the runtime")
@@ -195,7 +263,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "train":
+        args.overrides = rest                      # --section.key value pairs, checked by the config
+    elif rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     return args.func(args)
 
 

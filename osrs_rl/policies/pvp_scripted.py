@@ -135,15 +135,16 @@ def _reaches(cfg, pl, set_index, dist, adjacent):
 @njit(cache=True)
 def _expected_rate(s, cfg, me, set_index, foe_set, protected):
     """Mean damage per tick of an attack in ``set_index`` on the opponent wearing ``foe_set`` (from
-    the gear's rolls and the attacker's current levels; 40 % less on the opponent's prayer)."""
+    the gear's rolls, the attacker's current levels and the opponent's listed levels; 40 % less on
+    the opponent's prayer)."""
     pl, foe = s.players[me], s.players[1 - me]
     b = pl.build
     pl.combat[0] = cfg.set_combat[b, pl.kit, set_index]      # scratch the mechanics rebuild before any attack
-    foe.combat[0] = cfg.set_combat[foe.build, foe.kit, foe_set]
     c = pl.combat[0]
     for k in range(NUM_SKILLS):
         c.levels[k] = pl.p.levels[k]
-    att, dfn, mn, mx = rolls_vs_player(NO_TRACE, c, foe.combat[0], cfg.set_row[b, pl.kit, set_index])
+    att, dfn, mn, mx = rolls_vs_player(NO_TRACE, c, cfg.set_combat[foe.build, foe.kit, foe_set],
+                                       cfg.set_row[b, pl.kit, set_index])
     rate = hit_chance(att, dfn) * 0.5 * (mn + max(mx, 1)) / attack_speed(c)
     if M.hit_style(c.attack_type) == protected:
         rate *= 0.6

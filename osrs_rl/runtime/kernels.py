@@ -153,8 +153,9 @@ def _bind(template, spec, **jit_options):
                  mask_fn=spec.mask, metrics_fn=spec.metrics)
     fn = types.FunctionType(template.__code__, bound, f"{template.__name__}_{spec.name}")
     # no cache=True: clones share their template's code location, so Numba's disk cache could
-    # not tell encounters apart; each process compiles them once, on first use
-    return njit(**jit_options)(fn)
+    # not tell encounters apart; each process compiles them once, on first use. nogil: a trainer
+    # steps one half of its envs in a thread while the policy reads the other half
+    return njit(nogil=True, **jit_options)(fn)
 
 
 class BatchKernels:

@@ -114,6 +114,11 @@ class EncounterSpec:
     description: str = ""
     config_hook: Callable | None = field(default=None, compare=False)
     """Optional ``hook(config_record)`` run once after validation, to fill the derived fields."""
+    opponents: Any = field(default=None, compare=False)
+    """Optional opponent control, for encounters where another player can be scripted or a policy:
+    an object with ``tier_names`` (tuple of str), ``set(env, env_ids, tier=None, slot=None)`` (from
+    each env's next reset) and ``current(env) -> (is_scripted, tier, slot)`` arrays. The trainer
+    spreads scripted opponents and routes a self-play league through it."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property

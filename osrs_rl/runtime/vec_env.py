@@ -90,6 +90,7 @@ class VecEnv:
         self._mask_view = self._agent_view(self._mask_out)
         self._info = {"action_mask": self._mask_view, "invalid_actions": self._invalid}
         self.tick = 0
+        self._done_count = 0
 
     # ---- views in the user's shape -----------------------------------------------------------
     def _agent_view(self, arr):
@@ -117,6 +118,7 @@ class VecEnv:
         self._started[:] = True
         np.copyto(self._mask_out, self._masks)
         self.tick = 0
+        self._done_count = 0
         for r in self._recorders:
             r.on_reset(self, idx)
         return self._obs_view, {"action_mask": self._mask_view}
@@ -174,6 +176,7 @@ class VecEnv:
             for r in self._recorders:
                 r.on_reset(self, resetting)
         np.copyto(self._mask_out, self._masks)
+        self._done_count = done
         if done:
             self._log_episodes(self._done_metrics[:done].copy(), self._done_phase[:done].copy())
             for r in self._recorders:
@@ -187,6 +190,12 @@ class VecEnv:
             self._logged -= len(self._episode_log.pop(0)[1])
 
     # ---- finished-episode metrics ----------------------------------------------------------------
+    def finished_last_step(self) -> tuple[np.ndarray, np.ndarray]:
+        """The envs whose episode ended in the last ``step`` and those episodes' metrics
+        (``[k]`` env indices, ``[k, num_metrics]``), as copies."""
+        k = self._done_count
+        return self._done_envs[:k].copy(), self._done_metrics[:k, :self.spec.num_metrics].copy()
+
     def pop_metrics(self) -> dict[str, np.ndarray]:
         """Metrics of all episodes finished since the last call, one array per metric name, plus
         ``phase`` (index) and ``phase_name``; empties the log."""

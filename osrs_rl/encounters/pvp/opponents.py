@@ -72,3 +72,34 @@ def opponents(env) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     _check_env(env)
     st = env.states
     return st["opponent_kind"] == ST.OPPONENT_SCRIPTED, st["opponent_tier"].copy(), st["opponent_slot"].copy()
+
+
+class OpponentControl:
+    """The spec's ``opponents`` hook (``osrs_rl.runtime.spec.EncounterSpec.opponents``): how the
+    trainer spreads scripted tiers over envs and routes a self-play league, without PvP imports."""
+
+    @property
+    def tier_names(self) -> tuple[str, ...]:
+        from osrs_rl.policies.pvp_scripted import TIER_NAMES
+
+        return TIER_NAMES
+
+    def tier_index(self, tier) -> int:
+        """A tier given by name or index, as an index; unknown tiers raise with the list of names."""
+        names = self.tier_names
+        if isinstance(tier, str):
+            if tier not in names:
+                raise ValueError(f"unknown scripted tier {tier!r}; tiers: {', '.join(names)}")
+            return names.index(tier)
+        if isinstance(tier, (int, np.integer)) and not isinstance(tier, bool) and 0 <= tier < len(names):
+            return int(tier)
+        raise ValueError(f"a tier is a name ({', '.join(names)}) or an index 0..{len(names) - 1}, got {tier!r}")
+
+    def set(self, env, env_ids=None, tier=None, slot=None) -> None:
+        set_opponents(env, tier=tier, slot=slot, env_ids=env_ids)
+
+    def current(self, env):
+        return opponents(env)
+
+
+CONTROL = OpponentControl()

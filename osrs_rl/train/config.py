@@ -1,0 +1,332 @@
+"""Every training setting in one place: a dataclass per section, a docstring line per field.
+
+A run's config comes from three layers, later ones winning: the defaults below, a preset TOML file
+(``osrs_rl/train/presets/<encounter>.toml`` by default, or ``--config FILE``), then command-line
+overrides ``--section.key value`` (``--ppo.horizon 128``, ``--env.config.opponent_tier 5``). Unknown
+sections or keys, and values of the wrong type, are refused with the list of valid names.
+
+    >>> cfg = load_config("template", overrides=["--run.total_steps", "1000"])
+    >>> cfg.env.encounter, cfg.run.total_steps
+    ('template', 1000)
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, get_type_hints
+
+
+@dataclass
+class EnvSection:
+    """Which encounter and how many copies of it."""
+
+    encounter: str = "pvp"
+    """Encounter name (``osrs_rl.runtime.registry.names()``)."""
+    num_envs: int = 1024
+    """Envs stepped per tick, in total over both halves when ``overlap`` is on."""
+    overlap: bool = True
+    """Split the envs in two halves: one steps in a worker thread while the policy reads the other."""
+    env_threads: int = 1
+    """Numba threads per env half (1 suits a 2-core machine with overlap on)."""
+    config: dict = field(default_factory=dict)
+    """The encounter's own settings (its config fields), e.g. ``max_ticks`` or ``opponent_tier``."""
+    opponents: list = field(default_factory=list)
+    """Scripted opponent tiers to spread over the envs (names or indices), for encounters with
+    opponents (pvp). Empty: the encounter's config decides."""
+
+
+@dataclass
+class ModelSection:
+    """The policy/value network (``osrs_rl.train.models``)."""
+
+    kind: str = "mlp"
+    """``mlp``, ``lstm`` or ``mingru``."""
+    hidden: int = 128
+    """Width of every hidden layer."""
+    layers: int = 2
+    """Encoder layers before the core."""
+    entity_encoder: bool = False
+    """Encode observation segments with several slots with shared weights."""
+
+
+@dataclass
+class PPOSection:
+    """The PPO update (``osrs_rl.train.losses``, ``osrs_rl.train.advantage``)."""
+
+    horizon: int = 64
+    """Ticks per env per rollout segment."""
+    gamma: float = 0.995
+    """Discount per tick."""
+    lam: float = 0.95
+    """GAE lambda."""
+    clip: float = 0.2
+    """Policy ratio clip."""
+    value_clip: float = 0.2
+    """Value clip around the rollout's values (0: off)."""
+    value_coef: float = 0.5
+    """Weight of the value loss."""
+    entropy_coef: float = 0.01
+    """Entropy bonus at the start."""
+    entropy_coef_final: float = 0.002
+    """Entropy bonus at the end (linear schedule)."""
+    max_grad_norm: float = 0.5
+    """Gradient norm clip."""
+    epochs: int = 2
+    """Passes over each rollout."""
+    minibatches: int = 4
+    """Minibatches per epoch (whole env segments each)."""
+    rho_clip: float = 1.0
+    """V-trace clip of the importance ratio in the advantage's TD terms (on-policy: no effect)."""
+    c_clip: float = 1.0
+    """V-trace clip of the trace-cutting ratio."""
+    vtrace: bool = True
+    """Recompute advantages before each minibatch with the latest ratios (V-trace correction)."""
+    priority_alpha: float = 0.0
+    """Prioritized segment sampling exponent on mean |advantage| (0: uniform, plain shuffling)."""
+    priority_beta: float = 0.4
+    """Importance-correction exponent at the start, annealed to 1 by the end."""
+    normalize_advantages: bool = True
+    """Normalise advantages per minibatch."""
+
+
+@dataclass
+class OptimSection:
+    """Optimizer and learning-rate schedule (``osrs_rl.train.optim``)."""
+
+    name: str = "adamw"
+    """``adamw``, ``muon`` or ``aurora``."""
+    lr: float = 1e-3
+    """Learning rate at the start."""
+    lr_final: float = 1e-4
+    """Learning rate at the end."""
+    schedule: str = "cosine"
+    """``constant``, ``linear`` or ``cosine`` from ``lr`` to ``lr_final``."""
+    weight_decay: float = 0.0
+    """Decoupled weight decay."""
+    beta1: float = 0.9
+    """AdamW first-moment decay (and momentum of the matrix optimizers' AdamW part)."""
+    beta2: float = 0.999
+    """AdamW second-moment decay."""
+    eps: float = 1e-5
+    """AdamW epsilon."""
+
+
+@dataclass
+class RunSection:
+    """Length, seeds, device, outputs."""
+
+    total_steps: int = 20_000_000
+    """Env steps (agent decisions) to train for."""
+    seed: int = 0
+    """Seeds the envs, torch and the samplers."""
+    device: str = "auto"
+    """``auto`` (cuda, then mps, then cpu), or a torch device string."""
+    torch_threads: int = 0
+    """Torch intra-op threads (0: all cores but one when overlap is on, else all)."""
+    out_dir: str = "runs"
+    """Where run folders go."""
+    name: str = ""
+    """Run folder name (empty: encounter and time)."""
+    checkpoint_every: float = 120.0
+    """Seconds between checkpoints (one is always written at the end)."""
+    log_every: float = 2.0
+    """Seconds between log lines."""
+    eval_episodes: int = 256
+    """Episodes of the evaluation after training (0: none)."""
+
+
+@dataclass
+class LogSection:
+    """Where logs go."""
+
+    tensorboard: bool = True
+    """Write TensorBoard event files in the run folder."""
+    wandb: str = ""
+    """``online`` or ``offline`` to log to Weights & Biases too (needs ``pip install wandb``)."""
+    console: bool = True
+    """Show the live dashboard (plain lines when not on a terminal)."""
+
+
+@dataclass
+class TrainConfig:
+    env: EnvSection = field(default_factory=EnvSection)
+    model: ModelSection = field(default_factory=ModelSection)
+    ppo: PPOSection = field(default_factory=PPOSection)
+    optim: OptimSection = field(default_factory=OptimSection)
+    run: RunSection = field(default_factory=RunSection)
+    log: LogSection = field(default_factory=LogSection)
+
+    # ---- derived sizes -------------------------------------------------------------------------
+    @property
+    def batch_steps(self) -> int:
+        """Env steps per rollout."""
+        return self.env.num_envs * self.ppo.horizon
+
+    @property
+    def iterations(self) -> int:
+        """Rollout-and-update rounds the run takes."""
+        return max(1, -(-self.run.total_steps // self.batch_steps))
+
+    @property
+    def segments_per_minibatch(self) -> int:
+        return max(1, self.env.num_envs // self.ppo.minibatches)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    def validate(self) -> TrainConfig:
+        """Raise ValueError naming the first setting out of its range."""
+        checks = [
+            (self.env.num_envs >= (2 if self.env.overlap else 1), "env.num_envs must be >= 1 (>= 2 with overlap)"),
+            (self.env.env_threads >= 1, "env.env_threads must be >= 1"),
+            (self.model.kind in ("mlp", "lstm", "mingru"), "model.kind must be mlp, lstm or mingru"),
+            (self.model.hidden >= 1 and self.model.layers >= 1, "model.hidden and model.layers must be >= 1"),
+            (self.ppo.horizon >= 1, "ppo.horizon must be >= 1"),
+            (0.0 < self.ppo.gamma <= 1.0, "ppo.gamma must lie in (0, 1]"),
+            (0.0 <= self.ppo.lam <= 1.0, "ppo.lam must lie in [0, 1]"),
+            (self.ppo.clip > 0, "ppo.clip must be > 0"),
+            (self.ppo.value_clip >= 0, "ppo.value_clip must be >= 0"),
+            (self.ppo.epochs >= 1, "ppo.epochs must be >= 1"),
+            (1 <= self.ppo.minibatches <= self.env.num_envs, "ppo.minibatches must lie in 1..env.num_envs"),
+            (self.ppo.rho_clip > 0 and self.ppo.c_clip > 0, "ppo.rho_clip and ppo.c_clip must be > 0"),
+            (self.ppo.priority_alpha >= 0, "ppo.priority_alpha must be >= 0"),
+            (0 <= self.ppo.priority_beta <= 1, "ppo.priority_beta must lie in [0, 1]"),
+            (self.optim.name in ("adamw", "muon", "aurora"), "optim.name must be adamw, muon or aurora"),
+            (self.optim.schedule in ("constant", "linear", "cosine"), "optim.schedule must be constant, linear "
+                                                                       "or cosine"),
+            (self.optim.lr > 0 and self.optim.lr_final >= 0, "optim.lr must be > 0 and optim.lr_final >= 0"),
+            (self.run.total_steps >= 1, "run.total_steps must be >= 1"),
+            (0 <= self.run.seed < 2**63, "run.seed must lie in [0, 2**63)"),
+            (self.run.torch_threads >= 0, "run.torch_threads must be >= 0"),
+            (self.run.checkpoint_every > 0 and self.run.log_every > 0, "run.checkpoint_every and run.log_every "
+                                                                        "must be > 0"),
+            (self.run.eval_episodes >= 0, "run.eval_episodes must be >= 0"),
+            (self.log.wandb in ("", "online", "offline"), "log.wandb must be empty, online or offline"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+        return self
+
+
+SECTIONS = {f.name: f.type for f in dataclasses.fields(TrainConfig)}
+
+
+def _section_types() -> dict[str, type]:
+    hints = get_type_hints(TrainConfig)
+    return {name: hints[name] for name in SECTIONS}
+
+
+def _coerce(value: Any, want: type, where: str) -> Any:
+    """``value`` as type ``want``; strings from the command line are parsed."""
+    if isinstance(value, str) and want is not str:
+        text = value.strip()
+        if want is bool and text.lower() in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+            return text.lower() in ("true", "yes", "on", "1")
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            if want is list:
+                value = [v.strip() for v in text.split(",") if v.strip()]
+            else:
+                raise ValueError(f"{where}: cannot read {text!r} as {want.__name__}") from None
+    if want is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if want is list and isinstance(value, tuple):
+        return list(value)
+    if want is list and isinstance(value, (str, int)):
+        return [value]
+    if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+        raise ValueError(f"{where} must be {want.__name__}, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def apply(cfg: TrainConfig, values: dict, source: str) -> TrainConfig:
+    """Set the nested ``values`` ({section: {key: value}}) on ``cfg``; unknown names raise."""
+    types = _section_types()
+    for section, table in values.items():
+        if section not in types:
+            raise ValueError(f"{source}: unknown section [{section}]; sections: {', '.join(types)}")
+        if not isinstance(table, dict):
+            raise ValueError(f"{source}: [{section}] must be a table of settings")
+        obj = getattr(cfg, section)
+        hints = get_type_hints(type(obj))
+        for key, value in table.items():
+            if key not in hints:
+                raise ValueError(f"{source}: unknown setting {section}.{key}; {section} has: {', '.join(hints)}")
+            want = hints[key]
+            if want is dict:
+                if not isinstance(value, dict):
+                    raise ValueError(f"{source}: {section}.{key} must be a table")
+                getattr(obj, key).update(value)
+            else:
+                setattr(obj, key, _coerce(value, want, f"{source}: {section}.{key}"))
+    return cfg
+
+
+def parse_overrides(args: list[str]) -> dict:
+    """``["--ppo.horizon", "128", "--env.config.max_ticks=500"]`` -> nested dict of strings."""
+    out: dict = {}
+    k = 0
+    while k < len(args):
+        arg = args[k]
+        if not arg.startswith("--") or "." not in arg:
+            raise ValueError(f"expected --section.key value, got {arg!r}")
+        name = arg[2:]
+        if "=" in name:
+            name, value = name.split("=", 1)
+        else:
+            if k + 1 >= len(args):
+                raise ValueError(f"{arg} needs a value")
+            k += 1
+            value = args[k]
+        parts = name.split(".")
+        if len(parts) == 3 and parts[0] == "env" and parts[1] == "config":
+            # an encounter setting: keep numbers as numbers, the encounter checks names and ranges
+            try:
+                parsed = ast.literal_eval(value)
+            except (ValueError, SyntaxError):
+                parsed = value
+            out.setdefault("env", {}).setdefault("config", {})[parts[2]] = parsed
+        elif len(parts) == 2:
+            out.setdefault(parts[0], {})[parts[1]] = value
+        else:
+            raise ValueError(f"expected --section.key (or --env.config.key), got {arg!r}")
+        k += 1
+    return out
+
+
+def preset_path(encounter: str) -> Path | None:
+    """The packaged preset of ``encounter``, if it has one."""
+    p = resources.files("osrs_rl.train") / "presets" / f"{encounter}.toml"
+    return Path(str(p)) if p.is_file() else None
+
+
+def load_config(encounter: str, config_file: str | Path | None = None, overrides: list[str] | None = None,
+                ) -> TrainConfig:
+    """Defaults, then the preset (or ``config_file``), then command-line ``overrides``."""
+    cfg = TrainConfig()
+    cfg.env.encounter = encounter
+    path = Path(config_file) if config_file else preset_path(encounter)
+    if path is not None:
+        if not path.is_file():
+            raise ValueError(f"config file {path} does not exist")
+        try:
+            table = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError as e:
+            raise ValueError(f"config file {path} is not valid TOML: {e}") from None
+        apply(cfg, table, str(path))
+        cfg.env.encounter = encounter      # the command line names the encounter
+    if overrides:
+        apply(cfg, parse_overrides(overrides), "command line")
+    return cfg.validate()
+
+
+def from_dict(values: dict) -> TrainConfig:
+    """A config from ``to_dict`` output (as stored in checkpoints)."""
+    return apply(TrainConfig(), values, "checkpoint config").validate()

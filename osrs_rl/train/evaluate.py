@@ -1,0 +1,148 @@
+"""Evaluate a trained policy: win rate with a 95 % interval, per opponent.
+
+    rows = evaluate(load_policy("runs/pvp-.../checkpoint.pt"), episodes=256, opponents=["average"])
+
+Each env plays exactly one episode (so short episodes are not over-counted) with the policy acting
+on agent 0; a win is the encounter's ``won`` metric (1 for a win). Encounters with an opponent hook
+(pvp) are evaluated per scripted tier; others in their configured setting.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+import osrs_rl
+from osrs_rl.runtime.registry import get_spec
+from osrs_rl.train.checkpoint import atomic_write, load_checkpoint, load_meta
+from osrs_rl.train.config import from_dict
+from osrs_rl.train.distributions import MaskedMultiCategorical
+from osrs_rl.train.league import wilson
+
+
+@dataclass
+class Policy:
+    """A trained model with what it was trained on."""
+
+    model: torch.nn.Module
+    encounter: str
+    env_config: dict
+    opponents: list
+
+
+@dataclass
+class EvalRow:
+    opponent: str
+    episodes: int
+    win_rate: float
+    low: float
+    high: float
+    mean_ticks: float
+    mean_return: float
+
+
+def load_policy(path, device: str = "cpu") -> Policy:
+    """The model in checkpoint ``path`` (clear errors for missing, corrupt or foreign files)."""
+    from osrs_rl.train.ppo import make_model, model_meta
+
+    meta = load_meta(path)
+    spec = get_spec(meta.get("encounter", "?"))
+    payload, meta = load_checkpoint(path, map_location=device)
+    cfg = from_dict(payload["config"])
+    expect = model_meta(cfg, spec)
+    if meta.get("spec_version") != spec.version:
+        raise ValueError(f"checkpoint {path} was trained on {spec.name} version {meta.get('spec_version')}; "
+                         f"this osrs-rl has version {spec.version} (its state or observation changed)")
+    for key in ("obs_size", "head_sizes"):
+        if meta.get(key) != expect[key]:
+            raise ValueError(f"checkpoint {path}: {key} {meta.get(key)} does not match the encounter's {expect[key]}")
+    model = make_model(cfg, spec).to(device)
+    model.load_state_dict(payload["model"])
+    model.eval()
+    return Policy(model, spec.name, dict(cfg.env.config), list(cfg.env.opponents))
+
+
+@torch.no_grad()
+def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bool = False,
+         config: dict | None = None) -> EvalRow:
+    """``episodes`` episodes (one per env) against ``opponent`` (a tier name, or None)."""
+    spec = get_spec(policy.encounter)
+    if episodes < 1:
+        raise ValueError(f"episodes must be >= 1, got {episodes}")
+    env = osrs_rl.make(spec.name, num_envs=episodes, seed=seed, **{**policy.env_config, **(config or {})})
+    if opponent is not None:
+        if spec.opponents is None:
+            raise ValueError(f"encounter {spec.name!r} has no opponents to choose")
+        spec.opponents.set(env, None, tier=spec.opponents.tier_index(opponent))
+    model = policy.model
+    device = next(model.parameters()).device
+    heads = tuple(int(h) for h in spec.head_sizes)
+    multi = spec.num_agents > 1
+    obs, info = env.reset()
+    state = model.initial_state(episodes, device)
+    first = torch.ones(episodes, dtype=torch.bool, device=device)
+    done = np.zeros(episodes, dtype=bool)
+    returns = np.zeros(episodes)
+    won = np.zeros(episodes)
+    ticks = np.zeros(episodes)
+    names = spec.metric_names
+    generator = torch.Generator(device=device)
+    generator.manual_seed(seed)
+    while not done.all():
+        o = torch.from_numpy(obs[:, 0] if multi else obs).to(device)
+        m = torch.from_numpy(info["action_mask"][:, 0] if multi else info["action_mask"]).to(device)
+        logits, _, state = model.step(o, state, first)
+        first[:] = False
+        dist = MaskedMultiCategorical(logits, m, heads)
+        act = (dist.mode() if greedy else dist.sample(generator)).cpu().numpy()
+        if multi:
+            both = np.zeros((episodes, spec.num_agents, len(heads)), np.int64)
+            both[:, 0] = act
+            act = both
+        obs, reward, term, trunc, info = env.step(act)
+        r = reward[:, 0] if multi else reward
+        returns += np.where(done, 0.0, r)
+        ended = (term | trunc) & ~done
+        if ended.any():
+            ids, env_metrics = env.finished_last_step()
+            for row, i in zip(env_metrics, ids, strict=True):
+                if not done[i]:
+                    won[i] = row[names.index("won")] if "won" in names else 0.0
+                    ticks[i] = row[names.index("ticks")] if "ticks" in names else 0.0
+            done |= ended
+    low, high = wilson(float(won.sum()), episodes)
+    return EvalRow(str(opponent) if opponent is not None else "default", episodes, float(won.mean()), low, high,
+                   float(ticks.mean()), float(returns.mean()))
+
+
+def evaluate(policy: Policy, episodes: int = 256, opponents=None, seed: int = 0, greedy: bool = False,
+             config: dict | None = None) -> list[EvalRow]:
+    """One :func:`play` per opponent (default: the tiers it trained against, or the configured one)."""
+    spec = get_spec(policy.encounter)
+    if opponents is None:
+        opponents = list(dict.fromkeys(policy.opponents)) if spec.opponents is not None else []
+    if not opponents:
+        return [play(policy, episodes, seed, None, greedy, config)]
+    return [play(policy, episodes, seed + k, o, greedy, config) for k, o in enumerate(opponents)]
+
+
+def print_table(rows: list[EvalRow], console=None, title: str = "evaluation") -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    table = Table(title=title)
+    for col in ("opponent", "episodes", "win rate", "95 % interval", "mean ticks", "mean return"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(r.opponent, str(r.episodes), f"{100 * r.win_rate:.1f} %",
+                      f"{100 * r.low:.1f}-{100 * r.high:.1f} %", f"{r.mean_ticks:.0f}", f"{r.mean_return:.3f}")
+    console.print(table)
+
+
+def save_rows(rows: list[EvalRow], path: Path) -> None:
+    atomic_write(path, json.dumps([asdict(r) for r in rows], indent=2).encode() + b"\n")

@@ -1,0 +1,211 @@
+"""Rollouts: step the envs, let the policy act, fill preallocated storage.
+
+Storage layout (one rollout of ``T`` ticks over ``N`` envs; the learner is agent 0 of the encounter)::
+
+    obs[t]       observation the policy acted on at tick t          [T + 1, N, obs]  (obs[T]: bootstrap)
+    reset[t]     obs[t] starts an episode (recurrent state zeroed)  [T + 1, N]
+    mask[t]      legal actions at t                                 [T, N, mask]
+    action[t], logprob[t], value[t] (value[T]: the bootstrap value)
+    reward[t], terminated[t], truncated[t]: what acting at t gave
+    valid[t]     False on an autoreset tick: the env ignored the action (Gymnasium next-step mode)
+    state0       recurrent state before tick 0                      [N, state]
+
+With next-step autoreset the tick after an episode ends resets that env: its action is ignored and
+it returns the first observation of the next episode. So ``valid[t] = not done[t - 1]`` and
+``reset[t + 1] = done[t - 1]``; and after a truncation ``value[t + 1]`` is the value of the final
+observation, the bootstrap a truncation needs (``osrs_rl.train.advantage``).
+
+Overlap: with two env halves, a worker thread steps one half while the policy reads the other. The
+compiled env kernels release the GIL (``nogil``) and so do torch's operators, so the two run at once.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+
+import numpy as np
+import torch
+
+from osrs_rl.train.distributions import MaskedMultiCategorical
+
+
+class RolloutStorage:
+    """Preallocated rollout tensors (CPU; moved to the device per minibatch)."""
+
+    def __init__(self, horizon: int, num_envs: int, obs_size: int, mask_size: int, num_heads: int,
+                 state_size: int):
+        T, N = horizon, num_envs
+        self.horizon, self.num_envs = T, N
+        self.obs = torch.zeros(T + 1, N, obs_size)
+        self.reset = torch.zeros(T + 1, N, dtype=torch.bool)
+        self.mask = torch.zeros(T, N, mask_size, dtype=torch.bool)
+        self.action = torch.zeros(T, N, num_heads, dtype=torch.int64)
+        self.logprob = torch.zeros(T, N)
+        self.value = torch.zeros(T + 1, N)
+        self.reward = torch.zeros(T, N)
+        self.terminated = torch.zeros(T, N, dtype=torch.bool)
+        self.truncated = torch.zeros(T, N, dtype=torch.bool)
+        self.valid = torch.zeros(T, N, dtype=torch.bool)
+        self.state0 = torch.zeros(N, state_size)
+
+
+class _Half:
+    """One VecEnv, the env columns it fills, and what carries over between ticks and rollouts."""
+
+    def __init__(self, env, columns: slice, model, device):
+        self.env = env
+        self.columns = columns
+        self.pending = np.zeros(env.num_envs, dtype=np.bool_)     # done last tick: this tick resets
+        self.state = model.initial_state(env.num_envs, device)
+        self.obs = None          # the latest observation/mask views of the env (valid until it steps)
+        self.mask = None
+        self.first = torch.ones(env.num_envs, dtype=torch.bool)   # obs starts an episode
+
+
+class Collector:
+    """Fills a :class:`RolloutStorage` from one or two VecEnvs with the current policy.
+
+    ``envs``: one VecEnv, or two (overlap). ``opponent_act(half_index, env, obs, mask)``, optional,
+    returns agent 1's actions for multi-agent encounters (a self-play league); without it agent 1 gets
+    zeros (the no-op), which the encounter may replace (a scripted opponent).
+    """
+
+    def __init__(self, envs, model, device, seed: int, opponent_act=None):
+        self.envs = list(envs)
+        self.model = model
+        self.device = torch.device(device)
+        self.spec = self.envs[0].spec
+        self.head_sizes = tuple(int(h) for h in self.spec.head_sizes)
+        self.multi_agent = self.spec.num_agents > 1
+        self.opponent_act = opponent_act
+        self.generator = torch.Generator(device=self.device)
+        self.generator.manual_seed(int(seed) % 2**63)
+        start, self.halves = 0, []
+        for env in self.envs:
+            self.halves.append(_Half(env, slice(start, start + env.num_envs), model, self.device))
+            start += env.num_envs
+        self.num_envs = start
+        self.episodes: list[dict] = []       # finished-episode metrics since the last pop
+        self.timing = {"env": 0.0, "inference": 0.0}
+        self._jobs: queue.Queue | None = None
+        self._done: list[queue.Queue] = []
+        self._thread = None
+        if len(self.envs) > 1:
+            self._jobs = queue.Queue()
+            self._done = [queue.Queue() for _ in self.envs]
+            self._thread = threading.Thread(target=self._worker, name="osrs-rl-env", daemon=True)
+            self._thread.start()
+        for h in self.halves:
+            obs, info = h.env.reset()
+            h.obs, h.mask = self._learner(obs), self._learner(info["action_mask"])
+
+    # ---- env side ------------------------------------------------------------------------------
+    def _learner(self, arr):
+        return arr[:, 0] if self.multi_agent else arr
+
+    def _worker(self):
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            k, actions = job
+            try:
+                t0 = time.perf_counter()
+                out = self.envs[k].step(actions)
+                self._done[k].put((out, time.perf_counter() - t0))
+            except BaseException as e:        # surfaces in the main thread
+                self._done[k].put(e)
+
+    def _submit(self, k: int, actions: np.ndarray):
+        if self._thread is None:
+            t0 = time.perf_counter()
+            self._result = self.envs[k].step(actions)
+            self.timing["env"] += time.perf_counter() - t0
+        else:
+            self._jobs.put((k, actions))
+
+    def _collect(self, k: int):
+        if self._thread is None:
+            return self._result
+        t0 = time.perf_counter()
+        got = self._done[k].get()
+        self.timing["env"] += time.perf_counter() - t0          # time the learner waited for the env
+        if isinstance(got, BaseException):
+            raise got
+        return got[0]
+
+    def close(self):
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    # ---- one rollout -------------------------------------------------------------------------------
+    @torch.no_grad()
+    def collect(self, store: RolloutStorage) -> None:
+        """Run ``store.horizon`` ticks in every env and fill ``store`` (values at T for bootstrapping)."""
+        T = store.horizon
+        for h in self.halves:
+            store.state0[h.columns] = h.state.cpu()
+        for t in range(T + 1):
+            for k, h in enumerate(self.halves):
+                if t > 0:
+                    self._record_step(store, t - 1, h, self._collect(k))
+                c = h.columns
+                store.obs[t, c] = torch.from_numpy(h.obs)
+                store.reset[t, c] = h.first
+                if t == T:
+                    t0 = time.perf_counter()
+                    _, value, _ = self.model.step(store.obs[t, c].to(self.device), h.state, h.first.to(self.device))
+                    store.value[t, c] = value.float().cpu()
+                    self.timing["inference"] += time.perf_counter() - t0
+                    continue
+                store.mask[t, c] = torch.from_numpy(h.mask)
+                store.valid[t, c] = torch.from_numpy(~h.pending)
+                t0 = time.perf_counter()
+                actions = self._act(store, t, h)
+                self.timing["inference"] += time.perf_counter() - t0
+                if self.multi_agent:
+                    both = np.zeros((h.env.num_envs, self.spec.num_agents, len(self.head_sizes)), np.int64)
+                    both[:, 0] = actions
+                    if self.opponent_act is not None:
+                        both[:, 1] = self.opponent_act(k, h.env)
+                    actions = both
+                self._submit(k, actions)
+
+    def _act(self, store: RolloutStorage, t: int, h: _Half) -> np.ndarray:
+        c = h.columns
+        obs = store.obs[t, c].to(self.device, non_blocking=True)
+        mask = store.mask[t, c].to(self.device, non_blocking=True)
+        logits, value, h.state = self.model.step(obs, h.state, h.first.to(self.device))
+        dist = MaskedMultiCategorical(logits, mask, self.head_sizes)
+        action = dist.sample(self.generator)
+        store.action[t, c] = action.cpu()
+        store.logprob[t, c] = dist.log_prob(action).float().cpu()
+        store.value[t, c] = value.float().cpu()
+        return store.action[t, c].numpy()
+
+    def _record_step(self, store: RolloutStorage, t: int, h: _Half, out) -> None:
+        obs, reward, terminated, truncated, info = out
+        c = h.columns
+        store.reward[t, c] = torch.from_numpy(np.asarray(self._learner(reward), dtype=np.float32))
+        store.terminated[t, c] = torch.from_numpy(terminated)
+        store.truncated[t, c] = torch.from_numpy(truncated)
+        # the tick after an end reset the env: its observation starts an episode
+        h.first = torch.from_numpy(h.pending.copy())
+        h.pending = terminated | truncated
+        h.obs, h.mask = self._learner(obs), self._learner(info["action_mask"])
+        if h.pending.any() or h.first.any():
+            m = h.env.pop_metrics()
+            if len(m["phase"]):
+                self.episodes.append(m)
+
+    def pop_episodes(self) -> dict[str, np.ndarray]:
+        """Metrics of the episodes finished since the last call (arrays per name, plus phase)."""
+        if not self.episodes:
+            return {}
+        out = {k: np.concatenate([e[k] for e in self.episodes]) for k in self.episodes[0]}
+        self.episodes.clear()
+        return out
