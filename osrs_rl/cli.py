@@ -196,10 +196,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     ckpt = trainer.checkpoint_path()
     rows = []
     if trainer.cfg.run.eval_episodes > 0:
-        from osrs_rl.train.evaluate import Policy
+        from osrs_rl.train.evaluate import Policy, training_opponents
 
         trainer.model.eval()
-        policy = Policy(trainer.model, trainer.spec.name, dict(trainer.cfg.env.config), list(trainer.cfg.env.opponents))
+        policy = Policy(trainer.model, trainer.spec.name, dict(trainer.cfg.env.config), training_opponents(trainer.cfg))
         rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1)
         print_table(rows, console, title=f"evaluation: {trainer.cfg.run.eval_episodes} episodes per opponent")
         save_rows(rows, trainer.run_dir / "eval.json")

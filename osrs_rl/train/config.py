@@ -153,6 +153,27 @@ class LogSection:
 
 
 @dataclass
+class LeagueSection:
+    """Self-play against a league of past learner snapshots and scripted tiers (``osrs_rl.train.selfplay``),
+    for encounters with two agents and an opponent hook (``pvp_selfplay``)."""
+
+    enabled: bool = False
+    """Play agent 1 from the league instead of the encounter's config."""
+    scripted: list = field(default_factory=lambda: ["casual", "average", "skilled", "elite", "nightmare"])
+    """Scripted tiers mixed in (names in the encounter's ``tier_names``)."""
+    scripted_fraction: float = 0.2
+    """Share of episodes against a scripted tier (all of them while the pool is empty)."""
+    pfsp: str = "hard"
+    """PFSP weighting of snapshots: ``hard`` (the ones the learner loses to), ``variance`` or ``uniform``."""
+    snapshot_every: int = 20
+    """Iterations between snapshots of the learner (the first at the start of the run)."""
+    max_pool: int = 16
+    """Most snapshots in the pool; a full pool retires its oldest (but the first snapshot stays)."""
+    elo_k: float = 16.0
+    """Elo K factor of the league table."""
+
+
+@dataclass
 class TrainConfig:
     env: EnvSection = field(default_factory=EnvSection)
     model: ModelSection = field(default_factory=ModelSection)
@@ -160,6 +181,7 @@ class TrainConfig:
     optim: OptimSection = field(default_factory=OptimSection)
     run: RunSection = field(default_factory=RunSection)
     log: LogSection = field(default_factory=LogSection)
+    league: LeagueSection = field(default_factory=LeagueSection)
 
     # ---- derived sizes -------------------------------------------------------------------------
     @property
@@ -207,6 +229,15 @@ class TrainConfig:
                                                                         "must be > 0"),
             (self.run.eval_episodes >= 0, "run.eval_episodes must be >= 0"),
             (self.log.wandb in ("", "online", "offline"), "log.wandb must be empty, online or offline"),
+            (0.0 <= self.league.scripted_fraction <= 1.0, "league.scripted_fraction must lie in [0, 1]"),
+            (self.league.scripted_fraction == 0 or bool(self.league.scripted), "league.scripted_fraction > 0 needs "
+                                                                               "league.scripted tiers"),
+            (self.league.pfsp in ("hard", "variance", "uniform"), "league.pfsp must be hard, variance or uniform"),
+            (self.league.snapshot_every >= 1, "league.snapshot_every must be >= 1"),
+            (self.league.max_pool >= 2, "league.max_pool must be >= 2 (the first snapshot is kept for good)"),
+            (self.league.elo_k > 0, "league.elo_k must be > 0"),
+            (not (self.league.enabled and self.env.opponents), "league.enabled draws the opponents: leave "
+                                                               "env.opponents empty and list tiers in league.scripted"),
         ]
         for ok, message in checks:
             if not ok:

@@ -4,7 +4,8 @@
 
 Each env plays exactly one episode (so short episodes are not over-counted) with the policy acting
 on agent 0; a win is the encounter's ``won`` metric (1 for a win). Encounters with an opponent hook
-(pvp) are evaluated per scripted tier; others in their configured setting.
+(pvp, pvp_selfplay) are evaluated per scripted tier (in a two-agent encounter the tier replaces agent
+1's actions); others in their configured setting.
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ class EvalRow:
     mean_return: float
 
 
+def training_opponents(cfg) -> list:
+    """The scripted tiers a run trained against: ``env.opponents``, else its league's tiers."""
+    if cfg.env.opponents:
+        return list(cfg.env.opponents)
+    return list(cfg.league.scripted) if cfg.league.enabled else []
+
+
 def load_policy(path, device: str = "cpu") -> Policy:
     """The model in checkpoint ``path`` (clear errors for missing, corrupt or foreign files)."""
     from osrs_rl.train.ppo import make_model, model_meta
@@ -63,7 +71,7 @@ def load_policy(path, device: str = "cpu") -> Policy:
     model = make_model(cfg, spec).to(device)
     model.load_state_dict(payload["model"])
     model.eval()
-    return Policy(model, spec.name, dict(cfg.env.config), list(cfg.env.opponents))
+    return Policy(model, spec.name, dict(cfg.env.config), training_opponents(cfg))
 
 
 @torch.no_grad()

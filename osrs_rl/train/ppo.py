@@ -6,7 +6,8 @@
 
 Reads the encounter's spec only (heads, observation segments, metrics, phases, optional opponent
 hook); nothing here names an encounter. The learner is agent 0; for encounters with an opponent hook
-(pvp) ``env.opponents`` spreads scripted tiers over the envs.
+(pvp) ``env.opponents`` spreads scripted tiers over the envs, or with ``league.enabled`` a self-play
+league (``osrs_rl.train.selfplay``) draws agent 1 per episode from snapshots and scripted tiers.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss
 from osrs_rl.train.models import build_model
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.rollout import Collector, RolloutStorage
+from osrs_rl.train.selfplay import SelfPlay
 
 # the input layer and the output layers stay with AdamW under Muon/Aurora (osrs_rl.train.optim)
 ADAMW_PATTERNS = ("encoder.trunk.0.", "policy.", "value.2.")
@@ -124,7 +126,15 @@ class Trainer:
             self._restore(self.resume_payload)
         self.run_dir = self._run_dir()
         self.envs = self._make_envs()
-        self.collector = Collector(self.envs, self.model, self.device, seed=cfg.run.seed + self.iteration)
+        self.selfplay = None
+        if cfg.league.enabled:
+            self.selfplay = SelfPlay(self.spec, self.envs, cfg.league, lambda: make_model(cfg, self.spec),
+                                     self.device, seed=cfg.run.seed + self.iteration)
+            if self.resume_payload is not None:
+                self.selfplay.load_state_dict(self.resume_payload["selfplay"])
+            self.selfplay.start(self.model, self.iteration)        # before the Collector resets the envs
+        self.collector = Collector(self.envs, self.model, self.device, seed=cfg.run.seed + self.iteration,
+                                   opponent_act=self.selfplay.act if self.selfplay is not None else None)
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size)
         self.console = console
@@ -160,6 +170,8 @@ class Trainer:
             "global_step": self.global_step, "iteration": self.iteration, "config": self.cfg.to_dict(),
             "rng": capture_rng_state(self.np_rng), "run_dir": str(self.run_dir),
         }
+        if self.selfplay is not None:
+            payload["selfplay"] = self.selfplay.state_dict()
         return save_checkpoint(path or self.checkpoint_path(), payload, model_meta(self.cfg, self.spec))
 
     def _restore(self, payload: dict) -> None:
@@ -201,6 +213,8 @@ class Trainer:
                 self.collector.timing["rollout"] = self.collector.timing.get("rollout", 0.0) + t_rollout
                 window_iterations += 1
                 self.iteration += 1
+                if self.selfplay is not None:
+                    self.selfplay.after_iteration(self.iteration, self.model)
                 # ---- log ----
                 now = time.monotonic()
                 if now >= next_log or self.global_step >= cfg.run.total_steps:
@@ -217,18 +231,24 @@ class Trainer:
         finally:
             self.collector.close()
             logger.close(failed=failed)
+        if self.selfplay is not None and self.console:
+            self.selfplay.print_table(None if self.console is True else self.console,
+                                      title=f"league after {self.iteration} iterations")
         return last
 
     def _scalars(self, stats: dict, iterations: int, steps_per_second: float) -> dict:
         """Losses of the last update, episode metrics since the last log, and where the time went
-        (seconds per iteration over the window: waiting for envs, policy inference, the rest of the
-        rollout, the update)."""
+        (seconds per iteration over the window: waiting for envs, policy inference, the league
+        opponent's inference, the rest of the rollout, the update); with a league, its ratings."""
         timing, n = self.collector.timing, max(iterations, 1)
-        env_t, inf_t = timing.get("env", 0.0), timing.get("inference", 0.0)
-        other = max(timing.get("rollout", 0.0) - env_t - inf_t, 0.0)
+        env_t, inf_t, opp_t = timing.get("env", 0.0), timing.get("inference", 0.0), timing.get("opponent", 0.0)
+        other = max(timing.get("rollout", 0.0) - env_t - inf_t - opp_t, 0.0)
         out = {f"loss/{k}": v for k, v in stats.items()}
         out.update({"time/env": env_t / n, "time/inference": inf_t / n, "time/rollout_other": other / n,
                     "time/learn": timing.get("learn", 0.0) / n})
+        if self.selfplay is not None:
+            out["time/opponent"] = opp_t / n
+            out.update(self.selfplay.scalars())
         out.update({"perf/steps_per_second": steps_per_second, "perf/iteration": self.iteration})
         timing.clear()
         timing.update(env=0.0, inference=0.0)

@@ -61,15 +61,19 @@ class _Half:
         self.state = model.initial_state(env.num_envs, device)
         self.obs = None          # the latest observation/mask views of the env (valid until it steps)
         self.mask = None
+        self.agents_obs = None   # the same for every agent (an opponent hook reads agent 1's)
+        self.agents_mask = None
         self.first = torch.ones(env.num_envs, dtype=torch.bool)   # obs starts an episode
 
 
 class Collector:
     """Fills a :class:`RolloutStorage` from one or two VecEnvs with the current policy.
 
-    ``envs``: one VecEnv, or two (overlap). ``opponent_act(half_index, env, obs, mask)``, optional,
-    returns agent 1's actions for multi-agent encounters (a self-play league); without it agent 1 gets
-    zeros (the no-op), which the encounter may replace (a scripted opponent).
+    ``envs``: one VecEnv, or two (overlap). ``opponent_act(half_index, env, obs, mask, first)``,
+    optional, returns agent 1's actions [envs, heads] for multi-agent encounters (a self-play league),
+    given every agent's observation and mask ([envs, agents, ...] views) and which observations start an
+    episode; without it agent 1 gets zeros (the no-op), which the encounter may replace (a scripted
+    opponent). It runs once per tick of each half, while that half is not stepping.
     """
 
     def __init__(self, envs, model, device, seed: int, opponent_act=None):
@@ -98,12 +102,15 @@ class Collector:
             self._thread = threading.Thread(target=self._worker, name="osrs-rl-env", daemon=True)
             self._thread.start()
         for h in self.halves:
-            obs, info = h.env.reset()
-            h.obs, h.mask = self._learner(obs), self._learner(info["action_mask"])
+            self._observe(h, *h.env.reset())
 
     # ---- env side ------------------------------------------------------------------------------
     def _learner(self, arr):
         return arr[:, 0] if self.multi_agent else arr
+
+    def _observe(self, h: _Half, obs, info) -> None:
+        h.agents_obs, h.agents_mask = obs, info["action_mask"]
+        h.obs, h.mask = self._learner(obs), self._learner(info["action_mask"])
 
     def _worker(self):
         while True:
@@ -171,7 +178,9 @@ class Collector:
                     both = np.zeros((h.env.num_envs, self.spec.num_agents, len(self.head_sizes)), np.int64)
                     both[:, 0] = actions
                     if self.opponent_act is not None:
-                        both[:, 1] = self.opponent_act(k, h.env)
+                        t0 = time.perf_counter()
+                        both[:, 1] = self.opponent_act(k, h.env, h.agents_obs, h.agents_mask, h.first)
+                        self.timing["opponent"] = self.timing.get("opponent", 0.0) + time.perf_counter() - t0
                     actions = both
                 self._submit(k, actions)
 
@@ -196,7 +205,7 @@ class Collector:
         # the tick after an end reset the env: its observation starts an episode
         h.first = torch.from_numpy(h.pending.copy())
         h.pending = terminated | truncated
-        h.obs, h.mask = self._learner(obs), self._learner(info["action_mask"])
+        self._observe(h, obs, info)
         if h.pending.any() or h.first.any():
             m = h.env.pop_metrics()
             if len(m["phase"]):
