@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up (once) and run osrs-rl. Usage:
-#   bash scripts/run.sh main    # create .venv if missing, install, run the main job
+#   bash scripts/run.sh main    # create .venv if missing, install, run the main job (a short PvP training run)
 #   bash scripts/run.sh test    # create .venv if missing, install, run the whole test suite
 #   bash scripts/run.sh setup   # only create and install
 # TORCH_SPEC overrides the torch requirement installed first (default: the CPU build torch==2.13.0).
@@ -28,7 +28,7 @@ case "${1:-main}" in
     ;;
   main)
     shift || true
-    exec "$VENV/bin/osrs-rl" demo "$@" ;;
+    exec "$VENV/bin/osrs-rl" train pvp "$@" ;;
   test)
     shift || true
     # A fresh Numba cache: cached kernels do not notice edits in other modules (DESIGN.md).

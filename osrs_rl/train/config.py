@@ -52,6 +52,8 @@ class ModelSection:
     """Encoder layers before the core."""
     entity_encoder: bool = False
     """Encode observation segments with several slots with shared weights."""
+    reset_on_episode: bool = True
+    """Zero the recurrent state when an episode starts (off: memory runs on across episodes)."""
 
 
 @dataclass

@@ -107,6 +107,10 @@ class Trainer:
             self.resume_payload = payload
         self.cfg = cfg.validate()
         self.spec = get_spec(cfg.env.encounter)
+        if self.spec.num_agents > 1 and not cfg.league.enabled and not cfg.env.opponents:
+            raise ValueError(f"{self.spec.name} has {self.spec.num_agents} agents and the trainer drives agent 0 "
+                             "only: enable [league] (self-play) or set env.opponents (scripted tiers), or agent 1 "
+                             "stands idle")
         self.device = pick_device(cfg.run.device)
         # torch threads: during rollouts one core is left to the env worker thread; the update has
         # every core (the envs are idle then)
@@ -134,7 +138,8 @@ class Trainer:
                 self.selfplay.load_state_dict(self.resume_payload["selfplay"])
             self.selfplay.start(self.model, self.iteration)        # before the Collector resets the envs
         self.collector = Collector(self.envs, self.model, self.device, seed=cfg.run.seed + self.iteration,
-                                   opponent_act=self.selfplay.act if self.selfplay is not None else None)
+                                   opponent_act=self.selfplay.act if self.selfplay is not None else None,
+                                   reset_state=cfg.model.reset_on_episode)
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size)
         self.console = console
@@ -307,7 +312,8 @@ class Trainer:
         T = s.horizon
         obs = s.obs[:T, idx].to(dev)
         valid = s.valid[:, idx].to(dev)
-        logits, value, _ = self.model.unroll(obs, s.state0[idx].to(dev), s.reset[:T, idx].to(dev))
+        reset = s.reset[:T, idx].to(dev) if self.cfg.model.reset_on_episode else None
+        logits, value, _ = self.model.unroll(obs, s.state0[idx].to(dev), reset)
         dist = MaskedMultiCategorical(logits, s.mask[:, idx].to(dev), self.collector.head_sizes)
         new_logprob = dist.log_prob(s.action[:, idx].to(dev))
         old_logprob = s.logprob[:, idx].to(dev)

@@ -76,7 +76,7 @@ class Collector:
     opponent). It runs once per tick of each half, while that half is not stepping.
     """
 
-    def __init__(self, envs, model, device, seed: int, opponent_act=None):
+    def __init__(self, envs, model, device, seed: int, opponent_act=None, reset_state: bool = True):
         self.envs = list(envs)
         self.model = model
         self.device = torch.device(device)
@@ -84,6 +84,7 @@ class Collector:
         self.head_sizes = tuple(int(h) for h in self.spec.head_sizes)
         self.multi_agent = self.spec.num_agents > 1
         self.opponent_act = opponent_act
+        self.reset_state = reset_state
         self.generator = torch.Generator(device=self.device)
         self.generator.manual_seed(int(seed) % 2**63)
         start, self.halves = 0, []
@@ -165,7 +166,7 @@ class Collector:
                 store.reset[t, c] = h.first
                 if t == T:
                     t0 = time.perf_counter()
-                    _, value, _ = self.model.step(store.obs[t, c].to(self.device), h.state, h.first.to(self.device))
+                    _, value, _ = self.model.step(store.obs[t, c].to(self.device), h.state, self._reset_flags(h))
                     store.value[t, c] = value.float().cpu()
                     self.timing["inference"] += time.perf_counter() - t0
                     continue
@@ -184,11 +185,15 @@ class Collector:
                     actions = both
                 self._submit(k, actions)
 
+    def _reset_flags(self, h: _Half):
+        """Where the model zeroes its recurrent state this tick (None: never, memory spans episodes)."""
+        return h.first.to(self.device) if self.reset_state else None
+
     def _act(self, store: RolloutStorage, t: int, h: _Half) -> np.ndarray:
         c = h.columns
         obs = store.obs[t, c].to(self.device, non_blocking=True)
         mask = store.mask[t, c].to(self.device, non_blocking=True)
-        logits, value, h.state = self.model.step(obs, h.state, h.first.to(self.device))
+        logits, value, h.state = self.model.step(obs, h.state, self._reset_flags(h))
         dist = MaskedMultiCategorical(logits, mask, self.head_sizes)
         action = dist.sample(self.generator)
         store.action[t, c] = action.cpu()

@@ -182,3 +182,19 @@ def test_pvp_opponents_spread_and_evaluated(tmp_path):
     rows = evaluate(Policy(t.model, "pvp", {"max_ticks": 20}, ["novice", "average"]), episodes=4)
     assert [r.opponent for r in rows] == ["novice", "average"]
     assert all(0.0 <= r.low <= r.win_rate <= r.high <= 1.0 for r in rows)
+
+
+def test_multi_agent_needs_an_opponent(tmp_path):
+    with pytest.raises(ValueError, match="agent 1 stands idle"):
+        Trainer(_cfg(tmp_path, "--league.enabled", "false", encounter="pvp_selfplay"), console=False)
+
+
+def test_memory_across_episodes_option(tmp_path):
+    """With model.reset_on_episode off a recurrent model keeps its state over episode starts."""
+    cfg = _cfg(tmp_path, "--model.kind", "mingru", "--model.reset_on_episode", "false", "--env.num_envs", "8",
+               "--ppo.horizon", "40", "--ppo.minibatches", "2", "--env.config.max_ticks", "10",
+               "--run.total_steps", "320", "--run.eval_episodes", "0")
+    t = Trainer(cfg, console=False)
+    assert t.collector.reset_state is False
+    t.train()
+    assert t.store.reset[1:].any()          # episodes did start inside the rollout
