@@ -4,6 +4,7 @@
   osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
   osrs-rl eval    ``osrs-rl eval pvp --ladder``: the scripted tiers against each other
   osrs-rl bench   throughput of the engine kernels, or ``osrs-rl bench ENCOUNTER`` of an encounter
+  osrs-rl replay  ``verify FILE`` re-simulates a replay file; ``info FILE`` says what it holds
 """
 
 from __future__ import annotations
@@ -210,6 +211,37 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from osrs_rl.replay import FORMAT_VERSION, ReplayError, load_replay, verify_replay
+    from osrs_rl.replay.file import check_compatible
+
+    try:
+        replay = load_replay(args.file, check=args.action == "verify")
+        if args.action == "verify":
+            result = verify_replay(replay)
+            console.print(result.message(), markup=False)
+            return 0 if result.ok else 1
+    except ReplayError as e:
+        return _error(str(e))
+    table = Table(title=str(args.file))
+    table.add_column("field")
+    table.add_column("value")
+    for k, v in [("encounter", replay.encounter), ("spec version", str(replay.spec_version)),
+                 ("replay format", str(FORMAT_VERSION)),
+                 ("config", ", ".join(f"{k}={v}" for k, v in replay.config.items()) or "(defaults)"),
+                 ("ticks", str(replay.ticks)), ("outcome", replay.outcome()),
+                 ("return per agent", ", ".join(f"{r:g}" for r in replay.rewards.sum(axis=0, dtype=float))),
+                 ("annotations", ", ".join(replay.annotations()) or "none"),
+                 ("meta", ", ".join(f"{k}={v}" for k, v in replay.meta.items()) or "none")]:
+        table.add_row(k, v)
+    console.print(table)
+    try:
+        check_compatible(replay, str(args.file))
+    except ReplayError as e:
+        console.print(f"[yellow]note:[/yellow] {e}", markup=True)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights",
                                      allow_abbrev=False)
@@ -259,6 +291,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="throughput of the engine kernels, or of an encounter under the runtime")
     p.add_argument("encounter", nargs="?", help="an encounter name (e.g. template); omit for the engine kernels")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("replay", help="check or describe a replay file")
+    p.add_argument("action", choices=["verify", "info"],
+                   help="verify: re-simulate and prove it reproduces exactly (exit 0, 1 on divergence, 2 on a bad "
+                        "file); info: encounter, config, ticks, outcome, annotations")
+    p.add_argument("file", help="a replay file")
+    p.set_defaults(func=cmd_replay)
     return parser
 
 
