@@ -16,7 +16,7 @@ import hashlib
 import numpy as np
 
 from osrs_rl.replay.file import Replay, ReplayError
-from osrs_rl.runtime.recording import RecordedEpisode
+from osrs_rl.runtime.recording import RecordedEpisode, user_settings
 from osrs_rl.runtime.registry import get_spec, make
 
 NOTE_KEYS = ("value", "probs", "reward_components")
@@ -45,10 +45,6 @@ def user_config(spec, config: dict) -> dict:
             v = config[f.name]
             out[f.name] = v.item() if isinstance(v, np.generic | np.ndarray) else v
     return out
-
-
-def env_user_config(env) -> dict:
-    return {f.name: env.config[0][f.name].item() for f in env.spec.config_fields if not f.derived}
 
 
 def record_episode(episode: RecordedEpisode, rewards, terminated: bool, truncated: bool, final_state,
@@ -97,7 +93,7 @@ def record_policy_episode(env_name: str, config: dict | None, act_fn, seed: int 
         if terminated or truncated:
             break
     ticks = len(actions)
-    replay = Replay(spec.name, spec.version, env_user_config(env), initial,
+    replay = Replay(spec.name, spec.version, user_settings(env), initial,
                     np.array(actions, dtype=np.int64).reshape(ticks, spec.num_agents, spec.num_heads),
                     np.array(rewards, dtype=np.float32).reshape(ticks, spec.num_agents), terminated, truncated,
                     state_digest(state_record(env)), np.array(hashes, dtype=np.uint64), meta=dict(meta or {}))

@@ -13,6 +13,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+def user_settings(env) -> dict:
+    """The env's config as its user settings (derived fields, filled from these, left out; some are arrays)."""
+    return {f.name: env.config[0][f.name].item() for f in env.spec.config_fields if not f.derived}
+
+
 @dataclass
 class RecordedEpisode:
     encounter: str
@@ -50,7 +55,7 @@ class EpisodeRecorder:
                 self._open[i][1].append(actions[i].copy())
 
     def on_finished(self, env, indices) -> None:
-        config = {name: env.config[0][name].item() for name in env.config.dtype.names}
+        config = user_settings(env)
         for i in self._watched(indices):
             if i not in self._open:
                 continue
@@ -67,7 +72,7 @@ def replay_episode(env, episode: RecordedEpisode, env_index: int = 0):
     The env must have the episode's config (a mismatch raises)."""
     if env.spec.name != episode.encounter:
         raise ValueError(f"episode is from {episode.encounter!r}, env is {env.spec.name!r}")
-    config = {name: env.config[0][name].item() for name in env.config.dtype.names}
+    config = user_settings(env)
     if config != episode.config:
         diff = {k: (episode.config.get(k), v) for k, v in config.items() if episode.config.get(k) != v}
         raise ValueError(f"the env's config differs from the episode's (recorded, env): {diff}")

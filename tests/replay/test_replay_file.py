@@ -231,3 +231,18 @@ def test_cli_verify_info_and_bad_file(good_file, tmp_path, capsys):
     assert "truncated" in capsys.readouterr().out
     assert cli.main(["replay", "info", str(tmp_path / "missing.orlr")]) == 2
     assert "no replay file" in capsys.readouterr().out
+
+
+
+def test_recorder_keeps_only_user_settings():
+    """PvP's derived config fields are arrays: the recorder keeps the user settings only."""
+    from types import SimpleNamespace
+
+    from osrs_rl.runtime.config import build_config
+    from osrs_rl.runtime.recording import user_settings
+
+    spec = registry.get_spec("pvp")
+    env = SimpleNamespace(spec=spec, config=build_config(spec, {"max_ticks": 77}))
+    settings = user_settings(env)
+    assert settings["max_ticks"] == 77 and "num_kits" not in settings
+    assert set(settings) == {f.name for f in spec.config_fields if not f.derived}
