@@ -167,6 +167,8 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
 
     if args.episodes < 1:
         return _error(f"--episodes must be at least 1, got {args.episodes}")
+    if args.replays < 0:
+        return _error(f"--replays must be at least 0, got {args.replays}")
     try:
         policy = load_policy(args.checkpoint)
         if policy.encounter != args.encounter:
@@ -177,13 +179,22 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
     except (ValueError, KeyError) as e:
         return _error(str(e).strip("'\""))
     print_table(rows, console, title=f"{args.checkpoint}: {args.episodes} episodes per opponent")
+    if args.replays:
+        from pathlib import Path
+
+        from osrs_rl.train.evaluate import save_replays
+
+        out = Path(args.replay_dir) if args.replay_dir else Path(args.checkpoint).parent / "replays"
+        paths = save_replays(policy, out, args.replays, opponents=args.opponent or None, seed=args.seed,
+                             greedy=args.greedy)
+        console.print(f"{len(paths)} replays in {out} (check one: osrs-rl replay verify {paths[0]})")
     return 0
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     from osrs_rl.runtime.registry import names
     from osrs_rl.train.config import load_config
-    from osrs_rl.train.evaluate import evaluate, print_table, save_rows
+    from osrs_rl.train.evaluate import evaluate, print_table, save_replays, save_rows
     from osrs_rl.train.ppo import Trainer
 
     if args.encounter not in names():
@@ -204,10 +215,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1)
         print_table(rows, console, title=f"evaluation: {trainer.cfg.run.eval_episodes} episodes per opponent")
         save_rows(rows, trainer.run_dir / "eval.json")
+        replays = save_replays(policy, trainer.run_dir / "replays", per_opponent=2, seed=trainer.cfg.run.seed + 2)
     console.print(f"logs (TensorBoard events, config.json{', eval.json' if rows else ''}): {trainer.run_dir}")
     console.print(f"checkpoint: {ckpt}  (resume: osrs-rl train {args.encounter} --resume {ckpt}; "
                   f"evaluate: osrs-rl eval {args.encounter} --checkpoint {ckpt})")
-    console.print("replays: not written yet (the replay layer is a later issue)")
+    if rows:
+        console.print(f"replays of evaluation episodes: {trainer.run_dir / 'replays'} ({len(replays)} files; "
+                      f"osrs-rl replay verify FILE re-simulates one)")
     return 0
 
 
@@ -282,6 +296,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --checkpoint: a scripted tier to play (repeatable; default: the training tiers)")
     p.add_argument("--greedy", action="store_true", help="with --checkpoint: most likely actions, not samples")
     p.add_argument("--seed", type=int, default=0, help="with --checkpoint: seed of the evaluation envs")
+    p.add_argument("--replays", type=int, default=0, metavar="N",
+                   help="with --checkpoint: also save N replays per opponent (and the best of them)")
+    p.add_argument("--replay-dir", help="where --replays go (default: replays/ beside the checkpoint)")
     p.add_argument("--ladder", action="store_true", help="play every scripted tier against every other")
     p.add_argument("--fights", type=int, default=64, help="fights per pairing")
     p.add_argument("--max-ticks", type=int, default=None,

@@ -154,3 +154,59 @@ def print_table(rows: list[EvalRow], console=None, title: str = "evaluation") ->
 
 def save_rows(rows: list[EvalRow], path: Path) -> None:
     atomic_write(path, json.dumps([asdict(r) for r in rows], indent=2).encode() + b"\n")
+
+
+def save_replays(policy: Policy, out_dir, per_opponent: int = 2, opponents=None, seed: int = 0,
+                 greedy: bool = False) -> list[Path]:
+    """Play ``per_opponent`` episodes per opponent one at a time and save each as a replay
+    (``osrs_rl.replay``) with the policy's value and action probabilities per tick; the episode with
+    the highest return per opponent is also saved as ``best-<opponent>.orlr``. Returns the paths."""
+    from osrs_rl.replay import record_policy_episode, save_replay
+
+    spec = get_spec(policy.encounter)
+    if opponents is None:
+        opponents = list(dict.fromkeys(policy.opponents)) if spec.opponents is not None else []
+    fields = {f.name for f in spec.config_fields}
+    if opponents and "opponent_tier" not in fields:
+        raise ValueError(f"encounter {spec.name!r} takes no opponent_tier setting to record replays against")
+    model, heads = policy.model, tuple(int(h) for h in spec.head_sizes)
+    device = next(model.parameters()).device
+    out_dir = Path(out_dir)
+    paths = []
+    for k, opponent in enumerate(opponents or [None]):
+        config = dict(policy.env_config)
+        if opponent is not None:
+            config["opponent_tier"] = spec.opponents.tier_index(opponent)
+        label = str(opponent) if opponent is not None else "default"
+        best = None
+        for e in range(per_opponent):
+            run = {"state": model.initial_state(1, device), "first": True}
+            generator = torch.Generator(device=device)
+            generator.manual_seed(seed + 1000 * k + e)
+
+            @torch.no_grad()
+            def act(env, obs, info, run=run, generator=generator):
+                o = obs[:, 0] if spec.num_agents > 1 else obs
+                m = info["action_mask"][:, 0] if spec.num_agents > 1 else info["action_mask"]
+                first = torch.tensor([run["first"]], device=device)
+                logits, value, run["state"] = model.step(torch.from_numpy(o).to(device), run["state"], first)
+                run["first"] = False
+                dist = MaskedMultiCategorical(logits, torch.from_numpy(m).to(device), heads)
+                a = (dist.mode() if greedy else dist.sample(generator)).cpu().numpy()
+                probs = dist.log_probs[0].exp().cpu().numpy()
+                note = {"value": float(value[0]), "probs": [probs[h, :n] for h, n in enumerate(heads)]}
+                if spec.num_agents > 1:
+                    both = np.zeros((1, spec.num_agents, len(heads)), np.int64)
+                    both[:, 0] = a
+                    a = both
+                return a, note
+
+            replay = record_policy_episode(spec.name, config, act, seed=seed + 1000 * k + e,
+                                           meta={"opponent": label, "greedy": greedy})
+            paths.append(save_replay(out_dir / f"{label}-{e}.orlr", replay))
+            total = float(replay.rewards[:, 0].sum())
+            if best is None or total > best[0]:
+                best = (total, replay)
+        if best is not None:
+            paths.append(save_replay(out_dir / f"best-{label}.orlr", best[1]))
+    return paths

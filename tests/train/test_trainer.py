@@ -143,8 +143,17 @@ def test_cli_train_then_eval(tmp_path, capsys):
     ckpt = tmp_path / "c" / "checkpoint.pt"
     assert str(ckpt) in out.replace("\n", "") and (tmp_path / "c" / "eval.json").is_file()
     assert list((tmp_path / "c").glob("events.out.tfevents.*"))
-    assert main(["eval", "template", "--checkpoint", str(ckpt), "--episodes", "8"]) == 0
+    replays = sorted((tmp_path / "c" / "replays").glob("*.orlr"))
+    assert [p.name for p in replays] == ["best-default.orlr", "default-0.orlr", "default-1.orlr"]
+    assert main(["eval", "template", "--checkpoint", str(ckpt), "--episodes", "8", "--replays", "1",
+                 "--replay-dir", str(tmp_path / "r")]) == 0
     assert "win rate" in capsys.readouterr().out
+    from osrs_rl.replay import load_replay, verify_replay
+
+    replay = load_replay(tmp_path / "r" / "default-0.orlr")
+    assert verify_replay(replay).ok
+    assert replay.values is not None and len(replay.probs) == get_spec("template").num_heads
+    assert np.allclose([p.sum(axis=1) for p in replay.probs], 1.0, atol=1e-5)   # a distribution per head
     policy = load_policy(ckpt)
     assert policy.encounter == "template"
 
@@ -154,6 +163,7 @@ def test_cli_train_then_eval(tmp_path, capsys):
     (["train", "template", "--ppo.horizn", "3"], "unknown setting ppo.horizn"),
     (["eval", "template", "--checkpoint", "/nonexistent.pt"], "nonexistent"),
     (["eval", "pvp", "--checkpoint", "x", "--episodes", "0"], "--episodes must be at least 1"),
+    (["eval", "pvp", "--checkpoint", "x", "--replays", "-1"], "--replays must be at least 0"),
 ])
 def test_cli_bad_input(argv, message, capsys):
     assert main(argv) == 2
