@@ -204,8 +204,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         trainer = Trainer(cfg, resume=args.resume)
     except ValueError as e:
         return _error(str(e))
-    trainer.train()
     ckpt = trainer.checkpoint_path()
+    try:
+        trainer.train()
+    except KeyboardInterrupt:
+        console.print(f"interrupted at step {trainer.global_step:,}; checkpoint saved: {ckpt} "
+                      f"(continue: osrs-rl train {args.encounter} --resume {ckpt})")
+        return 130
     rows = []
     if trainer.cfg.run.eval_episodes > 0:
         from osrs_rl.train.evaluate import Policy, training_opponents

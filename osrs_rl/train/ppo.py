@@ -233,6 +233,9 @@ class Trainer:
                     next_ckpt = now + cfg.run.checkpoint_every
             self.save()
             failed = False
+        except KeyboardInterrupt:
+            self.save()                # Ctrl-C keeps the run: --resume continues from here
+            raise
         finally:
             self.collector.close()
             logger.close(failed=failed)

@@ -208,3 +208,21 @@ def test_memory_across_episodes_option(tmp_path):
     assert t.collector.reset_state is False
     t.train()
     assert t.store.reset[1:].any()          # episodes did start inside the rollout
+
+
+def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
+    t = Trainer(_cfg(tmp_path, "--run.total_steps", "100000", "--run.eval_episodes", "0"), console=False)
+    calls = []
+    real_update = t.update
+
+    def update(progress):
+        calls.append(progress)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_update(progress)
+
+    monkeypatch.setattr(t, "update", update)
+    with pytest.raises(KeyboardInterrupt):
+        t.train()
+    resumed = Trainer(_cfg(tmp_path, "--run.total_steps", "100000"), resume=t.checkpoint_path(), console=False)
+    assert resumed.global_step == t.global_step > 0
