@@ -227,6 +227,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     if rows:
         console.print(f"replays of evaluation episodes: {trainer.run_dir / 'replays'} ({len(replays)} files; "
                       f"osrs-rl replay verify FILE re-simulates one)")
+    if trainer.training_replays is not None:
+        console.print(f"replays of training episodes (the best so far and a sample): {trainer.training_replays.folder}")
     return 0
 
 

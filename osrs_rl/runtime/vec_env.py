@@ -227,6 +227,14 @@ class VecEnv:
         Restoring and then stepping the same actions reproduces the snapshotted run exactly."""
         self._restore(np.array([self._index(idx)], dtype=np.int64), blob, batch=False)
 
+    def snapshot_of_record(self, record: bytes) -> bytes:
+        """The ``snapshot`` of an env that holds ``record`` (raw bytes of one ``states`` row) with no
+        autoreset pending: for callers that keep raw records and want snapshots only of a few."""
+        if len(record) != self.spec.state_dtype.itemsize:
+            raise snap.SnapshotError(f"a {self.spec.name} state record has {self.spec.state_dtype.itemsize} bytes, "
+                                f"got {len(record)}")
+        return snap.header(self.spec.name, self.spec.version, self.spec.state_dtype) + b"\x00" + bytes(record)
+
     def snapshot_batch(self, indices) -> bytes:
         """The states of ``indices`` as one blob (a header, then flags and records back to back)."""
         return self._snapshot(self._indices(indices), batch=True)

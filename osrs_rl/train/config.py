@@ -152,6 +152,13 @@ class LogSection:
     """``online`` or ``offline`` to log to Weights & Biases too (needs ``pip install wandb``)."""
     console: bool = True
     """Show the live dashboard (plain lines when not on a terminal)."""
+    replays: bool = True
+    """Keep replays of training episodes in ``replays/train/``: the best return so far (``best.orlr``)
+    and a sampled episode per ``replay_sample_every`` seconds."""
+    replay_sample_every: float = 300.0
+    """Seconds between sampled training replays."""
+    replay_keep: int = 10
+    """Sampled training replays kept (the oldest are deleted; 0: none)."""
 
 
 @dataclass
@@ -231,6 +238,8 @@ class TrainConfig:
                                                                         "must be > 0"),
             (self.run.eval_episodes >= 0, "run.eval_episodes must be >= 0"),
             (self.log.wandb in ("", "online", "offline"), "log.wandb must be empty, online or offline"),
+            (self.log.replay_sample_every > 0 and self.log.replay_keep >= 0, "log.replay_sample_every must be > 0 "
+                                                                            "and log.replay_keep >= 0"),
             (0.0 <= self.league.scripted_fraction <= 1.0, "league.scripted_fraction must lie in [0, 1]"),
             (self.league.scripted_fraction == 0 or bool(self.league.scripted), "league.scripted_fraction > 0 needs "
                                                                                "league.scripted tiers"),

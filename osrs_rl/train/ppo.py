@@ -34,6 +34,7 @@ from osrs_rl.train.models import build_model
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.rollout import Collector, RolloutStorage
 from osrs_rl.train.selfplay import SelfPlay
+from osrs_rl.train.training_replays import TrainingReplays
 
 # the input layer and the output layers stay with AdamW under Muon/Aurora (osrs_rl.train.optim)
 ADAMW_PATTERNS = ("encoder.trunk.0.", "policy.", "value.2.")
@@ -137,9 +138,13 @@ class Trainer:
             if self.resume_payload is not None:
                 self.selfplay.load_state_dict(self.resume_payload["selfplay"])
             self.selfplay.start(self.model, self.iteration)        # before the Collector resets the envs
+        self.training_replays = None
+        if cfg.log.replays:
+            self.training_replays = TrainingReplays(self.run_dir / "replays" / "train", cfg.log.replay_sample_every,
+                                                    cfg.log.replay_keep, seed=cfg.run.seed + self.iteration)
         self.collector = Collector(self.envs, self.model, self.device, seed=cfg.run.seed + self.iteration,
                                    opponent_act=self.selfplay.act if self.selfplay is not None else None,
-                                   reset_state=cfg.model.reset_on_episode)
+                                   reset_state=cfg.model.reset_on_episode, replays=self.training_replays)
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size)
         self.console = console
@@ -207,6 +212,8 @@ class Trainer:
                 torch.set_num_threads(self.rollout_threads)
                 self.collector.collect(self.store)
                 t_rollout = time.perf_counter() - t0
+                if self.training_replays is not None:
+                    self.training_replays.flush(self.global_step + cfg.batch_steps)
                 steps = cfg.batch_steps
                 self.global_step += steps
                 window_steps += steps
@@ -232,6 +239,8 @@ class Trainer:
                     self.save()
                     next_ckpt = now + cfg.run.checkpoint_every
             self.save()
+            if self.training_replays is not None:
+                self.training_replays.flush(self.global_step, force=True)
             failed = False
         except KeyboardInterrupt:
             self.save()                # Ctrl-C keeps the run: --resume continues from here

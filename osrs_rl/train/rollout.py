@@ -29,6 +29,7 @@ import numpy as np
 import torch
 
 from osrs_rl.train.distributions import MaskedMultiCategorical
+from osrs_rl.train.training_replays import EpisodeTape
 
 
 class RolloutStorage:
@@ -64,6 +65,8 @@ class _Half:
         self.agents_obs = None   # the same for every agent (an opponent hook reads agent 1's)
         self.agents_mask = None
         self.first = torch.ones(env.num_envs, dtype=torch.bool)   # obs starts an episode
+        self.tape = None         # an EpisodeTape when training replays are kept
+        self.sent = None         # the actions of the step in flight
 
 
 class Collector:
@@ -74,9 +77,12 @@ class Collector:
     given every agent's observation and mask ([envs, agents, ...] views) and which observations start an
     episode; without it agent 1 gets zeros (the no-op), which the encounter may replace (a scripted
     opponent). It runs once per tick of each half, while that half is not stepping.
+    ``replays``, optional, a :class:`~osrs_rl.train.training_replays.TrainingReplays` offered every
+    finished episode.
     """
 
-    def __init__(self, envs, model, device, seed: int, opponent_act=None, reset_state: bool = True):
+    def __init__(self, envs, model, device, seed: int, opponent_act=None, reset_state: bool = True,
+                 replays=None):
         self.envs = list(envs)
         self.model = model
         self.device = torch.device(device)
@@ -102,8 +108,11 @@ class Collector:
             self._done = [queue.Queue() for _ in self.envs]
             self._thread = threading.Thread(target=self._worker, name="osrs-rl-env", daemon=True)
             self._thread.start()
+        self.replays = replays
         for h in self.halves:
             self._observe(h, *h.env.reset())
+            if replays is not None:
+                h.tape = EpisodeTape(h.env)
 
     # ---- env side ------------------------------------------------------------------------------
     def _learner(self, arr):
@@ -183,6 +192,7 @@ class Collector:
                         both[:, 1] = self.opponent_act(k, h.env, h.agents_obs, h.agents_mask, h.first)
                         self.timing["opponent"] = self.timing.get("opponent", 0.0) + time.perf_counter() - t0
                     actions = both
+                h.sent = actions
                 self._submit(k, actions)
 
     def _reset_flags(self, h: _Half):
@@ -208,13 +218,32 @@ class Collector:
         store.terminated[t, c] = torch.from_numpy(terminated)
         store.truncated[t, c] = torch.from_numpy(truncated)
         # the tick after an end reset the env: its observation starts an episode
-        h.first = torch.from_numpy(h.pending.copy())
+        was_reset = h.pending.copy()
+        h.first = torch.from_numpy(was_reset)
         h.pending = terminated | truncated
         self._observe(h, obs, info)
+        if h.tape is not None:
+            finished = h.tape.record(h.sent, reward, h.pending, was_reset)
+            if finished:
+                self.replays.offer(finished, terminated, truncated, self._episode_meta(h))
         if h.pending.any() or h.first.any():
             m = h.env.pop_metrics()
             if len(m["phase"]):
                 self.episodes.append(m)
+
+    def _episode_meta(self, h: _Half):
+        """``meta(i)`` for a replay of env ``i`` of half ``h``: where it ran and, with an opponent hook,
+        against whom (read now: the finished episode's opponent, until the env's next reset)."""
+        control = self.spec.opponents
+        scripted, tier, slot = control.current(h.env) if control is not None else (None, None, None)
+        offset = h.columns.start
+
+        def meta(i: int) -> dict:
+            out = {"source": "training", "env": offset + i}
+            if scripted is not None:
+                out["opponent"] = control.tier_names[tier[i]] if scripted[i] else f"policy slot {int(slot[i])}"
+            return out
+        return meta
 
     def pop_episodes(self) -> dict[str, np.ndarray]:
         """Metrics of the episodes finished since the last call (arrays per name, plus phase)."""

@@ -142,6 +142,17 @@ def test_snapshot_restore_and_refusals():
         env.snapshot(5)
 
 
+def test_snapshot_of_a_kept_record():
+    """A raw state record kept earlier becomes the same blob ``snapshot`` gave (no autoreset pending)."""
+    env = make(n=2)
+    env.reset()
+    env.step(acts(env, 1, 2))
+    record = env.states[1:2].tobytes()
+    assert env.snapshot_of_record(record) == env.snapshot(1)
+    with pytest.raises(SnapshotError, match="bytes, got"):
+        env.snapshot_of_record(record[:-1])
+
+
 def test_batch_snapshot_and_start_states():
     env = make(n=4)
     env.reset()
