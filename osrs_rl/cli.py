@@ -6,6 +6,8 @@
   osrs-rl bench   throughput of the engine kernels, or ``osrs-rl bench ENCOUNTER`` of an encounter
   osrs-rl replay  ``verify FILE`` re-simulates a replay file; ``info FILE`` says what it holds;
                   ``render FILE --out x.mp4`` draws it (.png, .gif, .mp4 or a folder of PNG frames)
+  osrs-rl view    ``view A.orlr [B.orlr]``: a page on 127.0.0.1 that plays replays (two side by side)
+  osrs-rl play    ``play pvp --opponent elite``: play an encounter in that page; save it as a demonstration
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import sys
 
 from rich.console import Console
 from rich.table import Table
+
+from osrs_rl.replay.cli_web import add_play_parser, add_view_parser
 
 console = Console()
 
@@ -295,6 +299,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights",
                                      allow_abbrev=False)
     sub = parser.add_subparsers(dest="command", required=True)
+    add_view_parser(sub)           # osrs-rl view FILE...: the browser viewer
+    add_play_parser(sub)           # osrs-rl play ENCOUNTER: human play in the same page
 
     p = sub.add_parser("demo", help="calculator examples and the engine benchmark")
     p.set_defaults(func=cmd_demo)
