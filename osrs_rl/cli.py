@@ -4,7 +4,10 @@
   osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
   osrs-rl eval    ``osrs-rl eval pvp --ladder``: the scripted tiers against each other
   osrs-rl bench   throughput of the engine kernels, or ``osrs-rl bench ENCOUNTER`` of an encounter
-  osrs-rl replay  ``verify FILE`` re-simulates a replay file; ``info FILE`` says what it holds
+  osrs-rl replay  ``verify FILE`` re-simulates a replay file; ``info FILE`` says what it holds;
+                  ``render FILE --out x.mp4`` draws it (.png, .gif, .mp4 or a folder of PNG frames)
+  osrs-rl view    ``view A.orlr [B.orlr]``: a page on 127.0.0.1 that plays replays (two side by side)
+  osrs-rl play    ``play pvp --opponent elite``: play an encounter in that page; save it as a demonstration
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import sys
 
 from rich.console import Console
 from rich.table import Table
+
+from osrs_rl.replay.cli_web import add_play_parser, add_view_parser
 
 console = Console()
 
@@ -237,7 +242,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from osrs_rl.replay.file import check_compatible
 
     try:
-        replay = load_replay(args.file, check=args.action == "verify")
+        replay = load_replay(args.file, check=args.action in ("verify", "render"))
+        if args.action == "render":
+            return _render_replay(replay, args)
         if args.action == "verify":
             result = verify_replay(replay)
             console.print(result.message(), markup=False)
@@ -263,10 +270,39 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _render_replay(replay, args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from osrs_rl.replay.export import DEFAULT_FPS, frame_range, output_kind, render_replay
+    from osrs_rl.replay.render import overlay_names
+
+    if not args.out:
+        return _error("replay render needs --out PATH (.png, .gif, .mp4, or a folder ending in / for PNG frames)")
+    try:
+        kind = output_kind(args.out, args.frames)
+        overlay_names(args.overlays or ())
+        total = len(frame_range(replay, kind, args.tick, args.start, args.end))
+    except ValueError as e:
+        return _error(str(e))
+    with Progress(console=console, transient=True, disable=total < 10) as progress:
+        task = progress.add_task(f"drawing {total} frame(s)", total=total)
+        try:
+            fps = DEFAULT_FPS if args.fps is None else args.fps
+            out = render_replay(replay, args.out, fps=fps, start=args.start, end=args.end, tick=args.tick,
+                                frames=args.frames, overlays=args.overlays or (),
+                                progress=lambda done, _: progress.update(task, completed=done))
+        except ValueError as e:                     # ReplayError included
+            return _error(str(e))
+    console.print(f"{total} frame(s) of {replay.encounter} written to {out}", markup=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights",
                                      allow_abbrev=False)
     sub = parser.add_subparsers(dest="command", required=True)
+    add_view_parser(sub)           # osrs-rl view FILE...: the browser viewer
+    add_play_parser(sub)           # osrs-rl play ENCOUNTER: human play in the same page
 
     p = sub.add_parser("demo", help="calculator examples and the engine benchmark")
     p.set_defaults(func=cmd_demo)
@@ -316,11 +352,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("encounter", nargs="?", help="an encounter name (e.g. template); omit for the engine kernels")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("replay", help="check or describe a replay file")
-    p.add_argument("action", choices=["verify", "info"],
+    p = sub.add_parser("replay", help="check, describe or draw a replay file")
+    p.add_argument("action", choices=["verify", "info", "render"],
                    help="verify: re-simulate and prove it reproduces exactly (exit 0, 1 on divergence, 2 on a bad "
-                        "file); info: encounter, config, ticks, outcome, annotations")
+                        "file); info: encounter, config, ticks, outcome, annotations; render: draw it to --out")
     p.add_argument("file", help="a replay file")
+    p.add_argument("--out", help="render: .png (one frame), .gif, .mp4, or a folder ending in / for PNG frames")
+    p.add_argument("--tick", type=int, help="render to .png: the frame after this many ticks (default: the last)")
+    p.add_argument("--fps", type=float, help="render: frames per second (default 5; 1.667 is game speed)")
+    p.add_argument("--overlays", help="render: comma-separated tile tints, from los (line of sight) and danger")
+    p.add_argument("--start", type=int, help="render: first frame (ticks played; default 0)")
+    p.add_argument("--end", type=int, help="render: last frame (default: the last tick)")
+    p.add_argument("--frames", action="store_true", help="render: write --out as a folder of PNG frames")
     p.set_defaults(func=cmd_replay)
     return parser
 

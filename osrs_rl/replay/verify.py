@@ -8,6 +8,7 @@ the state record; after the last tick, the sha256 of the final state record.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,25 +38,40 @@ class VerifyResult:
                 f"({self.encounter})")
 
 
-def verify_replay(replay: Replay) -> VerifyResult:
-    """Restore the replay's initial snapshot into a fresh 1-env VecEnv with its config, step its
-    actions and compare what comes back. Raises ReplayError when it cannot be re-simulated at all."""
+def start_env(replay: Replay) -> VecEnv:
+    """A fresh 1-env VecEnv with the replay's config, holding its initial snapshot. Raises ReplayError
+    when the replay cannot be re-simulated here."""
     check_compatible(replay)
-    spec = get_spec(replay.encounter)
     try:
-        env = VecEnv(spec, num_envs=1, seed=0, **replay.config)
+        env = VecEnv(get_spec(replay.encounter), num_envs=1, seed=0, **replay.config)
         env.reset()
         env.restore(0, replay.initial_snapshot)
     except (SnapshotError, ValueError) as e:       # ConfigError is a ValueError
         raise ReplayError(f"cannot start the replay: {e}") from None
-    result = VerifyResult(True, replay.encounter, replay.ticks)
+    return env
+
+
+def replay_steps(replay: Replay, env: VecEnv) -> Iterator[tuple[int, tuple]]:
+    """Step ``env`` (from ``start_env``) through the replay's actions: yields ``(t, env.step(...))``
+    after each tick ``t``; the step's arrays are views that the next step overwrites."""
+    spec = env.spec
     shape = (1, spec.num_heads) if env.single_agent else (1, spec.num_agents, spec.num_heads)
-    last = replay.ticks - 1
     for t in range(replay.ticks):
         try:
-            _, rew, term, trunc, _ = env.step(replay.actions[t].reshape(shape))
+            out = env.step(replay.actions[t].reshape(shape))
         except ValueError as e:
             raise ReplayError(f"the action recorded at tick {t} is refused: {e}") from None
+        yield t, out
+
+
+def verify_replay(replay: Replay) -> VerifyResult:
+    """Restore the replay's initial snapshot into a fresh 1-env VecEnv with its config, step its
+    actions and compare what comes back. Raises ReplayError when it cannot be re-simulated at all."""
+    env = start_env(replay)
+    spec = env.spec
+    result = VerifyResult(True, replay.encounter, replay.ticks)
+    last = replay.ticks - 1
+    for t, (_, rew, term, trunc, _) in replay_steps(replay, env):
         got_rew = np.asarray(rew[0], dtype=np.float32).reshape(spec.num_agents)
         for a in range(spec.num_agents):
             if got_rew[a].view(np.uint32) != replay.rewards[t, a].view(np.uint32):

@@ -119,6 +119,11 @@ class EncounterSpec:
     an object with ``tier_names`` (tuple of str), ``set(env, env_ids, tier=None, slot=None)`` (from
     each env's next reset) and ``current(env) -> (is_scripted, tier, slot)`` arrays. The trainer
     spreads scripted opponents and routes a self-play league through it."""
+    scene: Callable | None = field(default=None, compare=False)
+    """Optional ``scene(state_record, config_record, agent=0, previous=None) -> dict``: the picture of
+    one state in the encounter-independent format of ``osrs_rl.replay.scene`` (tiles, entities,
+    hits in flight, panels), read from the records only, so the renderer and the browser viewer show
+    what the state holds. ``previous`` is the record one tick earlier, from which hitsplats are derived."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property

@@ -1,6 +1,7 @@
 """NH PvP declarations: ``pvp`` (one agent against a scripted tier) and ``pvp_selfplay`` (two agents)."""
 
 import dataclasses
+from functools import partial
 
 from numba import njit
 
@@ -9,6 +10,7 @@ from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.encounters.pvp import view as V
 from osrs_rl.encounters.pvp.loadouts import fill_config
 from osrs_rl.encounters.pvp.opponents import CONTROL
+from osrs_rl.encounters.pvp.scene import scene
 from osrs_rl.policies.pvp_scripted import scripted_actions
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
@@ -97,10 +99,10 @@ _COMMON = dict(
 SPEC = EncounterSpec(
     name="pvp", description="NH duel against a scripted opponent tier",
     step=step_vs_scripted, observe=observe_one, mask=mask_one, agents=("player",),
-    config_fields=_config_fields(3, -1), **_COMMON)
+    config_fields=_config_fields(3, -1), scene=scene, **_COMMON)
 
 SELFPLAY_SPEC = EncounterSpec(
     name="pvp_selfplay",
     description="NH duel between two policies (or a policy and a scripted tier per env: set_opponents)",
     step=step_selfplay, observe=observe_two, mask=mask_two, agents=("player_0", "player_1"),
-    config_fields=_config_fields(-2, -2), **_COMMON)
+    config_fields=_config_fields(-2, -2), scene=partial(scene, encounter="pvp_selfplay"), **_COMMON)

@@ -1,6 +1,7 @@
 """Template encounter declaration: everything the runtime, trainer and tools need to know."""
 
 from osrs_rl.encounters.template import mechanics as M
+from osrs_rl.encounters.template.scene import scene
 from osrs_rl.encounters.template.state import CONFIG_FIELDS, STATE_DTYPE
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
@@ -27,4 +28,5 @@ SPEC = EncounterSpec(
     mask=M.mask,
     metrics=M.metrics,
     cell_key=M.cell_key,
+    scene=scene,
 )

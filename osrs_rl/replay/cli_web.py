@@ -1,0 +1,121 @@
+"""``osrs-rl view`` and ``osrs-rl play``: start the local viewer server and serve until Ctrl-C.
+
+    osrs-rl view A.orlr [B.orlr]           watch one replay, or two side by side
+    osrs-rl play pvp --opponent elite      play a duel in the browser; save it as a demonstration
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+console = Console()
+
+
+def _error(message: str) -> int:
+    console.print(f"[red]error:[/red] {message}", highlight=False)
+    return 2
+
+
+def _serve(app, args) -> int:
+    from osrs_rl.replay.server import ViewerServer
+
+    try:
+        server = ViewerServer(app, port=args.port)
+    except OSError as e:
+        return _error(f"cannot listen on 127.0.0.1:{args.port}: {e}")
+    console.print(f"serving on {server.url}  (Ctrl-C stops)", highlight=False)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(server.url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        console.print("stopped")
+    finally:
+        server.close()
+    return 0
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    from osrs_rl.replay.file import ReplayError
+    from osrs_rl.replay.server import ViewerApp
+
+    try:
+        app = ViewerApp(args.files)
+    except ReplayError as e:
+        return _error(str(e))
+    return _serve(app, args)
+
+
+def parse_config(pairs: list[str] | None) -> dict:
+    """``KEY=VALUE`` pairs as numbers (encounter settings are all numeric)."""
+    out = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--config expects KEY=VALUE, got {pair!r}")
+        try:
+            out[key.strip()] = int(value)
+        except ValueError:
+            try:
+                out[key.strip()] = float(value)
+            except ValueError:
+                raise ValueError(f"--config {key}={value!r}: the value must be a number") from None
+    return out
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from osrs_rl.replay.play import PlayError
+    from osrs_rl.replay.server import ApiError, PlayDefaults, ViewerApp
+    from osrs_rl.runtime.registry import names
+
+    if args.encounter not in names():
+        return _error(f"unknown encounter {args.encounter!r}; known: {', '.join(names())}")
+    if args.opponent is not None and args.checkpoint is not None:
+        return _error("give --opponent TIER or --checkpoint C, not both")
+    if args.seed < 0:
+        return _error(f"--seed must be >= 0, got {args.seed}")
+    opponent = int(args.opponent) if args.opponent is not None and args.opponent.isdigit() else args.opponent
+    try:
+        defaults = PlayDefaults(args.encounter, parse_config(args.config), args.seed, opponent, args.checkpoint)
+        app = ViewerApp(play=defaults, save_dir=args.save_dir)
+        app.new_session({})            # bad settings, tiers or checkpoints fail here, not in the page
+    except (ApiError, PlayError, ValueError, KeyError) as e:     # a bad setting, tier or checkpoint
+        return _error(str(e).strip("'\""))
+    app.sessions.clear()
+    return _serve(app, args)
+
+
+def _server_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default 0: any free port)")
+    p.add_argument("--open", action="store_true", help="open the page in the default web browser")
+    p.add_argument("--no-browser", dest="open", action="store_false", help="do not open a browser (the default)")
+
+
+def add_view_parser(sub) -> None:
+    p = sub.add_parser("view", help="watch replays in the browser (a local page)",
+                       description="Serves a page on 127.0.0.1 that plays the replay: play, pause, step, speed, "
+                                   "scrub, value and action probabilities per tick, a timeline of events. Two "
+                                   "files are shown side by side.")
+    p.add_argument("files", nargs="+", help="one or two replay files (more are listed in the page)")
+    _server_options(p)
+    p.set_defaults(func=cmd_view)
+
+
+def add_play_parser(sub) -> None:
+    p = sub.add_parser("play", help="play an encounter yourself in the browser",
+                       description="Click a tile to move, an NPC or player to attack; buttons or keys for "
+                                   "prayers, food, potions and switches. Ticks every 0.6 s or step by step; "
+                                   "the session saves as a replay (a demonstration).")
+    p.add_argument("encounter", help="encounter name, e.g. pvp or template")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--opponent", metavar="TIER", help="a scripted opponent tier (name or index)")
+    who.add_argument("--checkpoint", metavar="C", help="a trained policy (osrs-rl train) as the opponent")
+    p.add_argument("--seed", type=int, default=0, help="seed of the episode")
+    p.add_argument("--save-dir", default="demonstrations", help="where saved sessions go")
+    p.add_argument("--config", action="append", metavar="KEY=VALUE", help="an encounter setting, e.g. max_ticks=500")
+    _server_options(p)
+    p.set_defaults(func=cmd_play)

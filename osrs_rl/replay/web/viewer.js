@@ -1,0 +1,488 @@
+// The osrs-rl viewer page: draws scenes (see osrs_rl/replay/scene.py for their JSON) on a canvas,
+// plays replays with controls, a scrub bar and a timeline, and drives human play through the
+// server's /api/play endpoints. Plain JS, no external files: the page is served from 127.0.0.1 only.
+// window.viewer exposes the current state (frame, scenes, what was drawn where) to tests and curious users.
+"use strict";
+
+const TILE_PX_MAX = 40;           // a tile's side in pixels, at most
+const CANVAS_PX_MAX = 600;        // the canvas's longer side, at most (one pane)
+const CANVAS_PX_MAX_TWO = 420;    // ... with two panes side by side
+const PLAY_TICK_MS = 600;         // one game tick
+const HOTKEYS = {                 // "head:label" -> key, for the heads an encounter has
+  "loadout:mage": "1", "loadout:ranged": "2", "loadout:melee": "3", "loadout:tank": "4", "loadout:spec": "5",
+  "attack:weapon": "j", "attack:attack": "j", "attack:ice barrage": "i", "attack:blood barrage": "o",
+  "overhead:magic": "q", "overhead:missiles": "w", "overhead:melee": "e", "overhead:off": "t",
+  "overhead:smite": "y", "overhead:redemption": "u",
+  "prayer:protect from melee on": "e", "prayer:off": "t",
+  "offensive:on": "a", "offensive:off": "s",
+  "food:eat": "f", "eat:eat": "f", "karambwan:eat": "k",
+  "potion:brew": "b", "potion:restore": "g", "potion:boost": "h", "vengeance:cast": "v",
+};
+const SPLAT_COLORS = { hit: "#c0392b", block: "#2e6fbf", heal: "#27ae60" };
+const OVERLAY_STYLE = { line_of_sight: "rgba(120, 220, 120, 0.30)", danger: "rgba(230, 60, 60, 0.35)" };
+
+// ---- small helpers ---------------------------------------------------------------------------------
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("data-")) node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+const $ = (id) => document.getElementById(id);
+const fmt = (v, digits = 3) => (v === null || v === undefined ? "-" : Number(v).toFixed(digits));
+
+async function api(path, body) {
+  const init = body === undefined ? {} :
+    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const res = await fetch(path, init);
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+// keys go to the page unless a control that reads them has the focus (a checkbox does not)
+const typing = (t) => t.tagName === "SELECT" || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "checkbox");
+function showError(err) { $("error").textContent = err ? String(err.message || err) : ""; }
+
+// ---- one pane: a canvas, a side panel, annotations, a timeline ----------------------------------------
+class Pane {
+  constructor(index) {
+    this.index = index;
+    this.data = null;               // the replay payload (view) or null (play)
+    this.scene = null;
+    this.frame = 0;
+    this.drawn = { entities: {}, overlays: {}, tile: 0 };
+    const i = index;
+    this.title = el("h2", { id: `title-${i}` });
+    this.canvas = el("canvas", { id: `canvas-${i}`, width: 300, height: 300 });
+    this.hover = el("div", { id: `hover-${i}`, class: "hover" });
+    this.side = el("div", { id: `side-${i}`, class: "side" });
+    this.annot = el("div", { id: `annot-${i}`, class: "side annot" });
+    this.timeline = el("div", { id: `timeline-${i}`, class: "timeline" });
+    this.legend = el("div", { class: "legend" }, ...[["hit", "#e06c75"], ["kill", "#98c379"], ["death", "#ff0000"],
+      ["prayer switch", "#61afef"]].map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }), name)));
+    this.root = el("div", { id: `pane-${i}`, class: "pane" }, this.title,
+      el("div", { class: "body" }, el("div", {}, this.canvas, this.hover, this.timeline, this.legend), this.side,
+        this.annot));
+    this.canvas.addEventListener("mousemove", (ev) => {
+      const t = this.tileAt(ev.offsetX, ev.offsetY);
+      this.hover.textContent = t ? `tile (${t.x}, ${t.y})` : "";
+    });
+    this.timeline.addEventListener("click", (ev) => {
+      const n = this.lastFrame();
+      if (n > 0) viewer.seek(Math.round((ev.offsetX / this.timeline.clientWidth) * n));
+    });
+  }
+
+  lastFrame() { return this.data ? this.data.scenes.length - 1 : 0; }
+
+  // the tile under canvas pixel (px, py), north up
+  tileAt(px, py) {
+    const s = this.scene;
+    if (!s) return null;
+    const a = s.arena, ts = this.drawn.tile;
+    const col = Math.floor(px / ts), row = Math.floor(py / ts);
+    if (col < 0 || row < 0 || col >= a.width || row >= a.height) return null;
+    return { x: a.x0 + col, y: a.y0 + a.height - 1 - row };
+  }
+
+  entityAt(tile) {
+    const hits = (this.scene ? this.scene.entities : []).filter((e) =>
+      tile.x >= e.x && tile.x < e.x + e.size && tile.y >= e.y && tile.y < e.y + e.size);
+    return hits.length ? hits[hits.length - 1] : null;   // the one drawn last is on top
+  }
+
+  showFrame(frame) {
+    if (!this.data) return;
+    this.frame = Math.min(frame, this.lastFrame());
+    this.render(this.data.scenes[this.frame]);
+    this.renderAnnotations();
+    this.renderCursor();
+  }
+
+  render(scene) {
+    this.scene = scene;
+    drawScene(this, scene);
+    renderSide(this.side, scene);
+    this.root.dataset.tick = scene.tick;
+    this.root.dataset.phase = scene.phase || "";
+  }
+
+  renderAnnotations() {
+    const d = this.data, t = this.frame, box = this.annot;
+    box.replaceChildren();
+    const ticks = d.actions.length;
+    box.append(el("h3", {}, t < ticks ? `decision at frame ${t} (leads to ${t + 1})` : "episode end"));
+    if (t >= ticks) { box.append(el("div", { id: `outcome-${this.index}` }, `${d.outcome}, return ${d.return.map((r) => fmt(r)).join(", ")}`)); return; }
+    box.append(el("div", { id: `value-${this.index}` }, `value ${fmt(d.values ? d.values[t] : null)}`));
+    box.append(el("div", { id: `reward-${this.index}` }, `reward ${d.rewards[t].map((r) => fmt(r)).join(", ")}`));
+    const comps = Object.entries(d.reward_components);
+    if (comps.length) {
+      box.append(el("table", { id: `components-${this.index}` },
+        comps.map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, fmt(v[t]))))));
+    }
+    const rows = d.heads.map((h, hi) => {
+      const chosen = d.actions[t][0][hi];
+      let cells;
+      if (d.probs) {
+        const ranked = d.probs[hi][t].map((v, k) => [v, k]).sort((a, b) => b[0] - a[0]);
+        const p = ranked.slice(0, 3);
+        if (!p.some(([, k]) => k === chosen)) p.push(ranked.find(([, k]) => k === chosen));   // sampled below the top 3
+        cells = p.map(([v, k]) => el("td", { class: k === chosen ? "chosen" : "" },
+          `${h.labels[k]} ${(100 * v).toFixed(0)}%`));
+      } else {
+        cells = [el("td", { class: "chosen" }, h.labels[chosen])];
+      }
+      return el("tr", { "data-head": h.name }, el("td", {}, h.name), cells);
+    });
+    box.append(el("h3", {}, d.probs ? "top actions (chosen in yellow)" : "actions"));
+    box.append(el("table", { id: `top-${this.index}` }, rows));
+    if (d.agents.length > 1) {
+      const other = d.actions[t].slice(1).map((row, a) =>
+        `${d.agents[a + 1]}: ` + row.map((o, hi) => (o ? `${d.heads[hi].name} ${d.heads[hi].labels[o]}` : null))
+          .filter(Boolean).join(", "));
+      box.append(el("div", { class: "other-agents" }, other.join("; ") || ""));
+    }
+  }
+
+  renderTimeline() {
+    const n = Math.max(1, this.lastFrame());
+    this.timeline.replaceChildren(...this.data.events.map((ev) =>
+      el("div", { class: `ev ev-${ev.kind}`, title: `tick ${ev.tick}: ${ev.text}`, "data-tick": ev.tick,
+        "data-kind": ev.kind, style: `left: ${(100 * ev.tick) / n}%` })));
+    this.cursor = el("div", { class: "cursor" });
+    this.timeline.append(this.cursor);
+  }
+
+  renderCursor() {
+    if (this.cursor) this.cursor.style.left = `${(100 * this.frame) / Math.max(1, this.lastFrame())}%`;
+  }
+}
+
+// ---- drawing a scene ---------------------------------------------------------------------------------------
+function drawScene(pane, scene) {
+  const a = scene.arena, cv = pane.canvas, ctx = cv.getContext("2d");
+  const most = viewer.panes.length > 1 ? CANVAS_PX_MAX_TWO : CANVAS_PX_MAX;
+  const ts = Math.max(6, Math.min(TILE_PX_MAX, Math.floor(most / Math.max(a.width, a.height))));
+  if (cv.width !== a.width * ts || cv.height !== a.height * ts) {
+    cv.width = a.width * ts; cv.height = a.height * ts;
+    cv.style.width = `${cv.width}px`; cv.style.height = `${cv.height}px`;
+  }
+  const left = (x) => (x - a.x0) * ts, top = (y) => (a.y0 + a.height - 1 - y) * ts;
+  const drawn = { entities: {}, overlays: {}, tile: ts, pending: [], splats: [] };
+  ctx.fillStyle = "#3b4a34"; ctx.fillRect(0, 0, cv.width, cv.height);
+  ctx.strokeStyle = "rgba(0, 0, 0, 0.25)"; ctx.lineWidth = 1;
+  for (let c = 0; c <= a.width; c++) { ctx.beginPath(); ctx.moveTo(c * ts + 0.5, 0); ctx.lineTo(c * ts + 0.5, cv.height); ctx.stroke(); }
+  for (let r = 0; r <= a.height; r++) { ctx.beginPath(); ctx.moveTo(0, r * ts + 0.5); ctx.lineTo(cv.width, r * ts + 0.5); ctx.stroke(); }
+  ctx.fillStyle = "#111";
+  for (const [x, y] of a.blocked || []) ctx.fillRect(left(x), top(y), ts, ts);
+  for (const [name, on] of Object.entries(viewer.overlays)) {
+    const tiles = (scene.overlays && scene.overlays[name]) || [];
+    drawn.overlays[name] = on ? tiles.length : 0;
+    if (!on) continue;
+    ctx.fillStyle = OVERLAY_STYLE[name];
+    for (const [x, y] of tiles) ctx.fillRect(left(x), top(y), ts, ts);
+  }
+  for (const o of scene.objects || []) {
+    ctx.strokeStyle = "#d4b483"; ctx.lineWidth = 2;
+    ctx.strokeRect(left(o.x) + 2, top(o.y + o.size - 1) + 2, o.size * ts - 4, o.size * ts - 4);
+    label(ctx, o.label, left(o.x) + (o.size * ts) / 2, top(o.y + o.size - 1) + (o.size * ts) / 2, "#d4b483");
+  }
+  const centre = {};
+  for (const e of scene.entities) {
+    const x0 = left(e.x), y0 = top(e.y + e.size - 1), w = e.size * ts;
+    centre[e.id] = [x0 + w / 2, y0 + w / 2];
+    ctx.fillStyle = e.color || "#cccccc";
+    ctx.globalAlpha = e.hp > 0 ? 0.9 : 0.35;
+    ctx.fillRect(x0 + 2, y0 + 2, w - 4, w - 4);
+    ctx.globalAlpha = 1;
+    if (e.frozen > 0) { ctx.strokeStyle = "#7fdbff"; ctx.lineWidth = 3; ctx.strokeRect(x0 + 2, y0 + 2, w - 4, w - 4); }
+    const frac = e.max_hp > 0 ? Math.min(1, Math.max(0, e.hp) / e.max_hp) : 0;   // the HP bar (brews overheal)
+    ctx.fillStyle = "#c0392b"; ctx.fillRect(x0 + 2, y0 - 5, w - 4, 4);
+    ctx.fillStyle = "#2ecc71"; ctx.fillRect(x0 + 2, y0 - 5, (w - 4) * frac, 4);
+    const hpText = `${e.hp}/${e.max_hp}`;
+    const bits = [e.overhead ? `[${e.overhead}]` : null, e.style, e.attack_timer !== null && e.attack_timer !== undefined ? `t${e.attack_timer}` : null,
+      e.frozen > 0 ? `frozen ${e.frozen}` : null].filter(Boolean);
+    label(ctx, e.name, x0 + w / 2, y0 - 12, "#fff");
+    label(ctx, hpText, x0 + w / 2, y0 + w / 2, "#fff");
+    if (bits.length) label(ctx, bits.join(" "), x0 + w / 2, y0 + w + 8, "#ffd866");
+    drawn.entities[e.id] = { x: x0 + w / 2, y: y0 + w / 2, left: x0, top: y0, width: w, tile: [e.x, e.y],
+      hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen };
+  }
+  ctx.setLineDash([4, 4]); ctx.lineWidth = 1.5;
+  for (const h of scene.pending_hits || []) {       // hits in flight: a dashed line and the landing tick
+    const p = centre[h.from], q = centre[h.to];
+    if (!p || !q) continue;
+    ctx.strokeStyle = "#ffd866"; ctx.beginPath(); ctx.moveTo(p[0], p[1]); ctx.lineTo(q[0], q[1]); ctx.stroke();
+    const text = `${h.style} ${h.damage} @${h.due_tick}`;
+    label(ctx, text, (p[0] + q[0]) / 2, (p[1] + q[1]) / 2 - 6, "#ffd866");
+    drawn.pending.push(text);
+  }
+  ctx.setLineDash([]);
+  (scene.hitsplats || []).forEach((s, k) => {
+    const c = centre[s.on];
+    if (!c) return;
+    const x = c[0] + (k % 2 ? 12 : -12), y = c[1] - 12;
+    ctx.fillStyle = SPLAT_COLORS[s.kind] || "#c0392b";
+    ctx.beginPath(); ctx.arc(x, y, 9, 0, 2 * Math.PI); ctx.fill();
+    label(ctx, String(s.damage), x, y + 1, "#fff");
+    drawn.splats.push({ on: s.on, damage: s.damage, kind: s.kind });
+  });
+  pane.drawn = drawn;
+  cv.dataset.tick = scene.tick;
+  cv.dataset.overlays = Object.entries(drawn.overlays).filter(([, n]) => n > 0).map(([k]) => k).join(",");
+}
+
+function label(ctx, text, x, y, color) {
+  ctx.font = "11px sans-serif"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+  ctx.lineWidth = 3; ctx.strokeStyle = "rgba(0,0,0,0.8)"; ctx.strokeText(text, x, y);
+  ctx.fillStyle = color; ctx.fillText(text, x, y);
+}
+
+function renderSide(box, scene) {
+  const rows = (pairs) => el("table", {}, pairs.map(([k, v]) => el("tr", {}, el("td", {}, k), el("td", {}, String(v)))));
+  box.replaceChildren(el("div", { class: "tick" }, `tick ${scene.tick}`),
+    el("div", { class: "phase" }, `phase ${scene.phase || "-"}`));
+  // a player sees only its own panel; a replay shows every one
+  const panels = viewer.mode === "play" ? (scene.panels || []).slice(0, 1) : scene.panels || [];
+  for (const p of panels) {
+    box.append(el("h3", {}, p.agent),
+      rows([["HP", `${p.hp[0]}/${p.hp[1]}`], ["prayer", `${p.prayer[0]}/${p.prayer[1]}`],
+        ["run energy", fmt(p.run_energy, 1)], ["spec", p.spec === null ? "-" : fmt(p.spec, 0)],
+        ["prayers", (p.prayers || []).join(", ") || "none"]]));
+    if (p.inventory && p.inventory.length) box.append(el("h3", {}, "inventory"), rows(p.inventory));
+    if (p.equipment && Object.keys(p.equipment).length) box.append(el("h3", {}, "equipment"), rows(Object.entries(p.equipment)));
+    if (p.stats && Object.keys(p.stats).length) {
+      box.append(el("h3", {}, "stats"), rows(Object.entries(p.stats).map(([k, v]) => [k, `${v[0]}/${v[1]}`])));
+    }
+    if (p.timers && Object.keys(p.timers).length) box.append(el("h3", {}, "timers"), rows(Object.entries(p.timers)));
+  }
+}
+
+// ---- the viewer: panes, controls, playback -----------------------------------------------------------------
+const viewer = {
+  mode: null, panes: [], frame: 0, maxFrame: 0, playing: false, speed: 1, timer: null,
+  overlays: { line_of_sight: false, danger: false }, replays: [], config: null,
+  play: { session: null, state: null, queue: {}, auto: false, busy: false, note: "", saved: null },
+
+  async start() {
+    this.config = await api("/api/config");
+    this.mode = this.config.mode;
+    document.body.dataset.mode = this.mode;
+    $("mode-label").textContent = this.mode === "play" ? `play ${this.config.play.encounter}` : "replay viewer";
+    bindCommonControls();
+    if (this.mode === "play") await startPlay(); else await startView();
+    document.body.dataset.ready = "true";
+  },
+
+  seek(frame) {
+    this.frame = Math.max(0, Math.min(frame, this.maxFrame));
+    for (const p of this.panes) p.showFrame(this.frame);
+    $("scrub").value = String(this.frame);
+    $("tick-label").textContent = `tick ${this.frame} / ${this.maxFrame}`;
+  },
+
+  setPlaying(on) {
+    this.playing = on;
+    clearInterval(this.timer);
+    $("btn-play").textContent = on ? "pause" : "play";
+    $("btn-play").dataset.playing = String(on);
+    if (!on) return;
+    if (this.frame >= this.maxFrame) this.seek(0);
+    this.timer = setInterval(() => {
+      if (this.frame >= this.maxFrame) this.setPlaying(false); else this.seek(this.frame + 1);
+    }, PLAY_TICK_MS / this.speed);
+  },
+
+  redraw() {
+    for (const p of this.panes) if (p.scene) drawScene(p, p.scene);
+  },
+};
+window.viewer = viewer;
+
+function bindCommonControls() {
+  const toggle = (id, name) => $(id).addEventListener("change", (ev) => {
+    viewer.overlays[name] = ev.target.checked; viewer.redraw();
+  });
+  toggle("ov-los", "line_of_sight");
+  toggle("ov-danger", "danger");
+}
+
+// ---- view mode ------------------------------------------------------------------------------------------------
+async function startView() {
+  $("view-controls").hidden = false;
+  $("picker").hidden = false;
+  viewer.replays = viewer.config.replays;
+  const fill = (sel, none) => sel.replaceChildren(...(none ? [el("option", { value: "" }, "(none)")] : []),
+    ...viewer.replays.map((r) => el("option", { value: r.id }, `${r.name} (${r.encounter}, ${r.ticks} ticks)`)));
+  fill($("pick-a"), false);
+  fill($("pick-b"), true);
+  const params = new URLSearchParams(location.search);
+  const ids = params.has("a") ? [params.get("a"), params.get("b")].filter(Boolean) : viewer.config.open;
+  $("open-replays").addEventListener("click", () =>
+    openReplays([$("pick-a").value, $("pick-b").value].filter(Boolean)).catch(showError));
+  $("btn-play").addEventListener("click", () => viewer.setPlaying(!viewer.playing));
+  $("btn-back").addEventListener("click", () => { viewer.setPlaying(false); viewer.seek(viewer.frame - 1); });
+  $("btn-fwd").addEventListener("click", () => { viewer.setPlaying(false); viewer.seek(viewer.frame + 1); });
+  $("scrub").addEventListener("input", (ev) => viewer.seek(Number(ev.target.value)));
+  $("speed").addEventListener("change", (ev) => {
+    viewer.speed = Number(ev.target.value);
+    if (viewer.playing) viewer.setPlaying(true);
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (typing(ev.target)) return;
+    if (ev.key === " ") { ev.preventDefault(); viewer.setPlaying(!viewer.playing); }
+    else if (ev.key === "ArrowRight") viewer.seek(viewer.frame + 1);
+    else if (ev.key === "ArrowLeft") viewer.seek(viewer.frame - 1);
+  });
+  if (ids.length) await openReplays(ids);
+}
+
+async function openReplays(ids) {
+  viewer.setPlaying(false);
+  const datas = await Promise.all(ids.slice(0, 2).map((id) => api(`/api/replays/${encodeURIComponent(id)}`)));
+  $("pick-a").value = ids[0] || "";
+  $("pick-b").value = ids[1] || "";
+  viewer.panes = datas.map((d, i) => {
+    const pane = new Pane(i);
+    pane.data = d;
+    pane.title.textContent = `${d.name}: ${d.encounter}, ${d.ticks} ticks, ${d.outcome}`;
+    pane.renderTimeline();
+    return pane;
+  });
+  $("panes").replaceChildren(...viewer.panes.map((p) => p.root));
+  $("panes").classList.toggle("two", viewer.panes.length > 1);
+  viewer.maxFrame = Math.max(0, ...viewer.panes.map((p) => p.lastFrame()));
+  $("scrub").max = String(viewer.maxFrame);
+  document.body.dataset.open = ids.join(",");
+  viewer.seek(0);
+}
+
+// ---- play mode ------------------------------------------------------------------------------------------------
+async function startPlay() {
+  $("play-controls").hidden = false;
+  const cfg = viewer.config.play;
+  const sel = $("play-opponent");
+  const options = cfg.checkpoint ? [["", `checkpoint ${cfg.checkpoint}`]] : [];
+  if (!cfg.tiers.length && !cfg.checkpoint) options.push(["", "(the encounter's own)"]);
+  for (const t of cfg.tiers) options.push([t, t]);
+  sel.replaceChildren(...options.map(([v, text]) => el("option", { value: v }, text)));
+  if (cfg.opponent !== null && cfg.opponent !== undefined) {
+    sel.value = typeof cfg.opponent === "number" ? cfg.tiers[cfg.opponent] : cfg.opponent;
+  }
+  const pane = new Pane(0);
+  viewer.panes = [pane];
+  $("panes").replaceChildren(pane.root);
+  pane.timeline.hidden = true;
+  pane.legend.hidden = true;
+  pane.annot.hidden = true;           // no policy to annotate: the tick and return are in the controls
+  pane.canvas.addEventListener("click", (ev) => clickCanvas(pane, ev.offsetX, ev.offsetY).catch(showError));
+  $("play-step").addEventListener("click", () => playStep().catch(showError));
+  $("play-auto").addEventListener("change", (ev) => setAuto(ev.target.checked));
+  $("play-new").addEventListener("click", () => newSession().catch(showError));
+  $("play-save").addEventListener("click", () => saveSession().catch(showError));
+  document.addEventListener("keydown", (ev) => {
+    if (typing(ev.target) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === "Enter") { ev.preventDefault(); playStep().catch(showError); return; }
+    const button = document.querySelector(`#actions button[data-key="${CSS.escape(ev.key.toLowerCase())}"]`);
+    if (button && !button.disabled) button.click();
+  });
+  await newSession();
+}
+
+async function newSession() {
+  const body = {};
+  const opponent = $("play-opponent").value;
+  if (opponent) body.opponent = opponent;
+  const state = await api("/api/play", body);
+  viewer.play.session = state.session;
+  viewer.play.saved = null;
+  viewer.play.queue = {};
+  setPlayState(state);
+  setStatus(`new fight: ${state.encounter} against ${state.meta.opponent || "the encounter's own opponent"}`);
+}
+
+function setPlayState(state) {
+  viewer.play.state = state;
+  viewer.panes[0].render(state.scene);
+  $("play-tick").textContent = `tick ${state.tick}${state.done ? " (over)" : ""}, return ${fmt(state.return)}`;
+  document.body.dataset.session = state.session;
+  document.body.dataset.tick = state.tick;
+  renderActionButtons(state.heads);
+  renderQueue();
+  if (state.done) { setAuto(false); setStatus(`the fight is over (${state.terminated ? "decided" : "time"}): save it or start a new one`); }
+}
+
+function renderActionButtons(heads) {
+  const box = $("actions");
+  box.replaceChildren(...heads.map((h) => el("div", { class: "head-group", "data-head": h.name },
+    el("span", {}, h.name),
+    h.labels.map((lab, k) => {
+      if (k === 0) return null;                        // option 0 is the no-op: an empty queue sends it
+      const key = HOTKEYS[`${h.name}:${lab}`];
+      const b = el("button", { type: "button", id: `act-${h.name}-${k}`, disabled: !h.legal[k],
+        "data-head": h.name, "data-option": String(k), "data-key": key || "" }, key ? `${lab} [${key}]` : lab);
+      b.addEventListener("click", () => {
+        if (viewer.play.queue[h.name] === k) delete viewer.play.queue[h.name]; else viewer.play.queue[h.name] = k;
+        renderQueue();
+      });
+      return b;
+    }))));
+}
+
+function renderQueue() {
+  const q = viewer.play.queue, heads = viewer.play.state ? viewer.play.state.heads : [];
+  const names = Object.entries(q).map(([h, k]) => {
+    const head = heads.find((x) => x.name === h);
+    return `${h} ${head ? head.labels[k] : k}`;
+  });
+  $("queue").textContent = `queued: ${names.join(", ") || "nothing"}`;
+  for (const b of document.querySelectorAll("#actions button")) {
+    b.classList.toggle("queued", q[b.dataset.head] === Number(b.dataset.option));
+  }
+}
+
+function setStatus(text) { viewer.play.note = text; $("status").textContent = text; }
+
+async function clickCanvas(pane, px, py) {
+  const tile = pane.tileAt(px, py);
+  if (!tile || !viewer.play.session) return;
+  const target = pane.entityAt(tile);
+  const body = target ? { entity: target.id } : { tile: [tile.x, tile.y] };
+  const res = await api(`/api/play/${viewer.play.session}/click`, body);
+  Object.assign(viewer.play.queue, res.intents);
+  renderQueue();
+  setStatus(`clicked ${target ? target.name : `(${tile.x}, ${tile.y})`}: ${res.note}`);
+}
+
+async function playStep() {
+  const play = viewer.play;
+  if (!play.session || play.busy || (play.state && play.state.done)) return;
+  play.busy = true;
+  try {
+    const intents = play.queue;
+    play.queue = {};
+    const state = await api(`/api/play/${play.session}/step`, { intents });
+    setPlayState(state);
+  } finally {
+    play.busy = false;
+  }
+}
+
+function setAuto(on) {
+  viewer.play.auto = on;
+  $("play-auto").checked = on;
+  clearInterval(viewer.play.timer);
+  if (on) viewer.play.timer = setInterval(() => playStep().catch((e) => { setAuto(false); showError(e); }), PLAY_TICK_MS);
+}
+
+async function saveSession() {
+  const res = await api(`/api/play/${viewer.play.session}/save`, {});
+  viewer.play.saved = res;
+  setStatus(`saved ${res.path} (${res.ticks} ticks): ${res.verify}`);
+}
+
+viewer.start().catch(showError);

@@ -1,0 +1,169 @@
+"""Human play without a browser: clicks become the options the action heads offer, masks are respected,
+a checkpoint can play the opponent, and a saved session is a replay that reproduces exactly."""
+
+import numpy as np
+import pytest
+
+from osrs_rl import cli
+from osrs_rl.replay import load_replay, verify_replay
+from osrs_rl.replay import play as play_module
+from osrs_rl.replay.cli_web import parse_config
+from osrs_rl.replay.play import PlayError, PlaySession
+from tests.replay.web_fixtures import tiny_checkpoint
+
+
+def _entity(state_or_scene, eid):
+    scene = state_or_scene.get("scene", state_or_scene)
+    return next(e for e in scene["entities"] if e["id"] == eid)
+
+
+# ---- template: no movement, one NPC ---------------------------------------------------------------
+def test_template_clicks_buttons_and_masks(tmp_path):
+    s = PlaySession("template", {"max_ticks": 10}, seed=1)
+    assert [h["name"] for h in s.legal()] == ["attack", "prayer", "eat"]
+    assert s.click_entity("npc") == {"intents": {"attack": 1}, "note": "attack Abyssal demon (attack)"}
+    assert s.click_entity("player")["intents"] == {}            # clicking yourself does nothing
+    assert s.click_tile(4, 1)["intents"] == {}                   # the template has no movement
+    with pytest.raises(PlayError, match="no entity 'ghost'"):
+        s.click_entity("ghost")
+    with pytest.raises(PlayError, match="prayer 'off' is not allowed now"):
+        s.step({"prayer": "off"})                                # masked: not praying yet
+    for bad, message in [({"nope": 1}, "unknown action head 'nope'"), ({"eat": 5}, "out of range 0..1"),
+                         ({"prayer": "pray harder"}, "has no option 'pray harder'"), ([1, 2], "must be an object")]:
+        with pytest.raises(PlayError, match=message):
+            s.step(bad)
+    assert s.tick == 0                                           # refused steps change nothing
+    with pytest.raises(PlayError, match="nothing to save"):
+        s.to_replay()
+    state = s.step({"attack": 1, "prayer": "protect from melee on"})
+    player = _entity(state, "player")
+    assert state["tick"] == 1 and player["overhead"] == "melee" and player["attack_timer"] == 3
+    assert s.legal()[1]["legal"] == [True, False, True]          # on now: only "off" switches it
+    while not s.done:
+        s.step({})
+    with pytest.raises(PlayError, match="the episode ended at tick 10"):
+        s.step({})
+    path = s.save(tmp_path / "demo.orlr")
+    replay = load_replay(path)
+    assert replay.meta == {"source": "human"} and replay.ticks == 10 and replay.truncated
+    assert verify_replay(replay).ok
+
+
+def test_a_registered_click_mapper_replaces_the_default():
+    class EatOnClick:
+        def tile(self, session, x, y):
+            return {"intents": {"prayer": 1}, "note": f"tile {x},{y}"}
+
+        def entity(self, session, entity_id):
+            return {"intents": {"eat": 0}, "note": entity_id}
+
+    play_module.CLICK_MAPPERS["template"] = EatOnClick()
+    try:
+        s = PlaySession("template", seed=2)
+        assert s.click_tile(0, 0) == {"intents": {"prayer": 1}, "note": "tile 0,0"}
+        assert s.click_entity("npc")["note"] == "npc"
+    finally:
+        del play_module.CLICK_MAPPERS["template"]
+
+
+# ---- pvp: relative moves, a scripted tier or a checkpoint as the opponent ------------------------------
+@pytest.fixture(scope="module")
+def pvp():
+    return PlaySession("pvp", {"max_ticks": 60}, seed=1, opponent="average")
+
+
+def test_pvp_tile_click_picks_the_move_that_lands_nearest(pvp):
+    me, foe = _entity(pvp.scene(), "p0"), _entity(pvp.scene(), "p1")
+    assert (me["y"], foe["y"]) == (7, 7) and me["x"] < foe["x"]    # spawns: same row, p0 to the west
+    west = pvp.click_tile(1, me["y"])
+    assert west["intents"] == {"move": 3} and "away" in west["note"]
+    assert pvp.click_tile(me["x"], me["y"])["intents"] == {"move": 0}      # your own tile: stay
+    assert pvp.click_tile(foe["x"] - 1, foe["y"])["intents"] == {"move": 1}
+    # every legal option's landing tile is what the mapping compares: it is the nearest of them
+    target = (3, 12)
+    chosen = pvp.click_tile(*target)["intents"]["move"]
+    legal = [k for k, ok in enumerate(pvp.legal_options("move")) if ok]
+    tiles = {k: (me["x"], me["y"]) if k == 0 else pvp.simulate_position({"move": k}) for k in legal}
+    distance = {k: max(abs(x - target[0]), abs(y - target[1])) for k, (x, y) in tiles.items()}
+    assert distance[chosen] == min(distance.values())
+    assert pvp.tick == 0 and _entity(pvp.scene(), "p0")["x"] == me["x"]    # trying options moved nothing
+
+
+def test_pvp_session_moves_attacks_prays_and_saves(pvp, tmp_path):
+    start = _entity(pvp.scene(), "p0")
+    attack = pvp.click_entity("p1")
+    assert attack["intents"] == {"attack": 1} and "attack player 1" in attack["note"]
+    intents = {**pvp.click_tile(1, 7)["intents"], **attack["intents"], "overhead": "magic"}
+    state = pvp.step(intents)
+    me = _entity(state, "p0")
+    assert me["x"] < start["x"] and me["y"] == start["y"]             # walked (ran) west
+    assert me["overhead"] == "magic" and me["attack_timer"] > 0       # prayed and attacked
+    assert any(h["from"] == "p0" for h in state["scene"]["pending_hits"])
+    assert pvp.legal()[1]["legal"][1] is False                        # the attack timer masks a new attack
+    with pytest.raises(PlayError, match="attack 'weapon' is not allowed now"):
+        pvp.step({"attack": "weapon"})
+    cannot = pvp.click_entity("p1")                                   # out of attacks: walk toward instead
+    assert "move" in cannot["intents"] and "cannot attack" in cannot["note"]
+    for _ in range(4):
+        pvp.step({})
+    replay = load_replay(pvp.save(tmp_path / "pvp.orlr"))
+    assert replay.meta == {"source": "human", "opponent": "average"} and replay.config["opponent_tier"] == 4
+    assert replay.actions[0, 0, 3] == 1 and verify_replay(replay).ok
+
+
+def test_pvp_against_a_checkpoint_records_both_agents(tmp_path):
+    ckpt = tiny_checkpoint(tmp_path / "c.pt")
+    s = PlaySession("pvp", {"max_ticks": 30}, seed=5, checkpoint=str(ckpt))
+    assert s.spec.name == "pvp_selfplay" and s.config["opponent_tier"] == -2
+    assert "policy slot" in _entity(s.scene(), "p1")["name"]
+    for _ in range(12):
+        s.step({"overhead": "melee"} if s.tick == 0 else {})
+    replay = s.to_replay()
+    assert replay.actions.shape == (12, 2, 9) and replay.actions[:, 1].any()   # the policy acted for p1
+    assert replay.meta["opponent"].startswith("checkpoint") and verify_replay(replay).ok
+
+
+def test_bad_sessions_say_why(tmp_path):
+    with pytest.raises(ValueError, match="unknown scripted tier 'grandmaster'"):
+        PlaySession("pvp", opponent="grandmaster")
+    with pytest.raises(PlayError, match="'template' has no opponent to choose"):
+        PlaySession("template", opponent="average")
+    with pytest.raises(PlayError, match="'template' has no second agent"):
+        PlaySession("template", checkpoint=str(tmp_path / "none.pt"))
+    with pytest.raises(KeyError, match="nosuch"):
+        PlaySession("nosuch")
+
+
+def test_play_and_view_commands_refuse_bad_input(tmp_path, capsys):
+    for argv, message in [(["play", "nosuch"], "unknown encounter 'nosuch'"),
+                          (["play", "pvp", "--opponent", "grandmaster"], "unknown scripted tier"),
+                          (["play", "template", "--config", "max_ticks=abc"], "must be a number"),
+                          (["play", "template", "--config", "max_ticks=5"], "max_ticks"),
+                          (["play", "template", "--seed", "-1"], "--seed must be >= 0"),
+                          (["view", str(tmp_path / "missing.orlr")], "no replay file")]:
+        assert cli.main(argv) == 2, argv
+        assert message in capsys.readouterr().out.replace("\n", " "), argv
+    assert parse_config(["max_ticks=50", "damage_reward=0.5"]) == {"max_ticks": 50, "damage_reward": 0.5}
+
+
+def test_view_command_prints_the_url_and_stops_on_ctrl_c(tmp_path, capsys, monkeypatch):
+    from osrs_rl.replay import save_replay
+    from osrs_rl.replay.server import ViewerServer
+    from tests.replay.web_fixtures import annotated_replay
+
+    path = save_replay(tmp_path / "t.orlr", annotated_replay("template", 1))
+
+    def interrupted(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ViewerServer, "serve_forever", interrupted)
+    assert cli.main(["view", str(path), "--port", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "serving on http://127.0.0.1:" in out and "stopped" in out
+    assert cli.main(["play", "template", "--seed", "3"]) == 0
+
+
+def test_actions_are_int64_rows():
+    s = PlaySession("template", seed=0)
+    row = s.action_row({"attack": 1, "eat": "no"})
+    assert row.dtype == np.int64 and row.tolist() == [1, 0, 0]

@@ -1,0 +1,225 @@
+"""Frames: a fixed scene draws what it holds where it should (structure, not a font-dependent hash), a
+change of one field changes only its part of the picture, and replays export to PNG, frames, GIF and
+MP4 (template replays: no PvP compile here)."""
+
+import copy
+import functools
+
+import imageio_ffmpeg
+import numpy as np
+import pytest
+from PIL import Image, ImageChops
+
+from osrs_rl import cli
+from osrs_rl.replay import record_policy_episode, save_replay
+from osrs_rl.replay import render as R
+from osrs_rl.replay.export import frame_annotations, render_replay
+from osrs_rl.replay.scene import validate_scene
+from osrs_rl.runtime.checks import random_legal_actions
+
+T = R.TILE_PX
+
+
+def _entity(eid, x, y, size=1, color="#3b82f6", **kw):
+    e = {"id": eid, "name": eid, "kind": "player", "x": x, "y": y, "size": size, "hp": 50, "max_hp": 100,
+         "overhead": None, "style": "magic", "attack_timer": 0, "frozen": 0, "color": color, "notes": []}
+    e.update(kw)
+    return e
+
+
+def _scene():
+    """A 7 x 5 arena (origin 10, 20) with a wall tile, a player and a 2 x 2 NPC, nothing in flight."""
+    return validate_scene({
+        "encounter": "test", "tick": 12, "phase": "one", "outcome": None,
+        "arena": {"x0": 10, "y0": 20, "width": 7, "height": 5, "blocked": [[16, 24]]},
+        "entities": [_entity("p0", 11, 21), _entity("boss", 14, 22, size=2, color="#a855f7", kind="npc")],
+        "pending_hits": [], "hitsplats": [], "objects": [],
+        "overlays": {"line_of_sight": [[12, 21]], "danger": [[13, 22]]},
+        "panels": [{"agent": "p0", "hp": [50, 100], "prayer": [40, 99], "run_energy": 80.0, "spec": 50.0,
+                    "prayers": ["Augury"], "inventory": [["Shark", 3]], "equipment": {"weapon": "Staff"},
+                    "stats": {"hitpoints": [50, 100]}, "timers": {"attack": 0}}],
+    })
+
+
+def _rgb(color):
+    return tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _diff_box(a, b):
+    return ImageChops.difference(a, b).getbbox()
+
+
+def _inside(box, outer):
+    return box is not None and outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+def _grid(scene):
+    w, h = R.grid_size(scene)
+    return (R.PAD, R.PAD, R.PAD + w, R.PAD + h)
+
+
+def test_a_fixed_scene_has_its_structure():
+    scene = _scene()
+    image = R.render_scene(scene)
+    assert image.size == R.scene_size(scene) and image.mode == "RGB"
+    assert image.size[0] == R.panel_left(scene) + R.PANEL_W + R.PAD
+    # north is up: tile (10, 24) is the top-left one, (16, 20) the bottom-right
+    assert R.tile_box(scene, 10, 24) == (R.PAD, R.PAD, R.PAD + T, R.PAD + T)
+    assert R.tile_box(scene, 16, 20) == (R.PAD + 6 * T, R.PAD + 4 * T, R.PAD + 7 * T, R.PAD + 5 * T)
+    l, t, _, _ = R.tile_box(scene, 16, 24)
+    assert image.getpixel((l + 3, t + 3)) == R.BLOCKED
+    for x, y in ((10, 20), (13, 24)):
+        l, t, _, _ = R.tile_box(scene, x, y)
+        assert image.getpixel((l + 1, t + 1)) == R.FLOOR[(x + y) % 2]
+    for e in scene["entities"]:                          # a plain part of each box is the entity's colour
+        l, t, r, b = R.tile_box(scene, e["x"], e["y"], e["size"])
+        assert image.getpixel((l + 6, (t + b) // 2 + 2)) == _rgb(e["color"])
+        assert image.getpixel((r - 6, (t + b) // 2 + 2)) == _rgb(e["color"]) or e["size"] == 1
+    # the HP bar: green for the half that is left, then red
+    l, t, r, _ = R.tile_box(scene, 11, 21)
+    assert image.getpixel((l + 7, t + 7)) == (40, 210, 60) and image.getpixel((r - 8, t + 7)) == (170, 20, 20)
+    # the side panel holds text
+    panel = image.crop((R.panel_left(scene), 0, image.size[0], image.size[1]))
+    assert panel.getbbox() is not None and len(panel.getcolors(1 << 16)) > 5
+
+
+@pytest.mark.parametrize("field, value, region", [
+    ("hp", 20, lambda l, t, r, b: (l + 4, t + 4, r - 4, t + 10)),          # the HP bar only
+    ("overhead", "melee", lambda l, t, r, b: (l + 4, t + 11, l + 22, t + 24)),
+    ("attack_timer", 3, lambda l, t, r, b: (r - 18, t + 10, r - 4, t + 24)),
+    ("style", "ranged", lambda l, t, r, b: (l + 4, b - 15, l + 24, b - 4)),
+    ("frozen", 9, lambda l, t, r, b: (l + 1, t + 1, r - 2, b - 2)),          # border and marker
+    ("hp", 0, lambda l, t, r, b: (l, t, r, b)),                              # dead: crossed out
+])
+def test_one_entity_field_changes_only_its_part(field, value, region):
+    scene = _scene()
+    changed = copy.deepcopy(scene)
+    changed["entities"][0][field] = value
+    box = _diff_box(R.render_scene(scene), R.render_scene(changed))
+    assert _inside(box, region(*R.tile_box(scene, 11, 21))), box
+
+
+def test_moving_an_entity_changes_its_old_and_new_tiles_and_its_panel_line():
+    scene = _scene()
+    moved = copy.deepcopy(scene)
+    moved["entities"][0]["x"] = 13
+    a, b = R.render_scene(scene), R.render_scene(moved)
+    grid = _grid(scene)
+    box = _diff_box(a.crop(grid), b.crop(grid))
+    old, new = (tuple(v - R.PAD for v in R.tile_box(scene, x, 21)) for x in (11, 13))
+    assert _inside(box, (old[0], old[1], new[2], new[3])) and box[0] < old[2] and box[2] > new[0], box
+    l, t, _, bottom = R.tile_box(scene, 13, 21)
+    assert b.getpixel((l + 6, (t + bottom) // 2 + 2)) == _rgb("#3b82f6")
+    assert a.getpixel((l + 6, (t + bottom) // 2 + 2)) == R.FLOOR[(13 + 21) % 2]
+    assert _diff_box(a, b)[0] < R.panel_left(scene) < _diff_box(a, b)[2]   # "p0 at (13, 21)" in the panel
+
+
+def test_a_panel_field_changes_only_the_panel():
+    scene = _scene()
+    changed = copy.deepcopy(scene)
+    changed["panels"][0]["run_energy"] = 12.5
+    box = _diff_box(R.render_scene(scene), R.render_scene(changed))
+    assert box is not None and box[0] >= R.panel_left(scene)
+
+
+def test_overlays_are_off_unless_asked_and_tint_their_tiles():
+    scene = _scene()
+    plain = R.render_scene(scene)
+    for flag, key in (("los", "line_of_sight"), ("danger", "danger")):
+        tinted = R.render_scene(scene, overlays=(flag,))
+        x, y = scene["overlays"][key][0]
+        assert _diff_box(plain, tinted) == R.tile_box(scene, x, y)
+    with pytest.raises(ValueError, match="unknown overlay 'fog'"):
+        R.render_scene(scene, overlays="los,fog")
+
+
+def test_hits_in_flight_splats_and_objects_are_drawn():
+    scene = _scene()
+    scene["pending_hits"] = [{"from": "p0", "to": "boss", "style": "magic", "damage": 30, "due_tick": 14}]
+    scene["hitsplats"] = [{"on": "p0", "damage": 7, "kind": "hit"}]
+    scene["objects"] = [{"kind": "cloud", "x": 10, "y": 23, "size": 1, "label": "gas"}]
+    image = R.render_scene(validate_scene(scene))
+    (x0, y0), (x1, y1) = R._centre(scene, scene["entities"][0], T), R._centre(scene, scene["entities"][1], T)
+    mid = (round(x0 + (x1 - x0) * 0.6), round(y0 + (y1 - y0) * 0.6))
+    assert image.getpixel(mid) == R.STYLE_COLORS["magic"]
+    cx, cy = x0, y0 + 2                                  # the splat disc sits in the middle of the box
+    assert image.getpixel((round(cx) - 6, round(cy))) == R.SPLAT_COLORS["hit"]
+    l, t, r, b = R.tile_box(scene, 10, 23)
+    floor = R.FLOOR[(10 + 23) % 2]
+    tinted = image.getpixel((r - 6, b - 6))
+    assert tinted != floor and tinted[1] > tinted[0]     # translucent green over the floor
+
+
+def test_annotations_go_into_the_panel():
+    scene = _scene()
+    plain, noted = R.render_scene(scene), R.render_scene(scene, annotations=["value +0.31", "attack: go 90%"])
+    assert noted.size[0] == plain.size[0]
+    assert _diff_box(plain.crop((0, 0) + plain.size), noted.crop((0, 0) + plain.size))[0] >= R.panel_left(scene)
+    assert R.render_scene(scene, size=(2000, 1000)).size == (2000, 1000)
+
+
+# ---- replays to files -------------------------------------------------------------------------------
+@functools.cache
+def _replay():
+    rng = np.random.default_rng(0)
+
+    def act(env, obs, info):
+        probs = [rng.random(h.size).astype(np.float32) for h in env.spec.action_heads]
+        return random_legal_actions(env, rng), {"value": 0.25, "probs": probs, "reward_components": {"hp": 0.5}}
+    return record_policy_episode("template", {"max_ticks": 12}, act, seed=4, max_ticks=12)
+
+
+def test_frame_annotations():
+    replay = _replay()
+    first, last = frame_annotations(replay, 0), frame_annotations(replay, replay.ticks)
+    assert first[0] == "value +0.250" and any(line.startswith("attack: ") for line in first)
+    assert first[-1].startswith("next action player: ")
+    assert last == [f"reward of tick {replay.ticks - 1}: {replay.rewards[-1, 0]:+.3f} (hp +0.500)"]
+
+
+def test_png_frames_and_gif(tmp_path):
+    replay = _replay()
+    png = render_replay(replay, tmp_path / "last.png")
+    assert Image.open(png).size[0] > 0
+    folder = render_replay(replay, str(tmp_path / "frames") + "/", start=2, end=5)
+    assert sorted(p.name for p in folder.iterdir()) == [f"tick_{k:05d}.png" for k in range(2, 6)]
+    gif = render_replay(replay, tmp_path / "all.gif", fps=10)
+    with Image.open(gif) as im:
+        assert im.n_frames == replay.ticks + 1
+    assert not list(tmp_path.glob(".*"))                 # no temporary files left behind
+
+
+def test_mp4(tmp_path):
+    replay = _replay()
+    mp4 = render_replay(replay, tmp_path / "fight.mp4", start=0, end=6)
+    data = mp4.read_bytes()
+    assert len(data) > 100 and data[4:8] == b"ftyp"
+    reader = imageio_ffmpeg.read_frames(str(mp4))
+    meta = next(reader)
+    assert meta["size"][0] % 2 == 0 and meta["size"][1] % 2 == 0
+    assert sum(1 for _ in reader) == 7
+
+
+def test_bad_outputs_are_named(tmp_path):
+    replay = _replay()
+    with pytest.raises(ValueError, match=r"unknown output type '\.avi'"):
+        render_replay(replay, tmp_path / "x.avi")
+    with pytest.raises(ValueError, match="outside 0"):
+        render_replay(replay, tmp_path / "x.png", tick=replay.ticks + 1)
+    with pytest.raises(ValueError, match="start <= end"):
+        render_replay(replay, tmp_path / "x.gif", start=5, end=2)
+
+
+def test_cli_replay_render(tmp_path, capsys):
+    path = save_replay(tmp_path / "t.orlr", _replay())
+    out = tmp_path / "out" / "t.gif"
+    assert cli.main(["replay", "render", str(path), "--out", str(out), "--start", "1", "--end", "4",
+                     "--overlays", "los,danger"]) == 0
+    assert str(out) in capsys.readouterr().out.replace("\n", "")
+    with Image.open(out) as im:
+        assert im.n_frames == 4
+    assert cli.main(["replay", "render", str(path), "--out", str(tmp_path / "t.png"), "--tick", "3"]) == 0
+    assert (tmp_path / "t.png").exists()
+    assert cli.main(["replay", "render", str(path), "--out", str(tmp_path / "t.webm")]) == 2
+    assert "unknown output type" in " ".join(capsys.readouterr().out.split())     # rich wraps long lines
+    assert cli.main(["replay", "render", str(path)]) == 2

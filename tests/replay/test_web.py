@@ -1,0 +1,291 @@
+"""The viewer page in a real headless Chromium (Debian's ``chromium`` and ``chromium-driver``, driven by
+selenium): open replays, step, scrub, toggle overlays, compare two side by side; play a PvP fight by
+clicking tiles, the opponent and prayer buttons, and save it as a demonstration.
+
+The browser is installed by the fixture when it is missing and we may (root with apt-get); otherwise
+the tests skip, except under CI (the ``CI`` variable set), where a missing browser fails them.
+"""
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from osrs_rl.replay import load_replay, verify_replay
+from osrs_rl.replay.server import PlayDefaults, ViewerApp, ViewerServer
+from osrs_rl.replay.viewer_data import replay_payload
+from tests.replay.web_fixtures import annotated_replay, save_annotated
+
+CHROMIUM = ("chromium", "chromium-browser")
+DRIVER = "chromedriver"
+WAIT_S = 30
+
+
+def _browser_paths():
+    browser = next((p for p in map(shutil.which, CHROMIUM) if p), None)
+    driver = shutil.which(DRIVER)
+    return (browser, driver) if browser and driver else None
+
+
+def _install_browser() -> str:
+    """apt-get the browser and its driver; the output's tail when it fails."""
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium", "chromium-driver"]):
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        if done.returncode:
+            return f"`{' '.join(cmd)}` failed: {(done.stdout + done.stderr)[-400:]}"
+    return ""
+
+
+def _unavailable(reason: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests cannot run under CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def driver():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _unavailable("selenium is not installed (pip install -e .[dev])")
+    paths = _browser_paths()
+    if paths is None:
+        if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+            failure = _install_browser()
+            paths = _browser_paths()
+            if paths is None:
+                _unavailable(f"chromium and chromedriver are missing and installing them failed: {failure}")
+        else:
+            _unavailable("chromium and chromedriver are missing (apt-get install chromium chromium-driver, as root)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = paths[0]
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,1100"):
+        options.add_argument(arg)
+    browser = webdriver.Chrome(service=Service(paths[1]), options=options)
+    browser.set_script_timeout(WAIT_S)
+    yield browser
+    browser.quit()
+
+
+def _wait(condition, what: str, timeout: float = WAIT_S):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _open(driver, url: str) -> None:
+    driver.get(url)
+    _wait(lambda: driver.execute_script("return document.body.dataset.ready === 'true'"), "the page to load")
+    assert driver.find_element("id", "error").text == ""
+
+
+def _js(driver, script: str, *args):
+    return driver.execute_script(script, *args)
+
+
+def _drawn(driver, pane: int = 0) -> dict:
+    return _js(driver, "return window.viewer.panes[arguments[0]].drawn", pane)
+
+
+def _click_canvas(driver, pane: int, x: float, y: float) -> None:
+    """A real mouse click at canvas pixel (x, y) (selenium offsets count from the element's centre)."""
+    from selenium.webdriver import ActionChains
+
+    canvas = driver.find_element("id", f"canvas-{pane}")
+    size = canvas.size
+    ActionChains(driver).move_to_element_with_offset(canvas, int(x - size["width"] / 2),
+                                                     int(y - size["height"] / 2)).click().perform()
+
+
+# ---- the replay viewer -------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("web-replays")
+    paths = [save_annotated(folder, "pvp", 3), save_annotated(folder, "pvp", 4)]
+    server = ViewerServer(ViewerApp(paths)).start()
+    yield server.url, [replay_payload(annotated_replay("pvp", s), p.name) for s, p in zip((3, 4), paths, strict=True)]
+    server.close()
+
+
+def _assert_drawn_as_scene(driver, scene: dict, pane: int = 0) -> None:
+    drawn = _drawn(driver, pane)
+    for e in scene["entities"]:
+        d = drawn["entities"][e["id"]]
+        assert d["tile"] == [e["x"], e["y"]] and d["hpText"] == f"{e['hp']}/{e['max_hp']}", e["id"]
+        assert d["overhead"] == e["overhead"] and d["attackTimer"] == e["attack_timer"]
+        # the canvas pixel under the drawn centre maps back to the entity's tile (north up)
+        tile = _js(driver, "return window.viewer.panes[arguments[0]].tileAt(arguments[1], arguments[2])",
+                   pane, d["x"], d["y"])
+        assert tile == {"x": e["x"], "y": e["y"]}
+    assert len(drawn["splats"]) == len(scene["hitsplats"]) and len(drawn["pending"]) == len(scene["pending_hits"])
+
+
+def test_viewer_steps_scrubs_and_draws_what_the_scenes_say(driver, replays):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    url, (data, _) = replays
+    _open(driver, f"{url}?a=0")
+    scenes, last = data["scenes"], len(data["scenes"]) - 1
+    assert driver.find_element("id", "tick-label").text == f"tick 0 / {last}"
+    _assert_drawn_as_scene(driver, scenes[0])
+    # step forward until p0's position or hitpoints change, checking every frame against its scene
+    frame = 0
+    while frame < last:
+        driver.find_element("id", "btn-fwd").click()
+        frame += 1
+        assert driver.find_element("id", "tick-label").text == f"tick {frame} / {last}"
+        assert driver.find_element("id", "pane-0").get_attribute("data-tick") == str(scenes[frame]["tick"])
+        _assert_drawn_as_scene(driver, scenes[frame])
+        p0 = [e for e in scenes[frame]["entities"] if e["id"] == "p0"][0]
+        if (p0["x"], p0["y"], p0["hp"]) != (scenes[0]["entities"][0]["x"], scenes[0]["entities"][0]["y"], 99):
+            break
+    assert 0 < frame < last, "p0 never moved nor lost hitpoints in the replay"
+    driver.find_element("id", "btn-back").click()
+    assert driver.find_element("id", "tick-label").text == f"tick {frame - 1} / {last}"
+    # the annotations of the shown frame: value, the top actions per head, reward components
+    t = frame - 1
+    assert driver.find_element("id", "value-0").text == f"value {data['values'][t]:.3f}"
+    rows = driver.find_elements("css selector", "#top-0 tr")
+    assert [r.get_attribute("data-head") for r in rows] == [h["name"] for h in data["heads"]]
+    best = max(range(6), key=lambda k: data["probs"][2][t][k])
+    assert rows[2].text.split()[1] == data["heads"][2]["labels"][best]          # the move head's most likely
+    assert "damage" in driver.find_element("id", "components-0").text
+    # scrub: a real click on the range input's middle
+    scrub = driver.find_element("id", "scrub")
+    ActionChains(driver).move_to_element(scrub).click().perform()
+    frame = int(scrub.get_attribute("value"))
+    assert abs(frame - last / 2) <= 2
+    assert driver.find_element("id", "tick-label").text == f"tick {frame} / {last}"
+    _assert_drawn_as_scene(driver, scenes[frame])
+    # the timeline holds one marker per event
+    marks = driver.find_elements("css selector", "#timeline-0 .ev")
+    assert len(marks) == len(data["events"]) and {m.get_attribute("data-kind") for m in marks} >= {"hit"}
+    driver.save_screenshot("/tmp/viewer.png")
+
+
+def test_overlays_toggle_and_are_reported(driver, replays):
+    url, (data, _) = replays
+    _open(driver, f"{url}?a=0")
+    driver.find_element("id", "btn-fwd").click()
+    scene = data["scenes"][1]
+    canvas = driver.find_element("id", "canvas-0")
+    assert canvas.get_attribute("data-overlays") == ""
+    driver.find_element("id", "ov-los").click()
+    assert canvas.get_attribute("data-overlays") == "line_of_sight"
+    assert _drawn(driver)["overlays"]["line_of_sight"] == len(scene["overlays"]["line_of_sight"]) > 0
+    driver.find_element("id", "ov-danger").click()
+    assert canvas.get_attribute("data-overlays") == "line_of_sight,danger"
+    assert _drawn(driver)["overlays"]["danger"] == len(scene["overlays"]["danger"]) > 0
+    driver.find_element("id", "btn-fwd").click()                      # overlays stay on for the next frame
+    assert _drawn(driver)["overlays"]["danger"] == len(data["scenes"][2]["overlays"]["danger"])
+    driver.find_element("id", "ov-los").click()
+    driver.find_element("id", "ov-danger").click()
+    assert canvas.get_attribute("data-overlays") == ""
+
+
+def test_play_pause_and_speed(driver, replays):
+    from selenium.webdriver.support.select import Select
+
+    url, _ = replays
+    _open(driver, f"{url}?a=0")
+    Select(driver.find_element("id", "speed")).select_by_value("8")
+    driver.find_element("id", "btn-play").click()
+    assert driver.find_element("id", "btn-play").get_attribute("data-playing") == "true"
+    _wait(lambda: _js(driver, "return window.viewer.frame") >= 5, "playback to advance")
+    driver.find_element("id", "btn-play").click()
+    paused = _js(driver, "return window.viewer.frame")
+    time.sleep(0.3)
+    assert _js(driver, "return window.viewer.frame") == paused
+
+
+def test_two_replays_side_by_side(driver, replays):
+    url, (a, b) = replays
+    _open(driver, url)                                   # the server opens its first two replays
+    assert len(driver.find_elements("css selector", "#panes .pane")) == 2
+    assert driver.find_element("id", "title-1").text.startswith("pvp-4.orlr")
+    for _ in range(3):
+        driver.find_element("id", "btn-fwd").click()
+    for pane, data in enumerate((a, b)):
+        assert driver.find_element("id", f"pane-{pane}").get_attribute("data-tick") == "3"
+        _assert_drawn_as_scene(driver, data["scenes"][3], pane)
+    driver.save_screenshot("/tmp/viewer-two.png")
+
+
+# ---- human play ------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def play_server(tmp_path_factory):
+    app = ViewerApp(play=PlayDefaults("pvp", {"max_ticks": 200}, seed=1, opponent="average"),
+                    save_dir=tmp_path_factory.mktemp("web-demos"))
+    server = ViewerServer(app).start()
+    yield server.url, app
+    server.close()
+
+
+def _queue(driver) -> dict:
+    return _js(driver, "return window.viewer.play.queue")
+
+
+def _step_and_wait(driver, app, tick: int):
+    driver.find_element("id", "play-step").click()
+    _wait(lambda: _js(driver, "return window.viewer.play.state.tick") == tick, f"tick {tick}")
+    sid = _js(driver, "return window.viewer.play.session")
+    return app.sessions[sid]["session"]
+
+
+def test_human_play_clicks_change_the_state_as_asked(driver, play_server):
+    from selenium.webdriver import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    url, app = play_server
+    _open(driver, url)
+    assert driver.find_element("id", "play-controls").is_displayed()
+    drawn = _drawn(driver)
+    me, foe = drawn["entities"]["p0"], drawn["entities"]["p1"]
+    assert me["tile"] == [5, 7] and foe["tile"] == [9, 7]
+    ts = drawn["tile"]
+    _click_canvas(driver, 0, me["x"] - 3 * ts, me["y"])                 # three tiles west of p0: walk there
+    _wait(lambda: _queue(driver).get("move") == 3, "the tile click to queue 'away' (west)")
+    assert "ends on 3, 7" in driver.find_element("id", "status").text
+    _click_canvas(driver, 0, foe["x"], foe["y"])                         # the opponent: attack it
+    _wait(lambda: _queue(driver).get("attack") == 1, "the opponent click to queue an attack")
+    magic = driver.find_element("id", "act-overhead-1")
+    assert magic.text == "magic [q]" and magic.is_enabled()
+    assert not driver.find_element("id", "act-overhead-4").is_enabled()  # "off" is masked: no overhead yet
+    magic.click()
+    assert _queue(driver) == {"move": 3, "attack": 1, "overhead": 1}
+    assert "overhead magic" in driver.find_element("id", "queue").text
+    session = _step_and_wait(driver, app, 1)
+    p0 = next(e for e in session.scene()["entities"] if e["id"] == "p0")
+    assert (p0["x"], p0["y"]) == (3, 7)                                  # moved where the click said
+    assert p0["overhead"] == "magic" and p0["attack_timer"] > 0          # prayed and attacked
+    assert any(h["from"] == "p0" and h["to"] == "p1" for h in session.scene()["pending_hits"])
+    assert _queue(driver) == {} and _drawn(driver)["entities"]["p0"]["tile"] == [3, 7]
+    assert not driver.find_element("id", "act-attack-1").is_enabled()    # the attack timer masks the next one
+    # a hotkey presses its button; the tick at 0.6 s sends it without a click
+    ActionChains(driver).send_keys("w").perform()
+    assert _queue(driver) == {"overhead": 2}
+    driver.find_element("id", "play-auto").click()
+    _wait(lambda: session.tick >= 3, "two ticks at 0.6 s", timeout=10)
+    driver.find_element("id", "play-auto").click()
+    _wait(lambda: not _js(driver, "return window.viewer.play.busy"), "the last tick's answer")
+    assert next(e for e in session.scene()["entities"] if e["id"] == "p0")["overhead"] == "missiles"
+    ticks = session.tick + 1
+    ActionChains(driver).send_keys(Keys.ENTER).perform()               # Enter ticks once
+    _wait(lambda: _js(driver, "return window.viewer.play.state.tick") == ticks, "the tick Enter asked for")
+    # save the demonstration: the file re-simulates exactly
+    driver.find_element("id", "play-save").click()
+    saved = _wait(lambda: _js(driver, "return window.viewer.play.saved"), "the save to finish")
+    assert saved["ok"] and "OK" in driver.find_element("id", "status").text
+    replay = load_replay(Path(saved["path"]))
+    assert replay.meta == {"source": "human", "opponent": "average"} and replay.ticks == ticks
+    assert replay.actions[0, 0].tolist()[:4] == [0, 1, 3, 1] and verify_replay(replay).ok
+    driver.save_screenshot("/tmp/viewer-play.png")
