@@ -40,13 +40,19 @@ def replay_payload(replay: Replay, name: str, scenes: list[dict] | None = None) 
 
         scenes = scenes_for_replay(replay)
     spec = get_spec(replay.encounter)
+    if not replay.reward_components:
+        from osrs_rl.replay.annotate import derive_reward_components
+
+        components = derive_reward_components(replay)
+    else:
+        components = replay.reward_components
     out = summary(replay, name)
     out.update({
         "agents": list(spec.agents), "heads": heads_of(spec), "config": replay.config, "scenes": scenes,
         "actions": replay.actions.tolist(), "rewards": [_finite(r) for r in replay.rewards],
         "values": None if replay.values is None else _finite(replay.values),
         "probs": None if replay.probs is None else [[_finite(row) for row in p] for p in replay.probs],
-        "reward_components": {k: _finite(v) for k, v in replay.reward_components.items()},
+        "reward_components": {k: _finite(v) for k, v in components.items()},
         "events": timeline(scenes),
     })
     return out

@@ -124,6 +124,10 @@ class EncounterSpec:
     one state in the encounter-independent format of ``osrs_rl.replay.scene`` (tiles, entities,
     hits in flight, panels), read from the records only, so the renderer and the browser viewer show
     what the state holds. ``previous`` is the record one tick earlier, from which hitsplats are derived."""
+    reward_components: Callable | None = field(default=None, compare=False)
+    """Optional ``reward_components(previous, state, config_record, agent=0) -> {name: float}``: one
+    tick's reward of ``agent`` split into named terms, from the records before and after the tick;
+    the terms add up to the reward ``step`` wrote. Replays store them per tick; the viewer shows them."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property

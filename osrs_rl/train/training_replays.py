@@ -6,8 +6,9 @@ a :class:`~osrs_rl.replay.Replay` at no re-simulation cost, because the tape hol
 replay is made of. :class:`TrainingReplays` keeps the highest-return episode so far and a uniform
 sample of the others (a reservoir per sampling interval) and writes them to the run folder.
 
-Training replays carry no policy annotations (values, probabilities): the rollout does not keep them
-per env across iterations. Evaluation replays (``evaluate.save_replays``) have them.
+Training replays carry the reward components (derived by re-simulating the episode when it is
+written, a few milliseconds) but no policy annotations (values, probabilities): the rollout does not
+keep them per env across iterations. Evaluation replays (``evaluate.save_replays``) have both.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from osrs_rl.replay.annotate import with_reward_components
 from osrs_rl.replay.file import Replay, save_replay
 from osrs_rl.replay.record import state_digest, state_record
 from osrs_rl.runtime.recording import user_settings
 
 INITIAL_CAPACITY = 512       # ticks the tape holds before it grows (it doubles when an episode gets longer)
+BEST_WRITE_INTERVAL = 30.0   # seconds: a new best is written at most this often (and at the end)
 
 
 class EpisodeTape:
@@ -117,6 +120,7 @@ class TrainingReplays:
         self.best_return = -np.inf
         self.best: Replay | None = None
         self._best_dirty = False
+        self._next_best = 0.0
         self.sample: Replay | None = None
         self._seen = 0                        # episodes offered since the last sample was written
         self._next_sample = time.monotonic() + self.sample_every
@@ -136,13 +140,16 @@ class TrainingReplays:
     def flush(self, global_step: int, force: bool = False) -> list[Path]:
         """Write the best episode if it changed, and the sample when its interval is over (or ``force``)."""
         written = []
-        if self._best_dirty and self.best is not None:
+        now = time.monotonic()
+        if self._best_dirty and self.best is not None and (force or now >= self._next_best):
             self.best.meta["global_step"] = int(global_step)
-            written.append(save_replay(self.folder / "best.orlr", self.best))
+            written.append(save_replay(self.folder / "best.orlr", with_reward_components(self.best)))
             self._best_dirty = False
-        if self.keep > 0 and self.sample is not None and (force or time.monotonic() >= self._next_sample):
+            self._next_best = now + BEST_WRITE_INTERVAL
+        if self.keep > 0 and self.sample is not None and (force or now >= self._next_sample):
             self.sample.meta["global_step"] = int(global_step)
-            written.append(save_replay(self.folder / f"sample-{global_step:012d}.orlr", self.sample))
+            written.append(save_replay(self.folder / f"sample-{global_step:012d}.orlr",
+                                       with_reward_components(self.sample)))
             self.sample, self._seen = None, 0
             self._next_sample = time.monotonic() + self.sample_every
             for old in sorted(self.folder.glob("sample-*.orlr"))[:-self.keep]:

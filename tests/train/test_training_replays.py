@@ -64,6 +64,7 @@ def test_keeper_writes_the_best_and_rotates_samples(tmp_path):
         keeper.offer(eps, done, no, lambda i: {"env": i})
         keeper.flush(global_step=step + 1)
         assert tape.record(zeros, np.zeros(4), no, done) == []      # the autoreset tick starts new episodes
+    keeper.flush(global_step=3, force=True)        # a new best waits out BEST_WRITE_INTERVAL, or the end
     best = load_replay(tmp_path / "best.orlr", check=False)
     assert float(best.rewards[:, 0].sum()) == max(returns) == 15.0
     assert best.meta["kind"] == "best" and best.meta["env"] == 1
@@ -82,6 +83,8 @@ def test_trainer_saves_training_replays_that_verify(tmp_path):
     assert (folder / "best.orlr") in files and len(files) == 4
     best = load_replay(folder / "best.orlr")
     assert best.meta["source"] == "training" and best.meta["kind"] == "best"
+    parts = sum(best.reward_components.values())
+    assert np.allclose(parts, best.rewards[:, 0], atol=1e-5)
     for f in files:
         replay = load_replay(f)
         assert replay.rewards[:, 0].sum() <= best.rewards[:, 0].sum() + 1e-6

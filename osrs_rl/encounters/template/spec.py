@@ -1,6 +1,7 @@
 """Template encounter declaration: everything the runtime, trainer and tools need to know."""
 
 from osrs_rl.encounters.template import mechanics as M
+from osrs_rl.encounters.template.reward_terms import reward_components
 from osrs_rl.encounters.template.scene import scene
 from osrs_rl.encounters.template.state import CONFIG_FIELDS, STATE_DTYPE
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
@@ -29,4 +30,5 @@ SPEC = EncounterSpec(
     metrics=M.metrics,
     cell_key=M.cell_key,
     scene=scene,
+    reward_components=reward_components,
 )
