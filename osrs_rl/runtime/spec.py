@@ -118,7 +118,8 @@ class EncounterSpec:
     """Optional opponent control, for encounters where another player can be scripted or a policy:
     an object with ``tier_names`` (tuple of str), ``set(env, env_ids, tier=None, slot=None)`` (from
     each env's next reset) and ``current(env) -> (is_scripted, tier, slot)`` arrays. The trainer
-    spreads scripted opponents and routes a self-play league through it."""
+    spreads scripted opponents and routes a self-play league through it. An episode metric named
+    ``opponent_tier`` (the tier index, -1 for a policy) gets the trainer's logs per tier too."""
     scene: Callable | None = field(default=None, compare=False)
     """Optional ``scene(state_record, config_record, agent=0, previous=None) -> dict``: the picture of
     one state in the encounter-independent format of ``osrs_rl.replay.scene`` (tiles, entities,

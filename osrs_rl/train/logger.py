@@ -5,6 +5,8 @@ Scalar names follow prefixes the dashboard groups by:
 - ``loss/<name>``: the latest value of each loss;
 - ``episode/<name>`` and ``phase/<phase>/<name>``: finished-episode metrics (``episode_scalars``),
   shown as the mean over the episodes of the last ``window`` logs;
+- ``opponent/<tier>/<name>``: won, lost, draw and ticks per scripted opponent tier
+  (``opponent_scalars``), shown as the win rate per tier over the same window;
 - ``time/<part>``: seconds the last iteration spent in each part (env, inference, learn, ...),
   shown as percentages of their sum, so every ``time/`` key must be such a part.
 """
@@ -40,6 +42,32 @@ WANDB_MODES = ("online", "offline")
 
 
 # ---- episode metrics --------------------------------------------------------------------------------
+OPPONENT_PREFIX = "opponent/"
+OPPONENT_METRICS = ("won", "lost", "draw", "ticks")
+
+
+def opponent_scalars(metrics: Mapping[str, np.ndarray], tier_names: Sequence[str]) -> dict[str, float]:
+    """Per scripted opponent tier (the episodes' ``opponent_tier`` metric; -1, a policy, is left out):
+    ``opponent/<tier>/count`` and the means of won, lost, draw and ticks where the encounter has them.
+
+    >>> m = {"won": np.array([1.0, 0.0, 1.0]), "opponent_tier": np.array([0, 1, 1]), "phase": np.zeros(3)}
+    >>> opponent_scalars(m, ("novice", "elite"))
+    {'opponent/novice/count': 1.0, 'opponent/novice/won': 1.0, 'opponent/elite/count': 2.0, 'opponent/elite/won': 0.5}
+    """
+    if "opponent_tier" not in metrics:
+        return {}
+    tier = np.asarray(metrics["opponent_tier"]).astype(np.int64)
+    out = {}
+    for t in np.unique(tier[(tier >= 0) & (tier < len(tier_names))]):
+        sel = tier == t
+        name = tier_names[int(t)]
+        out[f"{OPPONENT_PREFIX}{name}/count"] = float(sel.sum())
+        for k in OPPONENT_METRICS:
+            if k in metrics:
+                out[f"{OPPONENT_PREFIX}{name}/{k}"] = float(np.asarray(metrics[k], dtype=np.float64)[sel].mean())
+    return out
+
+
 def episode_scalars(metrics: Mapping[str, np.ndarray], phase_names: Sequence[str]) -> dict[str, float]:
     """Scalars from the finished-episode metrics of ``VecEnv.pop_metrics()``: ``episode/count``,
     ``episode/<name>`` (mean over all episodes) and, per phase reached, ``phase/<phase>/fraction``
@@ -168,7 +196,8 @@ class Dashboard:
         self._rate_points.append((now, self.step))
         while len(self._rate_points) > 2 and now - self._rate_points[0][0] > self.rate_window:
             self._rate_points.popleft()
-        episodic = {k: float(v) for k, v in scalars.items() if k.startswith((EPISODE_PREFIX, PHASE_PREFIX))}
+        episodic = {k: float(v) for k, v in scalars.items()
+                    if k.startswith((EPISODE_PREFIX, PHASE_PREFIX, OPPONENT_PREFIX))}
         if episodic:
             self._episodes.append((episodic.get(EPISODE_COUNT, 1.0), episodic))
         if self._last_draw is None or now - self._last_draw >= (
@@ -202,6 +231,8 @@ class Dashboard:
                 w = count
                 if k.startswith(PHASE_PREFIX) and not k.endswith("/fraction"):  # a mean over that phase's share
                     w *= values.get(k.rsplit("/", 1)[0] + "/fraction", 1.0)
+                elif k.startswith(OPPONENT_PREFIX):                             # a mean over that tier's episodes
+                    w = values.get(k.rsplit("/", 1)[0] + "/count", 0.0)
                 sums[k] = sums.get(k, 0.0) + w * v
                 weights[k] = weights.get(k, 0.0) + w
         return {k: sums[k] / weights[k] for k in sums if weights[k] > 0}
@@ -267,6 +298,10 @@ class Dashboard:
         }
         if phases:
             columns.append(_table("ended in phase", {k: f"{100 * v:.1f}%" for k, v in phases.items()}))
+        by_tier = {_strip(k, OPPONENT_PREFIX).rsplit("/", 1)[0]: v for k, v in means.items()
+                   if k.startswith(OPPONENT_PREFIX) and k.endswith("/won")}
+        if by_tier:
+            columns.append(_table("won by opponent", {k: f"{100 * v:.1f}%" for k, v in by_tier.items()}))
         shares = self.time_shares()
         if shares:
             columns.append(_table("time", {k: f"{100 * v:.0f}%" for k, v in shares.items()}))

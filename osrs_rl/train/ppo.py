@@ -28,7 +28,7 @@ from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segm
 from osrs_rl.train.checkpoint import capture_rng_state, load_checkpoint, restore_rng_state, save_checkpoint
 from osrs_rl.train.config import TrainConfig, from_dict
 from osrs_rl.train.distributions import MaskedMultiCategorical
-from osrs_rl.train.logger import Logger, episode_scalars
+from osrs_rl.train.logger import Logger, episode_scalars, opponent_scalars
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
 from osrs_rl.train.models import build_model
 from osrs_rl.train.optim import build_optimizer, set_lr
@@ -272,6 +272,8 @@ class Trainer:
         episodes = self.collector.pop_episodes()
         if episodes:
             out.update(episode_scalars(episodes, self.spec.phase_names))
+            if self.spec.opponents is not None:
+                out.update(opponent_scalars(episodes, self.spec.opponents.tier_names))
         return out
 
     def update(self, progress: float) -> dict:

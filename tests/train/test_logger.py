@@ -314,3 +314,17 @@ def test_a_failing_run_finishes_wandb_with_exit_code_1(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError), Logger(tmp_path, {}, wandb="online", console=False):
         raise RuntimeError("training diverged")
     assert finished == [1]
+
+
+def test_win_rate_by_opponent_is_weighted_by_that_opponents_episodes():
+    """Per-tier means average over that tier's episodes (not over logs or all episodes) and show as a table."""
+    console = _console(True)
+    d = Dashboard(console=console, window=5)
+    d.update(1, {"episode/count": 4, "opponent/elite/count": 1, "opponent/elite/won": 1.0,
+                 "opponent/novice/count": 3, "opponent/novice/won": 1.0})
+    d.update(2, {"episode/count": 3, "opponent/elite/count": 3, "opponent/elite/won": 0.0})
+    means = d.episode_means()
+    assert means["opponent/elite/won"] == 0.25 and means["opponent/novice/won"] == 1.0
+    console.print(d.render())
+    text = console.export_text()
+    assert "won by opponent" in text and "25.0%" in text and "100.0%" in text

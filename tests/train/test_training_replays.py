@@ -93,7 +93,8 @@ def test_trainer_saves_training_replays_that_verify(tmp_path):
 
 
 def test_pvp_training_replays_name_the_opponent(tmp_path):
-    """Two overlapped halves against scripted opponents: the replays verify and say whom they fought."""
+    """Two overlapped halves against scripted opponents: the replays verify and say whom they fought;
+    the training logs give the win rate per opponent tier."""
     cfg = _cfg(tmp_path, "--run.total_steps", "1024", "--env.num_envs", "16", "--ppo.horizon", "16",
                "--ppo.minibatches", "2", "--env.config.max_ticks", "20", "--log.replay_sample_every", "0.000001",
                encounter="pvp")
@@ -101,6 +102,10 @@ def test_pvp_training_replays_name_the_opponent(tmp_path):
     t.train()
     files = sorted((t.run_dir / "replays" / "train").glob("*.orlr"))
     assert len(files) >= 2
+    from osrs_rl.train.tensorboard import read_events
+
+    tags = {tag for _, tag, _ in read_events(t.run_dir)}
+    assert {f"opponent/{tier}/won" for tier in cfg.env.opponents} <= tags     # the logs break wins down per tier
     for f in files:
         replay = load_replay(f)
         assert replay.meta["opponent"] in cfg.env.opponents
