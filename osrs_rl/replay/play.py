@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
+from osrs_rl.replay.annotate import with_reward_components
 from osrs_rl.replay.file import Replay, save_replay
 from osrs_rl.replay.record import state_digest, state_record, tick_digest
 from osrs_rl.runtime.recording import user_settings
@@ -312,7 +313,7 @@ class PlaySession:
                         self.terminated, self.truncated, state_digest(state_record(self.env)),
                         np.array(self.hashes, dtype=np.uint64), meta=dict(self.meta))
         replay.validate()
-        return replay
+        return with_reward_components(replay)
 
     def save(self, path) -> Path:
         return save_replay(path, self.to_replay())

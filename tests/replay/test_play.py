@@ -47,6 +47,7 @@ def test_template_clicks_buttons_and_masks(tmp_path):
     replay = load_replay(path)
     assert replay.meta == {"source": "human"} and replay.ticks == 10 and replay.truncated
     assert verify_replay(replay).ok
+    assert np.allclose(sum(replay.reward_components.values()), replay.rewards[:, 0], atol=1e-6)
 
 
 def test_a_registered_click_mapper_replaces_the_default():

@@ -12,6 +12,7 @@ from osrs_rl.core import prayers as P
 from osrs_rl.replay import ReplayError, record_policy_episode
 from osrs_rl.replay.scene import copy_record, scene_fn, scene_of, scenes_for_replay, validate_scene
 from osrs_rl.replay.verify import replay_steps, start_env
+from osrs_rl.runtime import registry
 from osrs_rl.runtime.checks import random_legal_actions
 from osrs_rl.runtime.registry import get_spec, make
 
@@ -37,7 +38,15 @@ def _final_record(replay):
     return copy_record(env)
 
 
-@pytest.mark.parametrize("name", ["template", "pvp"])
+def test_every_encounter_can_be_watched():
+    """A new encounter declares a scene and its reward components: the renderer, the viewer and human
+    play need the first, the replays' reward breakdown the second (docs/writing-an-encounter.md)."""
+    missing = [(n, hook) for n in registry.names() for hook in ("scene", "reward_components")
+               if getattr(get_spec(n), hook) is None]
+    assert not missing, f"encounters without a hook: {missing}"
+
+
+@pytest.mark.parametrize("name", registry.names())
 def test_every_tick_gives_a_valid_scene(name):
     replay, scenes = _replay(name), _scenes(name)
     assert len(scenes) == replay.ticks + 1
