@@ -402,6 +402,9 @@ def _spawn_snakeling(s, cfg, k):
             sn.lock = SNAKELING_LOCK
             sn.life = SNAKELING_LIFE
             sn.attack_timer = 0
+            for h in range(ST.HIT_CAPACITY):     # a hit still flying at the slot's previous snakeling misses
+                if s.hits[h].state == HIT_PENDING and s.hits[h].target == 2 + i:
+                    s.hits[h].state = HIT_FREE
             return
 
 
