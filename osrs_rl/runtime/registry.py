@@ -14,6 +14,7 @@ BUILTIN = {
     "template": "osrs_rl.encounters.template",
     "pvp": "osrs_rl.encounters.pvp",
     "pvp_selfplay": "osrs_rl.encounters.pvp.selfplay",
+    "zulrah": "osrs_rl.encounters.zulrah",
 }
 _REGISTRY: dict[str, EncounterSpec] = {}
 

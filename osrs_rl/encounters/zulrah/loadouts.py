@@ -1,0 +1,174 @@
+"""Tables for the kernels: gear tiers (``gear.json``), the platform, rotations and NPC rows.
+
+``fill_config`` is the spec's config hook: it checks the settings that depend on each other
+(``start_phase`` against the rotation, the tier weights) and fills every derived field with the
+engine's own calculator code (``osrs_rl.calc.build_combatant``), as ``pvp/loadouts.py`` does.
+
+The platform (APPROXIMATION, README): no tile map of the shrine is in the reference, so the walkable
+area is the rectangle spanned by every documented player, cloud and snakeling tile (absolute x
+2262..2274, y 3068..3078; reference section 2 and ZEN tiles) minus the water where Zulrah surfaces at
+CENTER (x 2266..2270, y >= 3073). The two pillars are not obstacles (their tiles are not in the
+reference); the melee safespots beside them are listed tiles instead (``rotations.MELEE_SAFESPOTS``).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from osrs_rl import calc
+from osrs_rl.core import collision as C
+from osrs_rl.core import equipment as E
+from osrs_rl.core import hit_delay as HD
+from osrs_rl.core import prayers as P
+from osrs_rl.core import specials as SP
+from osrs_rl.core import styles as S
+from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.skills import SKILL_NAMES
+from osrs_rl.data import tables
+from osrs_rl.encounters.zulrah import rotations as RT
+from osrs_rl.encounters.zulrah import state as ST
+from osrs_rl.runtime.config import ConfigError
+
+GEAR_PATH = Path(__file__).resolve().parent / "gear.json"
+PLATFORM_X = (2262, 2274)           # absolute, inclusive (see the module docstring)
+PLATFORM_Y = (3068, 3078)
+WATER_X = (2266, 2270)              # Zulrah's CENTER footprint and the water north of it
+WATER_MIN_Y = 3073
+# walk directions (moves 1..8): N, NE, E, SE, S, SW, W, NW
+WALK = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+# run destinations (moves 9..24): the 16 tiles two steps away, clockwise from north
+RUN = ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (2, -1), (2, -2), (1, -2),
+       (0, -2), (-1, -2), (-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2))
+
+
+@cache
+def tiers() -> dict:
+    with open(GEAR_PATH, encoding="utf-8") as f:
+        data = json.load(f)["tiers"]
+    if list(data) != list(ST.TIER_NAMES):
+        raise ValueError(f"gear.json must list the tiers {ST.TIER_NAMES} in that order, got {tuple(data)}")
+    return data
+
+
+def walkable() -> np.ndarray:
+    """bool[GRID_W, GRID_H]: the approximated platform."""
+    w = np.zeros((RT.GRID_W, RT.GRID_H), dtype=bool)
+    for x in range(PLATFORM_X[0], PLATFORM_X[1] + 1):
+        for y in range(PLATFORM_Y[0], PLATFORM_Y[1] + 1):
+            if WATER_X[0] <= x <= WATER_X[1] and y >= WATER_MIN_Y:
+                continue
+            lx, ly = RT.local(x, y)
+            w[lx, ly] = True
+    return w
+
+
+def _run_steps(dx: int, dy: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two steps of a run to (dx, dy): diagonal first while both axes differ, then straight
+    (the game's step order toward a destination: core.movement rule 3)."""
+    first = (int(np.sign(dx)), int(np.sign(dy)))
+    return first, (int(np.sign(dx - first[0])), int(np.sign(dy - first[1])))
+
+
+def platform(cfg) -> None:
+    """Collision map, the legal-move table per tile and the safespot map."""
+    w = walkable()
+    flags = np.full((RT.GRID_W, RT.GRID_H), C.BLOCKED, dtype=C.FLAGS_DTYPE)
+    flags[w] = 0
+    cfg["collision"] = flags
+    steps = [((0, 0), (0, 0))] + [((dx, dy), (0, 0)) for dx, dy in WALK] + [_run_steps(dx, dy) for dx, dy in RUN]
+    for m, (a, b) in enumerate(steps):
+        cfg["move_dx"][m] = (a[0], b[0])
+        cfg["move_dy"][m] = (a[1], b[1])
+    ok = np.zeros((RT.GRID_W, RT.GRID_H), dtype=np.uint32)
+    for x in range(RT.GRID_W):
+        for y in range(RT.GRID_H):
+            if not w[x, y]:
+                continue
+            bits = 1
+            for m in range(1, ST.NUM_MOVES):
+                cx, cy, good = x, y, True
+                for k in range(2):
+                    dx, dy = int(cfg["move_dx"][m, k]), int(cfg["move_dy"][m, k])
+                    if dx == 0 and dy == 0:
+                        continue
+                    if not C.can_step(flags, cx, cy, 1, dx, dy):
+                        good = False
+                        break
+                    cx, cy = cx + dx, cy + dy
+                if good:
+                    bits |= 1 << m
+            ok[x, y] = bits
+    cfg["move_ok"] = ok
+    cfg["safespot"] = 0
+    for x, y in RT.MELEE_SAFESPOTS:
+        cfg["safespot"][x, y] = 1
+
+
+def _projectile(rec) -> int:
+    if rec["attack_type"] == S.MAGIC:
+        return HD.PROJ_MAGIC
+    return HD.PROJ_BOW if int(rec["ammo_class"]) != S.AMMO_LIGHT else HD.PROJ_THROWN
+
+
+def _fill_tier(cfg, t: int, name: str, tier: dict, items, normal, cons) -> None:
+    levels = {k: int(v) for k, v in tier["levels"].items()}
+    cfg["tier_levels"][t] = [levels.get(n, 99) for n in SKILL_NAMES]
+    for s, set_name in enumerate(ST.SET_NAMES):
+        gear = {slot: item for slot, item in tier["sets"][set_name].items() if item}
+        style = "Rapid" if set_name == "ranged" else "Accurate"
+        try:
+            c = calc.build_combatant(levels=levels or None, style=style, gear=gear)
+        except calc.CalcInputError as e:
+            raise ValueError(f"gear.json: tier {name!r}, set {set_name!r}: {e}") from None
+        rec = c[0]
+        cfg["set_combat"][t, s] = rec
+        cfg["set_row"][t, s] = normal[int(rec["weapon_effect"])]
+        cfg["set_proj"][t, s] = _projectile(rec)
+        cfg["set_range"][t, s] = int(items.records[items.find(gear["weapon"])]["attack_range"])
+        cfg["set_prayer_bonus"][t, s] = rec["bonuses"][S.B_PRAYER]
+        worn = np.full(E.NUM_SLOTS, -1, dtype=np.int16)
+        for slot, item in gear.items():
+            worn[E.SLOT_NAMES.index(slot)] = items.find(item)
+        cfg["set_worn"][t, s] = worn
+        cfg["set_offensive"][t, s] = P.prayer_mask(tier["prayers"][set_name])
+    for k, key in enumerate(ST.SUPPLY_NAMES):
+        item, count = tier["supplies"][key]
+        cfg["supply_consumable"][t, k] = cons.id(item)
+        cfg["tier_supplies"][t, k] = count
+
+
+def _check(cfg) -> None:
+    rotation, phase = int(cfg["start_rotation"]), int(cfg["start_phase"])
+    counts = [len(r) for r in RT.ROTATIONS]
+    if rotation >= 0 and phase >= counts[rotation]:
+        raise ConfigError(f"Config 'start_phase' = {phase} of encounter 'zulrah': rotation {rotation} has "
+                          f"{counts[rotation]} phases (0..{counts[rotation] - 1})")
+    if rotation < 0 and phase >= min(counts):
+        raise ConfigError(f"Config 'start_phase' = {phase} of encounter 'zulrah': with start_rotation = -1 "
+                          f"(drawn) it must exist in every rotation (0..{min(counts) - 1})")
+    weights = np.array([cfg["tier_weight_budget"], cfg["tier_weight_mid"], cfg["tier_weight_max"]], dtype=np.float64)
+    if int(cfg["gear_tier"]) == ST.TIER_WEIGHTED and weights.sum() <= 0:
+        raise ConfigError("Config gear_tier = -2 (weighted) of encounter 'zulrah' needs a positive tier weight "
+                          "(tier_weight_budget, tier_weight_mid, tier_weight_max are all 0)")
+    cfg["tier_cumulative"] = np.cumsum(weights) / max(weights.sum(), 1e-12)
+
+
+def fill_config(cfg) -> None:
+    """The spec's config hook: validate the dependent settings and fill every derived field."""
+    _check(cfg)
+    for key, value in RT.build_tables().items():
+        cfg[key] = value
+    platform(cfg)
+    items, npcs = tables.items(), tables.npcs()
+    cons = load_consumables()
+    cfg["consumables"][:] = cons.table
+    normal = SP.build_normal_table()
+    for t, (name, tier) in enumerate(tiers().items()):
+        _fill_tier(cfg, t, name, tier, items, normal, cons)
+    for k, name in enumerate(ST.NPC_NAMES):
+        cfg["npc_rows"][k] = npcs.records[npcs.find(name)]
+    cfg["bolt_ctx"] = 0

@@ -1,0 +1,667 @@
+"""Zulrah: one player against the snake boss at its shrine; the kernels behind the ``zulrah`` spec.
+
+Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
+  1. the player's clicks: food -> potion (core.consumables), the gear switch, then overhead and
+     offensive prayers (the offensive one of the set just worn);
+  2. NPCs, before the player [combat.md 9]:
+     a. Zulrah dives when its phase time is up: it turns untargetable and the hits in flight on it
+        are dropped [ZEN]; then the player's hits due on Zulrah and on snakelings land (the hit cap,
+        core.damage CAP_ZULRAH, was applied when they were rolled);
+     b. snakelings: count down life and lock, step toward the player, attack when in reach
+        (before Zulrah's action, so one spawned this tick starts its lock next tick);
+     c. Zulrah does what its rotation's timeline says at this phase tick (rotations.py): a ranged or
+        magic attack (the overhead is read now and blocks it fully [combat.md 6]; a tanzanite shot is
+        ranged with p = 3/10 [ZEN]), a volley of two venom clouds, a snakeling, or the magma stand's
+        tile pick and slam (typeless, stun, no prayer) [reference 4];
+  3. the player: hits due on it land (a non-zero hit from Zulrah envenoms [ZEN delayHit]), then it
+     moves (walk 1 / run 2 tiles on the platform), then it attacks Zulrah or a snakeling when its
+     timer, its reach and the target allow (core.attack rolls against the form's defence);
+     venom clouds hurt a player within 1 tile of their centre, 1-4 a tick [ZEN];
+  4. end of tick: venom and poison (core.status), prayer drain, stun, run energy, hitpoint and boost
+     cycles, and Zulrah's clock (dive -> surfacing at the next spot as the next form);
+  5. Zulrah at 0 hitpoints ends the fight as a kill, the player at 0 as a death (terminated);
+     ``max_ticks`` truncates it.
+
+Approximations (README.md lists each with its reason): the platform's shape; no knock-back after a
+slam; clouds hurt from the tick after the volley (no projectile flight); Zulrah's projectiles land
+after the player formulas' delays (magic: spells, ranged: bows) from its footprint; snakelings
+attack every 3 ticks (wiki speed; ZEN 4) and ignore line of sight; the restart after the last phase
+repeats the spawn's timing.
+"""
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import prayers as P
+from osrs_rl.core import rng as R
+from osrs_rl.core import styles as S
+from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_accuracy
+from osrs_rl.core.attack import rolls_vs_npc, sample_hits
+from osrs_rl.core.consumables import drink_potion, eat_food
+from osrs_rl.core.damage import CAP_NONE, roll_npc_damage
+from osrs_rl.core.energy import RUN_MIN_TO_RUN, tick_hitpoints, tick_run_energy, tick_stat_restore
+from osrs_rl.core.equipment import attack_speed
+from osrs_rl.core.formula import NO_TRACE
+from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
+from osrs_rl.core.movement import in_melee_reach, npc_chase_step
+from osrs_rl.core.pending_hits import (
+    FLAG_ACCURATE,
+    FLAG_VENOM,
+    HIT_FREE,
+    HIT_PENDING,
+    STYLE_MAGIC,
+    STYLE_MELEE,
+    STYLE_RANGED,
+    STYLE_TYPELESS,
+    clear_queue,
+    pop_due_for,
+    push_hit,
+)
+from osrs_rl.core.player import tick_action_timers
+from osrs_rl.core.prayer_drain import drain_prayer
+from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER
+from osrs_rl.core.status import apply_venom, tick_status
+from osrs_rl.encounters.zulrah import rotations as RT
+from osrs_rl.encounters.zulrah import state as ST
+
+ZULRAH_MAX_HIT = 41            # ranged and magic, every form [H: reference 1, npcs.json max_hit_listed]
+TANZANITE_RANGED = (3, 10)     # a tanzanite shot is ranged with p = 3/10 [M: ZEN]
+STUN_TICKS = 5                 # magma slam [M: ZEN]
+CLOUD_LIFE = 30                # ticks a cloud hurts [M: ZEN addCloud]
+CLOUD_DAMAGE = (1, 4)          # per tick, unaffected by prayer [M: ZEN]
+SNAKELING_LOCK = 3             # ticks after spawning [M: ZEN]
+SNAKELING_LIFE = 67            # ticks before it self-destructs [M: ZEN]
+SNAKELING_MAGIC = (1, 4)       # 1/4 magic variant (2046), else melee (2045) [M: ZEN]
+SNAKELING_SPEED = 3            # attack speed [M: wiki export via npcs.json; ZEN uses 4]
+SNAKELING_MAGIC_RANGE = 6      # [M: ZEN attack distance]
+RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in pvp)
+_OVERHEAD_OF_STYLE = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
+_SOURCE_OF_FORM = (ST.SRC_SERPENTINE, ST.SRC_MAGMA, ST.SRC_TANZANITE)
+
+
+# ---- small helpers ---------------------------------------------------------------------------
+@njit(cache=True)
+def has_prayer(p, prayer):
+    return (np.uint32(p.active_prayers) >> np.uint32(prayer)) & np.uint32(1) != 0
+
+
+@njit(cache=True)
+def protected_from(p, style):
+    """The player's overhead blocks a hit of pending-hit ``style``."""
+    if style == STYLE_TYPELESS:
+        return False
+    return has_prayer(p, _OVERHEAD_OF_STYLE[style])
+
+
+@njit(cache=True)
+def phase_ticks(s, cfg):
+    return cfg.phase_ticks[s.rotation, s.phase]
+
+
+@njit(cache=True)
+def targetable_from(s):
+    return RT.SPAWN_TARGETABLE_TICK if s.phase == 0 else RT.TARGETABLE_TICK
+
+
+@njit(cache=True)
+def zulrah_targetable(s, cfg):
+    """Surfaced for long enough and not diving [reference 4]."""
+    return s.z_hp > 0 and targetable_from(s) <= s.phase_tick < phase_ticks(s, cfg)
+
+
+@njit(cache=True)
+def zulrah_distance(s):
+    return edge_distance(s.p.x, s.p.y, 1, s.zx, s.zy, RT.ZULRAH_SIZE)
+
+
+@njit(cache=True)
+def set_range(cfg, s):
+    return cfg.set_range[s.tier, s.set]
+
+
+@njit(cache=True)
+def can_attack_zulrah(s, cfg):
+    return s.p.attack_timer <= 0 and s.stun == 0 and zulrah_targetable(s, cfg) \
+        and 0 < zulrah_distance(s) <= set_range(cfg, s)
+
+
+@njit(cache=True)
+def can_attack_snakeling(s, cfg, k):
+    sn = s.snakelings[k]
+    if sn.active == 0 or s.p.attack_timer > 0 or s.stun > 0:
+        return False
+    d = edge_distance(s.p.x, s.p.y, 1, sn.x, sn.y, 1)
+    return 0 < d <= set_range(cfg, s)
+
+
+@njit(cache=True)
+def refresh_combat(s, cfg):
+    """The player's live combat record: its set's, with current levels and prayers."""
+    s.combat[0] = cfg.set_combat[s.tier, s.set]
+    c = s.combat[0]
+    for k in range(NUM_SKILLS):
+        c.levels[k] = s.p.levels[k]
+    c.prayers = s.p.active_prayers
+
+
+@njit(cache=True)
+def _set_position(s, cfg):
+    s.form = cfg.phase_form[s.rotation, s.phase]
+    s.spot = cfg.phase_spot[s.rotation, s.phase]
+    s.zx = cfg.spot_tiles[s.spot, 0]
+    s.zy = cfg.spot_tiles[s.spot, 1]
+    s.magma_on = 0
+
+
+# ---- reset -------------------------------------------------------------------------------------
+@njit(cache=True)
+def _draw_tier(s, cfg):
+    if cfg.gear_tier >= 0:
+        return cfg.gear_tier
+    if cfg.gear_tier == ST.TIER_UNIFORM:
+        return R.below(s.rng, ST.NUM_TIERS)
+    u = R.uniform(s.rng)
+    for t in range(ST.NUM_TIERS - 1):
+        if u < cfg.tier_cumulative[t]:
+            return t
+    return ST.NUM_TIERS - 1
+
+
+@njit(cache=True)
+def _reset_player(s, cfg):
+    p = s.p
+    t = s.tier
+    for k in range(NUM_SKILLS):
+        p.base_levels[k] = cfg.tier_levels[t, k]
+        p.levels[k] = cfg.tier_levels[t, k]
+    p.active_prayers = 0
+    p.prayer_drain_counter = 0
+    p.spec_energy = 100
+    p.spec_regen_timer = 0
+    p.run_energy = 10000
+    p.running = 1
+    p.stamina_ticks = 0
+    p.attack_timer = 0
+    p.food_timer = 0
+    p.potion_timer = 0
+    p.karambwan_timer = 0
+    p.freeze_ticks = 0
+    p.freeze_immunity_ticks = 0
+    p.poison_damage = 0
+    p.poison_timer = 0
+    p.poison_hits = 0
+    p.venom = 0
+    p.poison_immunity_ticks = 0
+    p.venom_immunity_ticks = 0
+    p.hp_regen_timer = 0
+    p.stat_restore_timer = 0
+    p.boost_decay_timer = 0
+    p.x = RT.PLAYER_START[0]
+    p.y = RT.PLAYER_START[1]
+    s.set = ST.SET_RANGED
+    for k in range(11):
+        p.equipment[k] = cfg.set_worn[t, s.set, k]
+    for k in range(ST.NUM_SUPPLIES):
+        s.supplies[k] = cfg.tier_supplies[t, k]
+    s.stun = 0
+    refresh_combat(s, cfg)
+
+
+@njit(cache=True)
+def reset(s, cfg, seed):
+    R.seed_rng(s.rng, seed, 0)
+    s.tick = 0
+    s.tier = _draw_tier(s, cfg)
+    _reset_player(s, cfg)
+    s.rotation = cfg.start_rotation if cfg.start_rotation >= 0 else R.below(s.rng, RT.NUM_ROTATIONS)
+    s.phase = cfg.start_phase
+    s.phase_tick = 0
+    s.z_hp = cfg.start_hp
+    _set_position(s, cfg)
+    s.last_action = RT.ACT_NONE
+    s.last_style = -1
+    s.magma_x = 0
+    s.magma_y = 0
+    s.phases_done = 0
+    for k in range(ST.CLOUD_SLOTS):
+        s.clouds[k].active = 0
+    for k in range(ST.SNAKELING_SLOTS):
+        s.snakelings[k].active = 0
+    clear_queue(s.hits)
+    s.outcome = ST.OUTCOME_NONE
+    s.damage_dealt = 0
+    for k in range(ST.NUM_SOURCES):
+        s.damage_taken[k] = 0
+    s.zulrah_attacks = 0
+    s.prayed_attacks = 0
+    for k in range(ST.NUM_SUPPLIES):
+        s.supplies_used[k] = 0
+    s.snakelings_killed = 0
+    for k in range(ST.NUM_REWARD_TERMS):
+        s.reward_terms[k] = 0.0
+
+
+# ---- phase 1: the player's clicks ----------------------------------------------------------------
+@njit(cache=True)
+def _consume(s, cfg, eat, drink):
+    """Food, then a potion dose (core.consumables: the only same-tick order)."""
+    p = s.p
+    if eat and s.supplies[ST.SUP_FOOD] > 0:
+        if eat_food(p, cfg.supply_consumable[s.tier, ST.SUP_FOOD], cfg.consumables):
+            s.supplies[ST.SUP_FOOD] -= 1
+            s.supplies_used[ST.SUP_FOOD] += 1
+    if drink != ST.DRINK_NONE:
+        slot = drink                # DRINK_PRAYER.. == SUP_PRAYER..
+        if s.supplies[slot] > 0 and drink_potion(p, cfg.supply_consumable[s.tier, slot], cfg.consumables):
+            s.supplies[slot] -= 1
+            s.supplies_used[slot] += 1
+
+
+@njit(cache=True)
+def _switch(s, cfg, gear):
+    if gear == ST.GEAR_KEEP or gear - 1 == s.set:
+        return
+    s.set = gear - 1
+    for k in range(11):
+        s.p.equipment[k] = cfg.set_worn[s.tier, s.set, k]
+
+
+@njit(cache=True)
+def _prayers(s, cfg, over, offensive):
+    p = s.p
+    if over != ST.OVERHEAD_KEEP:
+        mask = np.uint32(p.active_prayers) & ~np.uint32(P.OVERHEADS_MASK)
+        if over == ST.OVERHEAD_MAGIC and p.levels[PRAYER] > 0:
+            mask |= np.uint32(1) << np.uint32(P.PROTECT_FROM_MAGIC)
+        elif over == ST.OVERHEAD_MISSILES and p.levels[PRAYER] > 0:
+            mask |= np.uint32(1) << np.uint32(P.PROTECT_FROM_MISSILES)
+        p.active_prayers = mask
+    every = np.uint32(cfg.set_offensive[s.tier, 0] | cfg.set_offensive[s.tier, 1])
+    if offensive == ST.OFFENSIVE_ON and p.levels[PRAYER] > 0:
+        p.active_prayers = (np.uint32(p.active_prayers) & ~every) | np.uint32(cfg.set_offensive[s.tier, s.set])
+    elif offensive == ST.OFFENSIVE_OFF:
+        p.active_prayers = np.uint32(p.active_prayers) & ~every
+
+
+@njit(cache=True)
+def inputs(s, cfg, a):
+    _consume(s, cfg, a[ST.H_EAT], a[ST.H_DRINK])
+    _switch(s, cfg, a[ST.H_GEAR])
+    _prayers(s, cfg, a[ST.H_OVERHEAD], a[ST.H_OFFENSIVE])
+
+
+# ---- phase 2a: hits on NPCs ---------------------------------------------------------------------
+@njit(cache=True)
+def _drop_hits_on_zulrah(s):
+    for i in range(ST.HIT_CAPACITY):
+        if s.hits[i].state == HIT_PENDING and s.hits[i].target == ST.TARGET_ZULRAH:
+            s.hits[i].state = HIT_FREE
+
+
+@njit(cache=True)
+def land_npc_hits(s):
+    """The player's hits due on Zulrah and snakelings; returns the damage dealt to Zulrah."""
+    dealt = 0
+    for i in range(ST.HIT_CAPACITY):
+        h = s.hits[i]
+        if h.state != HIT_PENDING or h.due_tick > s.tick or h.target == ST.TARGET_PLAYER:
+            continue
+        h.state = HIT_FREE
+        if h.target == ST.TARGET_ZULRAH:
+            damage = min(np.int64(h.damage), np.int64(max(s.z_hp, 0)))
+            s.z_hp -= damage
+            dealt += damage
+        else:
+            sn = s.snakelings[h.target - 2]
+            if sn.active and h.damage > 0:      # 1 hitpoint: any damage kills it
+                sn.active = 0
+                s.snakelings_killed += 1
+    s.damage_dealt += dealt
+    return dealt
+
+
+# ---- phase 2c: Zulrah ------------------------------------------------------------------------
+@njit(cache=True)
+def _zulrah_attack(s, cfg, code):
+    """One ranged or magic attack; returns +1 if the overhead met it, -1 if not."""
+    style = STYLE_RANGED if code == RT.ACT_RANGED else STYLE_MAGIC
+    if code == RT.ACT_TANZANITE:
+        style = STYLE_RANGED if R.chance(s.rng, TANZANITE_RANGED[0], TANZANITE_RANGED[1]) else STYLE_MAGIC
+    s.last_style = style
+    s.zulrah_attacks += 1
+    source = ST.SRC_JAD if cfg.phase_jad[s.rotation, s.phase] else _SOURCE_OF_FORM[s.form]
+    d = zulrah_distance(s)
+    delay = bow_delay(d) if style == STYLE_RANGED else magic_delay(d)
+    if protected_from(s.p, style):       # read when the attack is made [combat.md 6]
+        s.prayed_attacks += 1
+        push_hit(s.hits, s.tick + delay, 0, style, source, ST.TARGET_PLAYER, 0, 0, 0)
+        return 1
+    attack_type = S.RANGED if style == STYLE_RANGED else S.MAGIC
+    refresh_combat(s, cfg)
+    att = npc_attack_roll(NO_TRACE, cfg.npc_rows[s.form], attack_type)
+    dfn = player_defence_roll(NO_TRACE, s.combat[0], attack_type)
+    damage = 0
+    flags = FLAG_VENOM
+    if roll_accuracy(s.rng, att, dfn):
+        damage = roll_npc_damage(s.rng, ZULRAH_MAX_HIT)
+        flags |= FLAG_ACCURATE
+    push_hit(s.hits, s.tick + delay, damage, style, source, ST.TARGET_PLAYER, flags, 0, 0)
+    return -1
+
+
+@njit(cache=True)
+def _magma(s, cfg, code, k):
+    """The magma stand: pick the player's tile (k-th pick), or slam it (k-th slam) [reference 4]."""
+    p = s.p
+    if code == RT.ACT_MAGMA_PICK:
+        s.magma_on = 1
+        s.magma_x = p.x
+        s.magma_y = p.y
+        return
+    if s.magma_on == 0:
+        return
+    s.magma_on = 0
+    if max(abs(p.x - s.magma_x), abs(p.y - s.magma_y)) > 1 or cfg.safespot[p.x, p.y]:
+        return
+    first_safe = k == 0 and s.rotation <= 1 and p.x == RT.FIRST_SLAM_SAFE_TILE[0] \
+        and p.y == RT.FIRST_SLAM_SAFE_TILE[1]
+    if first_safe:
+        return
+    damage = R.inclusive(s.rng, cfg.npc_rows[ST.NPC_MAGMA].max_hit_melee)
+    s.stun = STUN_TICKS
+    push_hit(s.hits, s.tick, damage, STYLE_TYPELESS, ST.SRC_MAGMA, ST.TARGET_PLAYER, FLAG_VENOM | FLAG_ACCURATE, 0, 0)
+
+
+@njit(cache=True)
+def _throw_clouds(s, cfg, k):
+    for c in range(2):
+        slot = 0
+        for i in range(ST.CLOUD_SLOTS):            # a free slot, else the oldest cloud
+            if s.clouds[i].active == 0:
+                slot = i
+                break
+            if s.clouds[i].life < s.clouds[slot].life:
+                slot = i
+        cl = s.clouds[slot]
+        cl.active = 1
+        cl.fresh = 1
+        cl.x = cfg.volley_tiles[s.rotation, s.phase, k, c, 0]
+        cl.y = cfg.volley_tiles[s.rotation, s.phase, k, c, 1]
+        cl.life = CLOUD_LIFE
+
+
+@njit(cache=True)
+def _spawn_snakeling(s, cfg, k):
+    for i in range(ST.SNAKELING_SLOTS):
+        sn = s.snakelings[i]
+        if sn.active == 0:
+            sn.active = 1
+            sn.kind = 1 if R.chance(s.rng, SNAKELING_MAGIC[0], SNAKELING_MAGIC[1]) else 0
+            sn.x = cfg.spawn_tiles[s.rotation, s.phase, k, 0]
+            sn.y = cfg.spawn_tiles[s.rotation, s.phase, k, 1]
+            sn.lock = SNAKELING_LOCK
+            sn.life = SNAKELING_LIFE
+            sn.attack_timer = 0
+            for h in range(ST.HIT_CAPACITY):     # a hit still flying at the slot's previous snakeling misses
+                if s.hits[h].state == HIT_PENDING and s.hits[h].target == 2 + i:
+                    s.hits[h].state = HIT_FREE
+            return
+
+
+@njit(cache=True)
+def zulrah_turn(s, cfg):
+    """Zulrah's action at this phase tick; returns the prayer score of its attack (+1, -1 or 0)."""
+    s.last_action = RT.ACT_NONE
+    t = s.phase_tick
+    if t >= phase_ticks(s, cfg):
+        return 0
+    code = cfg.timeline[s.rotation, s.phase, t]
+    arg = cfg.timeline_arg[s.rotation, s.phase, t]
+    s.last_action = code
+    if code == RT.ACT_RANGED or code == RT.ACT_MAGIC or code == RT.ACT_TANZANITE:
+        return _zulrah_attack(s, cfg, code)
+    if code == RT.ACT_CLOUDS:
+        _throw_clouds(s, cfg, arg)
+    elif code == RT.ACT_SNAKELING:
+        _spawn_snakeling(s, cfg, arg)
+    elif code == RT.ACT_MAGMA_PICK or code == RT.ACT_MAGMA_SLAM:
+        _magma(s, cfg, code, arg)
+    return 0
+
+
+# ---- phase 2b: snakelings ------------------------------------------------------------------------
+@njit(cache=True)
+def _snakeling_in_reach(sn, p):
+    if sn.kind == 0:
+        return in_melee_reach(sn.x, sn.y, 1, p.x, p.y, 1)
+    d = edge_distance(sn.x, sn.y, 1, p.x, p.y, 1)
+    return 0 < d <= SNAKELING_MAGIC_RANGE
+
+
+@njit(cache=True)
+def _snakeling_attack(s, cfg, k):
+    sn = s.snakelings[k]
+    magic = sn.kind == 1
+    style = STYLE_MAGIC if magic else STYLE_MELEE
+    row = cfg.npc_rows[ST.NPC_SNAKELING_MAGIC if magic else ST.NPC_SNAKELING_MELEE]
+    damage = 0
+    if not protected_from(s.p, style):
+        attack_type = S.MAGIC if magic else S.STAB
+        refresh_combat(s, cfg)
+        att = npc_attack_roll(NO_TRACE, row, attack_type)
+        dfn = player_defence_roll(NO_TRACE, s.combat[0], attack_type)
+        if roll_accuracy(s.rng, att, dfn):
+            damage = roll_npc_damage(s.rng, row.max_hit_magic if magic else row.max_hit_melee)
+    delay = magic_delay(edge_distance(sn.x, sn.y, 1, s.p.x, s.p.y, 1)) if magic else 0
+    push_hit(s.hits, s.tick + delay, damage, style, ST.SRC_SNAKELINGS, ST.TARGET_PLAYER, 0, 0, 0)
+    sn.attack_timer = SNAKELING_SPEED
+
+
+@njit(cache=True)
+def snakelings_turn(s, cfg):
+    p = s.p
+    for k in range(ST.SNAKELING_SLOTS):
+        sn = s.snakelings[k]
+        if sn.active == 0:
+            continue
+        sn.life -= 1
+        if sn.life <= 0:
+            sn.active = 0
+            continue
+        if sn.attack_timer > 0:
+            sn.attack_timer -= 1
+        if sn.lock > 0:
+            sn.lock -= 1
+            continue
+        if not _snakeling_in_reach(sn, p):
+            nx, ny = npc_chase_step(cfg.collision, sn.x, sn.y, 1, p.x, p.y, 1)
+            sn.x = nx
+            sn.y = ny
+        if sn.attack_timer == 0 and _snakeling_in_reach(sn, p):
+            _snakeling_attack(s, cfg, k)
+
+
+# ---- phase 3: the player -------------------------------------------------------------------------
+@njit(cache=True)
+def land_player_hits(s):
+    """Hits due on the player: damage capped at its hitpoints; a non-zero venomous hit envenoms."""
+    p = s.p
+    n = pop_due_for(s.hits, s.tick, ST.TARGET_PLAYER, s.landing)
+    taken = 0
+    for k in range(n):
+        h = s.hits[s.landing[k]]
+        if p.levels[HITPOINTS] <= 0:
+            break
+        damage = min(np.int64(h.damage), np.int64(p.levels[HITPOINTS]))
+        p.levels[HITPOINTS] -= damage
+        s.damage_taken[h.attacker] += damage
+        taken += damage
+        if damage > 0 and (h.flags & FLAG_VENOM):
+            apply_venom(p)         # refused while anti-venom immunity lasts (core.status)
+    return taken
+
+
+@njit(cache=True)
+def move(s, cfg, m):
+    """Walk one or run two tiles as move ``m`` asks; returns the tiles moved."""
+    p = s.p
+    if m == 0 or s.stun > 0 or not (cfg.move_ok[p.x, p.y] >> np.uint32(m)) & np.uint32(1):
+        return 0
+    if m >= 9 and p.run_energy < RUN_MIN_TO_RUN:
+        return 0
+    moved = 0
+    for k in range(2):
+        dx, dy = cfg.move_dx[m, k], cfg.move_dy[m, k]
+        if dx == 0 and dy == 0:
+            continue
+        p.x += dx
+        p.y += dy
+        moved += 1
+    return moved
+
+
+@njit(cache=True)
+def attack(s, cfg, target):
+    """The player's attack on Zulrah (1) or snakeling slot target - 2, if possible now."""
+    if target == ST.ATTACK_NONE:
+        return
+    if target == ST.ATTACK_ZULRAH:
+        if not can_attack_zulrah(s, cfg):
+            return
+        row = cfg.npc_rows[s.form]          # the Jad phase uses the serpentine model [M: ZEN]
+        tx, ty, size, hit_target = s.zx, s.zy, RT.ZULRAH_SIZE, ST.TARGET_ZULRAH
+    else:
+        k = target - 2
+        if not can_attack_snakeling(s, cfg, k):
+            return
+        sn = s.snakelings[k]
+        row = cfg.npc_rows[ST.NPC_SNAKELING_MAGIC if sn.kind == 1 else ST.NPC_SNAKELING_MELEE]
+        tx, ty, size, hit_target = sn.x, sn.y, 1, target
+    refresh_combat(s, cfg)
+    c = s.combat[0]
+    sp = cfg.set_row[s.tier, s.set]
+    att, dfn, mn, mx = rolls_vs_npc(NO_TRACE, c, row, sp)
+    cap = row.hit_cap if hit_target == ST.TARGET_ZULRAH else CAP_NONE
+    n = sample_hits(s.rng, att, dfn, mn, mx, sp, cfg.bolt_ctx, cap, s.splats)
+    d = edge_distance(s.p.x, s.p.y, 1, tx, ty, size)
+    delay = hit_delay(cfg.set_proj[s.tier, s.set], d, True)       # NPCs go first: +1 [combat.md 9]
+    style = STYLE_MAGIC if c.attack_type == S.MAGIC else STYLE_RANGED
+    for k in range(n):
+        push_hit(s.hits, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, 0, 0, 0)
+    s.p.attack_timer = attack_speed(c)
+
+
+@njit(cache=True)
+def clouds_turn(s):
+    """Each cloud hurts a player within 1 tile of its centre 1-4 a tick, for 30 ticks [ZEN]."""
+    p = s.p
+    taken = 0
+    for k in range(ST.CLOUD_SLOTS):
+        cl = s.clouds[k]
+        if cl.active == 0:
+            continue
+        if cl.fresh:
+            cl.fresh = 0
+            continue
+        if p.levels[HITPOINTS] > 0 and abs(p.x - cl.x) <= 1 and abs(p.y - cl.y) <= 1:
+            damage = min(R.between(s.rng, CLOUD_DAMAGE[0], CLOUD_DAMAGE[1]), np.int64(p.levels[HITPOINTS]))
+            p.levels[HITPOINTS] -= damage
+            s.damage_taken[ST.SRC_CLOUDS] += damage
+            taken += damage
+        cl.life -= 1
+        if cl.life <= 0:
+            cl.active = 0
+    return taken
+
+
+# ---- phase 4: end of tick --------------------------------------------------------------------------
+@njit(cache=True)
+def _advance_zulrah_clock(s, cfg):
+    """Dive -> surface at the next spot as the next form; a new rotation after the last phase [ZEN]."""
+    s.phase_tick += 1
+    if s.phase_tick < phase_ticks(s, cfg) + RT.DIVE_TICKS:
+        return
+    s.phase_tick = 0
+    s.phases_done += 1
+    if s.phase + 1 >= cfg.num_phases[s.rotation]:
+        s.phase = 0
+        s.rotation = R.below(s.rng, RT.NUM_ROTATIONS)
+    else:
+        s.phase += 1
+    _set_position(s, cfg)
+
+
+@njit(cache=True)
+def end_of_tick(s, cfg, ran):
+    p = s.p
+    venom = tick_status(p)
+    s.damage_taken[ST.SRC_VENOM] += venom
+    drain_prayer(p, cfg.set_prayer_bonus[s.tier, s.set])
+    if s.stun > 0:
+        s.stun -= 1
+    tick_run_energy(p, ran, RUN_WEIGHT_KG, AGILITY_LEVEL)
+    tick_hitpoints(p, False, False)
+    tick_stat_restore(p, False)
+    _advance_zulrah_clock(s, cfg)
+    return venom
+
+
+# ---- the tick ------------------------------------------------------------------------------------
+@njit(cache=True)
+def tick(s, cfg, a):
+    """One game tick; returns (terminated, truncated, dealt, taken, prayer score)."""
+    s.tick += 1
+    tick_action_timers(s.p)
+    # 1. the player's clicks
+    inputs(s, cfg, a)
+    # 2. NPCs: dive, hits on NPCs, Zulrah's action, snakelings
+    if s.phase_tick == phase_ticks(s, cfg):
+        _drop_hits_on_zulrah(s)
+        s.magma_on = 0
+    dealt = land_npc_hits(s)
+    if s.z_hp <= 0:
+        for k in range(ST.SNAKELING_SLOTS):       # snakelings die with Zulrah [ZEN]
+            s.snakelings[k].active = 0
+        s.outcome = ST.OUTCOME_KILL
+        return True, False, dealt, 0, 0
+    snakelings_turn(s, cfg)            # before Zulrah's action: a snakeling spawned now first acts next tick
+    score = zulrah_turn(s, cfg)
+    # 3. the player: hits land, move, attack, clouds
+    taken = land_player_hits(s)
+    moved = 0
+    if s.p.levels[HITPOINTS] > 0:
+        moved = move(s, cfg, a[ST.H_MOVE])
+        attack(s, cfg, a[ST.H_ATTACK])
+    taken += clouds_turn(s)
+    # 4. end of tick
+    taken += end_of_tick(s, cfg, moved >= 2)
+    # 5. outcome
+    if s.p.levels[HITPOINTS] <= 0:
+        s.outcome = ST.OUTCOME_DEATH
+        return True, False, dealt, taken, score
+    if s.tick >= cfg.max_ticks:
+        s.outcome = ST.OUTCOME_TIMEOUT
+        return False, True, dealt, taken, score
+    return False, False, dealt, taken, score
+
+
+@njit(cache=True)
+def step(s, cfg, actions, rewards):
+    terminated, truncated, dealt, taken, score = tick(s, cfg, actions[0])
+    terms = s.reward_terms
+    r_dealt = cfg.coef_damage_dealt * dealt / 500.0
+    r_taken = -cfg.coef_damage_taken * taken / 99.0
+    r_prayer = cfg.coef_prayer * score
+    r_outcome = 0.0
+    if s.outcome == ST.OUTCOME_KILL:
+        r_outcome = cfg.kill_reward
+    elif s.outcome == ST.OUTCOME_DEATH:
+        r_outcome = cfg.death_reward
+    elif s.outcome == ST.OUTCOME_TIMEOUT:
+        r_outcome = cfg.timeout_reward
+    terms[ST.R_OUTCOME] += r_outcome
+    terms[ST.R_DEALT] += r_dealt
+    terms[ST.R_TAKEN] += r_taken
+    terms[ST.R_PRAYER] += r_prayer
+    rewards[0] = r_outcome + r_dealt + r_taken + r_prayer
+    return terminated, truncated

@@ -1,0 +1,49 @@
+"""Zulrah declaration: everything the runtime, trainer and tools need to know."""
+
+from osrs_rl.encounters.zulrah import mechanics as M
+from osrs_rl.encounters.zulrah import state as ST
+from osrs_rl.encounters.zulrah import view as V
+from osrs_rl.encounters.zulrah.loadouts import fill_config
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
+
+_WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+_RUN = ("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
+                            "s", "ssw", "sw", "wsw", "w", "wnw", "nw", "nnw"))
+
+HEADS = (
+    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], ("idle",) + _WALK + tuple(_RUN)),
+    ActionHead("attack", ST.HEAD_SIZES[ST.H_ATTACK],
+               ("none", "zulrah") + tuple(f"snakeling_{k}" for k in range(ST.SNAKELING_SLOTS))),
+    ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD], ("keep", "magic", "missiles", "off")),
+    ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
+    ActionHead("gear", ST.HEAD_SIZES[ST.H_GEAR], ("keep",) + ST.SET_NAMES),
+    ActionHead("eat", ST.HEAD_SIZES[ST.H_EAT], ("no", "eat")),
+    ActionHead("drink", ST.HEAD_SIZES[ST.H_DRINK], ("none", "prayer", "antivenom", "boost")),
+    ActionHead("spec", ST.HEAD_SIZES[ST.H_SPEC], ("none",)),          # special attacks: not modelled yet
+)
+SEGMENTS = (
+    ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
+    ObsSegment("zulrah", V.ZULRAH_FEATURES, 1, V.ZULRAH_NAMES),
+    ObsSegment("clouds", V.CLOUD_FEATURES, ST.CLOUD_SLOTS, V.CLOUD_NAMES),
+    ObsSegment("snakelings", V.SNAKELING_FEATURES, ST.SNAKELING_SLOTS, V.SNAKELING_NAMES),
+    ObsSegment("scaffolding", V.SCAFFOLDING_FEATURES, 1, V.SCAFFOLDING_NAMES),   # derived knowledge
+)
+
+SPEC = EncounterSpec(
+    name="zulrah",
+    version=1,
+    description="One player against Zulrah: four rotations, three forms, venom clouds and snakelings",
+    state_dtype=ST.STATE_DTYPE,
+    config_fields=ST.CONFIG_FIELDS,
+    action_heads=HEADS,
+    obs_segments=SEGMENTS,
+    metric_names=V.METRIC_NAMES,
+    phase_names=V.PHASE_NAMES,
+    reset=M.reset,
+    step=M.step,
+    observe=V.observe,
+    mask=V.mask,
+    metrics=V.metrics,
+    cell_key=V.cell_key,
+    config_hook=fill_config,
+)

@@ -1,0 +1,186 @@
+"""Zulrah state, settings and the layout of actions: one record per fight (one player, one boss).
+
+Static tables the kernels read (rotation timelines, gear tiers, NPC rows, the platform's move table)
+are derived config fields filled by ``loadouts.fill_config`` from ``rotations.py`` and ``gear.json``.
+Coordinates are local tiles (``rotations.ORIGIN``).
+"""
+
+import numpy as np
+
+from osrs_rl.core.attack import MAX_HITSPLATS
+from osrs_rl.core.bolts import CTX_LEN
+from osrs_rl.core.combatant import COMBATANT_DTYPE, NPC_DTYPE
+from osrs_rl.core.consumables import NUM_COLS as CONSUMABLE_COLS
+from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.pending_hits import HIT_DTYPE
+from osrs_rl.core.player import PLAYER_DTYPE
+from osrs_rl.core.rng import RNG_DTYPE
+from osrs_rl.core.skills import NUM_SKILLS
+from osrs_rl.core.specials import SPEC_COLS
+from osrs_rl.encounters.zulrah import rotations as RT
+from osrs_rl.runtime.spec import ConfigField
+
+# ---- sizes -----------------------------------------------------------------------------------
+CLOUD_SLOTS = 12              # clouds alive at once: 4 volleys of 2 fit in 30 ticks, with room to spare
+SNAKELING_SLOTS = 8           # snakelings alive at once (a phase spawns at most 6; each lives 67 ticks)
+HIT_CAPACITY = 16             # hits in flight (player's, Zulrah's, snakelings')
+
+# ---- gear tiers and sets ----------------------------------------------------------------------
+TIER_BUDGET, TIER_MID, TIER_MAX = range(3)
+TIER_NAMES = ("budget", "mid", "max")
+NUM_TIERS = 3
+TIER_WEIGHTED, TIER_UNIFORM = -2, -1           # gear_tier config values that draw a tier per episode
+SET_MAGIC, SET_RANGED = range(2)
+SET_NAMES = ("magic", "ranged")
+NUM_SETS = 2
+
+# ---- supplies (counts: pieces of food, potion doses) -----------------------------------------
+SUP_FOOD, SUP_PRAYER, SUP_ANTIVENOM, SUP_BOOST = range(4)
+SUPPLY_NAMES = ("food", "prayer", "antivenom", "boost")
+NUM_SUPPLIES = 4
+
+# ---- NPC rows (config npc_rows) and hit targets / sources --------------------------------------
+NPC_SERPENTINE, NPC_MAGMA, NPC_TANZANITE, NPC_SNAKELING_MELEE, NPC_SNAKELING_MAGIC = range(5)
+NPC_NAMES = ("Zulrah (Serpentine)", "Zulrah (Magma)", "Zulrah (Tanzanite)", "Snakeling (Melee)",
+             "Snakeling (Magic)")
+TARGET_PLAYER, TARGET_ZULRAH = 0, 1            # a hit's target; 2 + k is snakeling slot k
+SRC_SERPENTINE, SRC_MAGMA, SRC_TANZANITE, SRC_JAD, SRC_CLOUDS, SRC_VENOM, SRC_SNAKELINGS, SRC_PLAYER = range(8)
+SOURCE_NAMES = ("serpentine", "magma", "tanzanite", "jad", "clouds", "venom", "snakelings")
+NUM_SOURCES = 7                                # damage-taken sources (SRC_PLAYER marks the player's hits)
+
+# ---- action heads (index 0 is always the no-op) ------------------------------------------------
+H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_GEAR, H_EAT, H_DRINK, H_SPEC = range(8)
+NUM_MOVES = 25                # idle, 8 walk directions, 16 run destinations (rotations.py frame)
+ATTACK_NONE, ATTACK_ZULRAH = 0, 1              # 2 + k: snakeling slot k
+OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_OFF = range(4)
+OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)
+GEAR_KEEP = 0                                  # 1 + SET_*
+DRINK_NONE, DRINK_PRAYER, DRINK_ANTIVENOM, DRINK_BOOST = range(4)
+HEAD_SIZES = (NUM_MOVES, 2 + SNAKELING_SLOTS, 4, 3, 1 + NUM_SETS, 2, 4, 1)
+MASK_SIZE = sum(HEAD_SIZES)
+
+# ---- outcome ---------------------------------------------------------------------------------
+OUTCOME_NONE, OUTCOME_KILL, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
+# reward terms kept per episode (metrics): outcome, then each shaping term
+R_OUTCOME, R_DEALT, R_TAKEN, R_PRAYER = range(4)
+NUM_REWARD_TERMS = 4
+
+CLOUD_DTYPE = np.dtype([
+    ("active", np.uint8),
+    ("fresh", np.uint8),          # thrown this tick: it starts hurting next tick
+    ("x", np.int16), ("y", np.int16),   # centre tile of the 3x3
+    ("life", np.int16),           # damaging ticks left
+])
+
+SNAKELING_DTYPE = np.dtype([
+    ("active", np.uint8),
+    ("kind", np.int8),            # 0 melee (2045), 1 magic (2046)
+    ("x", np.int16), ("y", np.int16),
+    ("lock", np.int16),           # ticks before it may move or attack
+    ("life", np.int16),           # ticks before it self-destructs
+    ("attack_timer", np.int16),
+])
+
+STATE_DTYPE = np.dtype([
+    ("tick", np.int32),
+    ("rng", *RNG_DTYPE),
+    # ---- the player: core bookkeeping record, gear, supplies, stun
+    ("p", PLAYER_DTYPE),
+    ("tier", np.int8),
+    ("set", np.int8),
+    ("supplies", np.int16, (NUM_SUPPLIES,)),
+    ("stun", np.int16),                          # ticks the player cannot move or attack
+    ("combat", COMBATANT_DTYPE, (1,)),           # scratch: the live combat record (set, levels, prayers)
+    # ---- Zulrah: where it is in its rotation and what it shows
+    ("z_hp", np.int16),
+    ("rotation", np.int8),
+    ("phase", np.int8),
+    ("phase_tick", np.int16),                    # ticks since it surfaced (>= phase length: diving)
+    ("form", np.int8),                           # rotations.SERPENTINE / MAGMA / TANZANITE
+    ("spot", np.int8),
+    ("zx", np.int16), ("zy", np.int16),          # south-west tile of its 5x5 footprint
+    ("last_action", np.int8),                    # rotations.ACT_* it performed this tick (animation)
+    ("last_style", np.int8),                     # pending-hit style of its last attack, -1 before any
+    ("magma_on", np.uint8),                      # a slam tile is picked
+    ("magma_x", np.int16), ("magma_y", np.int16),
+    ("phases_done", np.int16),                   # phases completed this episode
+    # ---- hazards and the hit queue
+    ("clouds", CLOUD_DTYPE, (CLOUD_SLOTS,)),
+    ("snakelings", SNAKELING_DTYPE, (SNAKELING_SLOTS,)),
+    ("hits", HIT_DTYPE, (HIT_CAPACITY,)),
+    ("landing", np.int64, (HIT_CAPACITY,)),      # scratch: slots of the hits landing now
+    ("splats", np.int64, (MAX_HITSPLATS,)),      # scratch: hitsplats of the attack being resolved
+    # ---- episode tallies (metrics and reward)
+    ("outcome", np.int8),
+    ("damage_dealt", np.int32),
+    ("damage_taken", np.int32, (NUM_SOURCES,)),
+    ("zulrah_attacks", np.int32),                # ranged and magic attacks Zulrah made
+    ("prayed_attacks", np.int32),                # ... that met the matching overhead
+    ("supplies_used", np.int16, (NUM_SUPPLIES,)),
+    ("snakelings_killed", np.int16),
+    ("reward_terms", np.float32, (NUM_REWARD_TERMS,)),
+])
+
+_CONSUMABLES = load_consumables()
+NUM_CONSUMABLES = _CONSUMABLES.table.shape[0]
+_SHAPE = (RT.NUM_ROTATIONS, RT.MAX_PHASES)
+
+CONFIG_FIELDS = (
+    ConfigField("max_ticks", np.int32, 2000, 10, 100_000, "fights are truncated after this many ticks"),
+    ConfigField("start_rotation", np.int32, -1, -1, RT.NUM_ROTATIONS - 1,
+                "rotation 0..3 (magma A, magma B, serpentine, tanzanite); -1 draws one per episode"),
+    ConfigField("start_phase", np.int32, 0, 0, RT.MAX_PHASES - 1,
+                "phase index to start at (curriculum); must exist in the rotation (0..9 when it is drawn)"),
+    ConfigField("start_hp", np.int32, 500, 1, 500, "Zulrah's hitpoints at the start (curriculum)"),
+    ConfigField("gear_tier", np.int32, TIER_MAX, TIER_WEIGHTED, NUM_TIERS - 1,
+                "0 budget, 1 mid, 2 max; -1 draws a tier uniformly per episode, -2 by the tier weights"),
+    ConfigField("tier_weight_budget", np.float32, 1.0, 0.0, 1000.0, "weight of budget gear when gear_tier = -2"),
+    ConfigField("tier_weight_mid", np.float32, 1.0, 0.0, 1000.0, "weight of mid gear when gear_tier = -2"),
+    ConfigField("tier_weight_max", np.float32, 1.0, 0.0, 1000.0, "weight of max gear when gear_tier = -2"),
+    ConfigField("scaffolding", np.bool_, True, None, None,
+                "fill the scaffolding observation segment (rotation, next phase, advice); false zeroes it"),
+    ConfigField("kill_reward", np.float32, 1.0, -100.0, 100.0),
+    ConfigField("death_reward", np.float32, -1.0, -100.0, 100.0),
+    ConfigField("timeout_reward", np.float32, 0.0, -100.0, 100.0),
+    ConfigField("coef_damage_dealt", np.float32, 0.0, -10.0, 10.0,
+                "shaping: reward per hitpoint dealt to Zulrah, scaled by 1/500"),
+    ConfigField("coef_damage_taken", np.float32, 0.0, -10.0, 10.0,
+                "shaping: penalty per hitpoint taken, scaled by 1/99"),
+    ConfigField("coef_prayer", np.float32, 0.0, -10.0, 10.0,
+                "shaping: +coef per Zulrah attack met with the matching overhead, -coef per one not"),
+    # ---- derived: rotation tables (rotations.build_tables)
+    ConfigField("num_phases", np.int8, shape=(RT.NUM_ROTATIONS,), derived=True),
+    ConfigField("phase_form", np.int8, shape=_SHAPE, derived=True),
+    ConfigField("phase_spot", np.int8, shape=_SHAPE, derived=True),
+    ConfigField("phase_ticks", np.int16, shape=_SHAPE, derived=True),
+    ConfigField("phase_jad", np.int8, shape=_SHAPE, derived=True),
+    ConfigField("phase_prayer", np.int8, shape=_SHAPE, derived=True),
+    ConfigField("timeline", np.int8, shape=_SHAPE + (RT.MAX_PHASE_TICKS,), derived=True),
+    ConfigField("timeline_arg", np.int8, shape=_SHAPE + (RT.MAX_PHASE_TICKS,), derived=True),
+    ConfigField("next_action", np.int16, shape=_SHAPE + (RT.MAX_PHASE_TICKS,), derived=True),
+    ConfigField("volley_tiles", np.int16, shape=_SHAPE + (RT.MAX_VOLLEYS, 2, 2), derived=True),
+    ConfigField("spawn_tiles", np.int16, shape=_SHAPE + (RT.MAX_SPAWNS, 2), derived=True),
+    ConfigField("identify_phase", np.int8, shape=(RT.NUM_ROTATIONS,), derived=True),
+    ConfigField("spot_tiles", np.int16, shape=(4, 2), derived=True),
+    # ---- derived: the platform (loadouts.platform)
+    ConfigField("collision", np.uint16, shape=(RT.GRID_W, RT.GRID_H), derived=True),
+    ConfigField("move_ok", np.uint32, shape=(RT.GRID_W, RT.GRID_H), derived=True),   # bit m: move m legal
+    ConfigField("move_dx", np.int8, shape=(NUM_MOVES, 2), derived=True),              # per step (1 or 2)
+    ConfigField("move_dy", np.int8, shape=(NUM_MOVES, 2), derived=True),
+    ConfigField("safespot", np.uint8, shape=(RT.GRID_W, RT.GRID_H), derived=True),
+    # ---- derived: gear tiers (loadouts.fill_config)
+    ConfigField("tier_cumulative", np.float64, shape=(NUM_TIERS,), derived=True),
+    ConfigField("tier_levels", np.int16, shape=(NUM_TIERS, NUM_SKILLS), derived=True),
+    ConfigField("set_combat", COMBATANT_DTYPE, shape=(NUM_TIERS, NUM_SETS), derived=True),
+    ConfigField("set_row", np.int64, shape=(NUM_TIERS, NUM_SETS, SPEC_COLS), derived=True),
+    ConfigField("set_proj", np.int8, shape=(NUM_TIERS, NUM_SETS), derived=True),
+    ConfigField("set_range", np.int8, shape=(NUM_TIERS, NUM_SETS), derived=True),
+    ConfigField("set_prayer_bonus", np.int16, shape=(NUM_TIERS, NUM_SETS), derived=True),
+    ConfigField("set_worn", np.int16, shape=(NUM_TIERS, NUM_SETS, 11), derived=True),
+    ConfigField("set_offensive", np.uint32, shape=(NUM_TIERS, NUM_SETS), derived=True),
+    ConfigField("tier_supplies", np.int16, shape=(NUM_TIERS, NUM_SUPPLIES), derived=True),
+    ConfigField("supply_consumable", np.int32, shape=(NUM_TIERS, NUM_SUPPLIES), derived=True),
+    ConfigField("consumables", np.int32, shape=(NUM_CONSUMABLES, CONSUMABLE_COLS), derived=True),
+    ConfigField("npc_rows", NPC_DTYPE, shape=(5,), derived=True),
+    ConfigField("bolt_ctx", np.int64, shape=(CTX_LEN,), derived=True),                # no enchanted bolts
+)

@@ -1,0 +1,381 @@
+"""What the player sees and may do: observation, action mask, end-of-fight metrics.
+
+Segments: ``self`` (own state and supplies), ``zulrah`` (form, spot, surfacing/diving, HP, the
+animation of this tick, the cadence, the magma stare tile), ``clouds`` and ``snakelings`` (fixed slots
+with an active flag, positions relative to the player), and ``scaffolding``: what a player infers
+rather than sees (the rotation once the phases so far single it out, the next phase, the prayer for
+the next shot, a safe tile in magma phases). ``scaffolding = false`` in the config zeroes it.
+"""
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import prayers as P
+from osrs_rl.core.energy import RUN_MIN_TO_RUN
+from osrs_rl.core.hit_delay import edge_distance
+from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
+from osrs_rl.core.skills import HITPOINTS, MAGIC, PRAYER, RANGED
+from osrs_rl.encounters.zulrah import mechanics as M
+from osrs_rl.encounters.zulrah import rotations as RT
+from osrs_rl.encounters.zulrah import state as ST
+
+SELF_FEATURES = 38
+ZULRAH_FEATURES = 25
+CLOUD_FEATURES = 5
+SNAKELING_FEATURES = 8
+SCAFFOLDING_FEATURES = 23
+MAX_TIMER = 6.0
+MAX_LEVEL = 99.0
+RUN_SCALE = 10000.0
+POISON_SCALE = 20.0          # venom tops out at 20 a hit (core.status)
+POISON_INTERVAL = 30.0
+IMMUNITY_SCALE = 600.0
+BOOST_SCALE = 20.0
+FOOD_SCALE = 28.0            # a full inventory
+DOSE_SCALE = 28.0
+SMALL_DOSE_SCALE = 8.0
+RANGE_SCALE = 10.0
+DISTANCE_SCALE = 20.0
+INCOMING_SCALE = 2.0
+LANDING_SCALE = 4.0
+ZULRAH_HP = 500.0            # reference section 1
+NEXT_ACTION_SCALE = 10.0
+REL_SCALE = 10.0
+STUN_SCALE = float(M.STUN_TICKS)
+FOOD_DELAY = 3.0
+
+SELF_NAMES = (
+    "hp_frac", "hp", "prayer", "run_energy", "x", "y", "attack_timer", "food_timer", "potion_timer", "stun",
+    "venom", "poison_damage", "poison_timer", "venom_immune", "venom_immunity", "protect_magic",
+    "protect_missiles", "offensive_on", "set_magic", "set_ranged", "ranged_boost", "magic_boost", "food",
+    "prayer_doses", "antivenom_doses", "boost_doses", "tier_budget", "tier_mid", "tier_max", "weapon_range",
+    "zulrah_distance", "zulrah_in_range", "incoming_ranged", "incoming_magic", "incoming_other",
+    "next_landing", "spec_energy", "time",
+)
+ZULRAH_NAMES = (
+    "serpentine", "magma", "tanzanite", "center", "south", "east", "west", "surfaced", "targetable",
+    "diving", "surfacing", "hp", "dx", "dy", "anim_ranged", "anim_magic", "anim_clouds", "anim_snakeling",
+    "anim_stare", "anim_slam", "next_action", "phase_time", "stare_on", "stare_dx", "stare_dy",
+)
+CLOUD_NAMES = ("active", "dx", "dy", "life", "covers_me")
+SNAKELING_NAMES = ("active", "magic", "dx", "dy", "locked", "life", "attack_timer", "in_range")
+SCAFFOLDING_NAMES = (
+    "enabled", "rotation_known", "rotation_1", "rotation_2", "rotation_3", "rotation_4", "phase_index", "jad",
+    "pray_none", "pray_magic", "pray_missiles", "next_serpentine", "next_magma", "next_tanzanite",
+    "next_center", "next_south", "next_east", "next_west", "next_jad", "tile_valid", "tile_dx", "tile_dy",
+    "on_safespot",
+)
+
+METRIC_NAMES = (
+    "killed", "died", "timed_out", "ticks", "ticks_to_kill", "damage_dealt", "zulrah_hp_left",
+    "damage_taken", *("taken_" + n for n in ST.SOURCE_NAMES), "zulrah_attacks", "correct_prayer_rate",
+    "food_used", "prayer_doses_used", "antivenom_doses_used", "boost_doses_used", "snakelings_killed",
+    "phases_done", "rotation", "tier",
+    "reward_outcome", "reward_damage_dealt", "reward_damage_taken", "reward_prayer",
+)
+PHASE_NAMES = tuple(f"phase_{k + 1}" for k in range(RT.MAX_PHASES))
+
+
+# ---- observation ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _incoming(s):
+    """Hits in flight on the player: ranged, magic, other; ticks until the first lands (0: none)."""
+    ranged = magic = other = 0
+    first = 0
+    for i in range(ST.HIT_CAPACITY):
+        h = s.hits[i]
+        if h.state != HIT_PENDING or h.target != ST.TARGET_PLAYER:
+            continue
+        if h.style == STYLE_RANGED:
+            ranged += 1
+        elif h.style == STYLE_MAGIC:
+            magic += 1
+        else:
+            other += 1
+        wait = h.due_tick - s.tick
+        if first == 0 or wait < first:
+            first = wait
+    return ranged, magic, other, first
+
+
+@njit(cache=True)
+def _observe_self(s, cfg, o):
+    p = s.p
+    o[0] = p.levels[HITPOINTS] / max(p.base_levels[HITPOINTS], 1)
+    o[1] = p.levels[HITPOINTS] / MAX_LEVEL
+    o[2] = p.levels[PRAYER] / MAX_LEVEL
+    o[3] = p.run_energy / RUN_SCALE
+    o[4] = p.x / RT.GRID_W
+    o[5] = p.y / RT.GRID_H
+    o[6] = min(max(p.attack_timer, 0), MAX_TIMER) / MAX_TIMER
+    o[7] = max(p.food_timer, 0) / FOOD_DELAY
+    o[8] = max(p.potion_timer, 0) / FOOD_DELAY
+    o[9] = s.stun / STUN_SCALE
+    o[10] = 1.0 if p.venom else 0.0
+    o[11] = p.poison_damage / POISON_SCALE
+    o[12] = max(p.poison_timer, 0) / POISON_INTERVAL
+    o[13] = 1.0 if p.venom_immunity_ticks > 0 else 0.0
+    o[14] = min(p.venom_immunity_ticks / IMMUNITY_SCALE, 1.0)
+    o[15] = 1.0 if M.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
+    o[16] = 1.0 if M.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
+    every = np.uint32(cfg.set_offensive[s.tier, 0] | cfg.set_offensive[s.tier, 1])
+    o[17] = 1.0 if np.uint32(p.active_prayers) & every else 0.0
+    o[18] = 1.0 if s.set == ST.SET_MAGIC else 0.0
+    o[19] = 1.0 if s.set == ST.SET_RANGED else 0.0
+    o[20] = (p.levels[RANGED] - p.base_levels[RANGED]) / BOOST_SCALE
+    o[21] = (p.levels[MAGIC] - p.base_levels[MAGIC]) / BOOST_SCALE
+    o[22] = s.supplies[ST.SUP_FOOD] / FOOD_SCALE
+    o[23] = s.supplies[ST.SUP_PRAYER] / DOSE_SCALE
+    o[24] = s.supplies[ST.SUP_ANTIVENOM] / SMALL_DOSE_SCALE
+    o[25] = s.supplies[ST.SUP_BOOST] / SMALL_DOSE_SCALE
+    for t in range(ST.NUM_TIERS):
+        o[26 + t] = 1.0 if s.tier == t else 0.0
+    o[29] = M.set_range(cfg, s) / RANGE_SCALE
+    d = M.zulrah_distance(s)
+    o[30] = d / DISTANCE_SCALE
+    o[31] = 1.0 if 0 < d <= M.set_range(cfg, s) else 0.0
+    ranged, magic, other, first = _incoming(s)
+    o[32] = ranged / INCOMING_SCALE
+    o[33] = magic / INCOMING_SCALE
+    o[34] = other / INCOMING_SCALE
+    o[35] = first / LANDING_SCALE
+    o[36] = p.spec_energy / 100.0
+    o[37] = s.tick / cfg.max_ticks
+
+
+@njit(cache=True)
+def _observe_zulrah(s, cfg, o):
+    p = s.p
+    for k in range(ZULRAH_FEATURES):
+        o[k] = 0.0
+    o[s.form] = 1.0
+    o[3 + s.spot] = 1.0
+    ticks = M.phase_ticks(s, cfg)
+    o[7] = 1.0 if s.phase_tick < ticks else 0.0
+    o[8] = 1.0 if M.zulrah_targetable(s, cfg) else 0.0
+    o[9] = 1.0 if s.phase_tick >= ticks else 0.0
+    o[10] = 1.0 if s.phase_tick < M.targetable_from(s) else 0.0
+    o[11] = s.z_hp / ZULRAH_HP
+    half = RT.ZULRAH_SIZE // 2
+    o[12] = (s.zx + half - p.x) / RT.GRID_W
+    o[13] = (s.zy + half - p.y) / RT.GRID_H
+    a = s.last_action
+    if a == RT.ACT_RANGED or a == RT.ACT_MAGIC or a == RT.ACT_TANZANITE:
+        o[14 if s.last_style == STYLE_RANGED else 15] = 1.0     # the projectile shows its style
+    elif a == RT.ACT_CLOUDS:
+        o[16] = 1.0
+    elif a == RT.ACT_SNAKELING:
+        o[17] = 1.0
+    elif a == RT.ACT_MAGMA_PICK:
+        o[18] = 1.0
+    elif a == RT.ACT_MAGMA_SLAM:
+        o[19] = 1.0
+    if s.phase_tick < ticks:
+        o[20] = cfg.next_action[s.rotation, s.phase, s.phase_tick] / NEXT_ACTION_SCALE
+    o[21] = s.phase_tick / RT.MAX_PHASE_TICKS
+    if s.magma_on:
+        o[22] = 1.0
+        o[23] = (s.magma_x - p.x) / REL_SCALE
+        o[24] = (s.magma_y - p.y) / REL_SCALE
+
+
+@njit(cache=True)
+def _observe_clouds(s, o):
+    p = s.p
+    for k in range(ST.CLOUD_SLOTS):
+        cl = s.clouds[k]
+        base = k * CLOUD_FEATURES
+        if cl.active == 0:
+            for j in range(CLOUD_FEATURES):
+                o[base + j] = 0.0
+            continue
+        o[base] = 1.0
+        o[base + 1] = (cl.x - p.x) / REL_SCALE
+        o[base + 2] = (cl.y - p.y) / REL_SCALE
+        o[base + 3] = cl.life / M.CLOUD_LIFE
+        o[base + 4] = 1.0 if abs(cl.x - p.x) <= 1 and abs(cl.y - p.y) <= 1 else 0.0
+
+
+@njit(cache=True)
+def _observe_snakelings(s, cfg, o):
+    p = s.p
+    reach = M.set_range(cfg, s)
+    for k in range(ST.SNAKELING_SLOTS):
+        sn = s.snakelings[k]
+        base = k * SNAKELING_FEATURES
+        if sn.active == 0:
+            for j in range(SNAKELING_FEATURES):
+                o[base + j] = 0.0
+            continue
+        o[base] = 1.0
+        o[base + 1] = 1.0 if sn.kind == 1 else 0.0
+        o[base + 2] = (sn.x - p.x) / REL_SCALE
+        o[base + 3] = (sn.y - p.y) / REL_SCALE
+        o[base + 4] = 1.0 if sn.lock > 0 else 0.0
+        o[base + 5] = sn.life / M.SNAKELING_LIFE
+        o[base + 6] = max(sn.attack_timer, 0) / M.SNAKELING_SPEED
+        d = edge_distance(p.x, p.y, 1, sn.x, sn.y, 1)
+        o[base + 7] = 1.0 if 0 < d <= reach else 0.0
+
+
+@njit(cache=True)
+def next_attack_style(s, cfg):
+    """1 magic, 2 missiles: the overhead for Zulrah's next shot this phase (RL-A..D prayer when none)."""
+    ticks = M.phase_ticks(s, cfg)
+    t = s.phase_tick
+    while 0 <= t < ticks:
+        code = cfg.timeline[s.rotation, s.phase, t]
+        if code == RT.ACT_RANGED:
+            return 2
+        if code == RT.ACT_MAGIC or code == RT.ACT_TANZANITE:
+            return 1
+        step = cfg.next_action[s.rotation, s.phase, t]
+        if step == 0:
+            break
+        t += step
+    return cfg.phase_prayer[s.rotation, s.phase]
+
+
+@njit(cache=True)
+def _observe_scaffolding(s, cfg, o):
+    for k in range(SCAFFOLDING_FEATURES):
+        o[k] = 0.0
+    if not cfg.scaffolding:
+        return
+    p = s.p
+    r, ph = s.rotation, s.phase
+    known = ph >= cfg.identify_phase[r]
+    o[0] = 1.0
+    o[1] = 1.0 if known else 0.0
+    if known:
+        o[2 + r] = 1.0
+    o[6] = ph / RT.MAX_PHASES
+    o[7] = 1.0 if cfg.phase_jad[r, ph] else 0.0
+    o[8 + next_attack_style(s, cfg)] = 1.0
+    if known:
+        last = ph + 1 >= cfg.num_phases[r]
+        nxt = 0 if last else ph + 1       # a new rotation follows the last phase; its opening is fixed
+        o[11 + cfg.phase_form[r, nxt]] = 1.0
+        o[14 + cfg.phase_spot[r, nxt]] = 1.0
+        o[18] = 1.0 if (not last and cfg.phase_jad[r, nxt]) else 0.0
+    if s.form == RT.MAGMA:
+        best, bx, by = 1 << 30, 0, 0
+        for k in range(len(RT.MELEE_SAFESPOTS)):
+            x, y = RT.MELEE_SAFESPOTS[k]
+            d = max(abs(x - p.x), abs(y - p.y))
+            if d < best:
+                best, bx, by = d, x, y
+        o[19] = 1.0
+        o[20] = (bx - p.x) / REL_SCALE
+        o[21] = (by - p.y) / REL_SCALE
+    o[22] = 1.0 if cfg.safespot[p.x, p.y] else 0.0
+
+
+@njit(cache=True)
+def observe(s, cfg, obs):
+    o = obs[0]
+    k = 0
+    _observe_self(s, cfg, o[k:k + SELF_FEATURES])
+    k += SELF_FEATURES
+    _observe_zulrah(s, cfg, o[k:k + ZULRAH_FEATURES])
+    k += ZULRAH_FEATURES
+    _observe_clouds(s, o[k:k + ST.CLOUD_SLOTS * CLOUD_FEATURES])
+    k += ST.CLOUD_SLOTS * CLOUD_FEATURES
+    _observe_snakelings(s, cfg, o[k:k + ST.SNAKELING_SLOTS * SNAKELING_FEATURES])
+    k += ST.SNAKELING_SLOTS * SNAKELING_FEATURES
+    _observe_scaffolding(s, cfg, o[k:k + SCAFFOLDING_FEATURES])
+
+
+# ---- mask ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def mask(s, cfg, m):
+    row = m[0]
+    p = s.p
+    k = 0
+    # move: the platform's move table at this tile; nothing while stunned; running needs energy
+    bits = cfg.move_ok[p.x, p.y]
+    can_run = p.run_energy >= RUN_MIN_TO_RUN
+    for mv in range(ST.NUM_MOVES):
+        ok = (bits >> np.uint32(mv)) & np.uint32(1) != 0
+        row[k + mv] = mv == 0 or (ok and s.stun == 0 and (mv < 9 or can_run))
+    k += ST.NUM_MOVES
+    # attack: Zulrah or a snakeling slot
+    row[k] = True
+    row[k + 1] = M.can_attack_zulrah(s, cfg)
+    for j in range(ST.SNAKELING_SLOTS):
+        row[k + 2 + j] = M.can_attack_snakeling(s, cfg, j)
+    k += 2 + ST.SNAKELING_SLOTS
+    # overhead
+    praying = p.levels[PRAYER] > 0
+    on_magic = M.has_prayer(p, P.PROTECT_FROM_MAGIC)
+    on_missiles = M.has_prayer(p, P.PROTECT_FROM_MISSILES)
+    row[k] = True
+    row[k + 1] = praying and not on_magic
+    row[k + 2] = praying and not on_missiles
+    row[k + 3] = on_magic or on_missiles
+    k += 4
+    # offensive
+    wanted = np.uint32(cfg.set_offensive[s.tier, s.set])
+    every = np.uint32(cfg.set_offensive[s.tier, 0] | cfg.set_offensive[s.tier, 1])
+    active = np.uint32(p.active_prayers) & every
+    row[k] = True
+    row[k + 1] = praying and active != wanted
+    row[k + 2] = active != 0
+    k += 3
+    # gear
+    row[k] = True
+    for j in range(ST.NUM_SETS):
+        row[k + 1 + j] = s.set != j
+    k += 1 + ST.NUM_SETS
+    # eat
+    row[k] = True
+    row[k + 1] = s.supplies[ST.SUP_FOOD] > 0 and p.food_timer <= 0 and p.levels[HITPOINTS] < p.base_levels[HITPOINTS]
+    k += 2
+    # drink
+    ready = p.potion_timer <= 0
+    row[k] = True
+    row[k + 1] = ready and s.supplies[ST.SUP_PRAYER] > 0 and p.levels[PRAYER] < p.base_levels[PRAYER]
+    row[k + 2] = ready and s.supplies[ST.SUP_ANTIVENOM] > 0
+    row[k + 3] = ready and s.supplies[ST.SUP_BOOST] > 0
+    k += 4
+    # spec: not modelled yet (one no-op option)
+    row[k] = True
+
+
+# ---- metrics -------------------------------------------------------------------------------------
+@njit(cache=True)
+def metrics(s, cfg, out):
+    killed = s.outcome == ST.OUTCOME_KILL
+    out[0] = 1.0 if killed else 0.0
+    out[1] = 1.0 if s.outcome == ST.OUTCOME_DEATH else 0.0
+    out[2] = 1.0 if s.outcome == ST.OUTCOME_TIMEOUT else 0.0
+    out[3] = s.tick
+    out[4] = s.tick if killed else 0.0          # 0 when Zulrah survived
+    out[5] = s.damage_dealt
+    out[6] = max(s.z_hp, 0)
+    total = 0
+    for k in range(ST.NUM_SOURCES):
+        out[8 + k] = s.damage_taken[k]
+        total += s.damage_taken[k]
+    out[7] = total
+    k = 8 + ST.NUM_SOURCES
+    out[k] = s.zulrah_attacks
+    out[k + 1] = s.prayed_attacks / s.zulrah_attacks if s.zulrah_attacks > 0 else 0.0
+    for j in range(ST.NUM_SUPPLIES):
+        out[k + 2 + j] = s.supplies_used[j]
+    k += 2 + ST.NUM_SUPPLIES
+    out[k] = s.snakelings_killed
+    out[k + 1] = s.phases_done
+    out[k + 2] = s.rotation
+    out[k + 3] = s.tier
+    for j in range(ST.NUM_REWARD_TERMS):
+        out[k + 4 + j] = s.reward_terms[j]
+    return s.phase
+
+
+@njit(cache=True)
+def cell_key(s, cfg):
+    """Archive cell: rotation, phase, Zulrah's hitpoints in tenths, the player's in tenths."""
+    z = (10 * max(s.z_hp, 0)) // 500
+    me = (10 * max(s.p.levels[HITPOINTS], 0)) // max(s.p.base_levels[HITPOINTS], 1)
+    return np.int64(s.rotation) * 100_000 + np.int64(s.phase) * 1000 + z * 11 + me
