@@ -9,11 +9,12 @@ ready), its style (bottom left: ``mel`` / ``rng`` / ``mag`` on red / green / blu
 cyan border and ``F`` with the ticks left (bottom right); a dead entity is crossed out. Hits in flight
 are lines from attacker to target in the style's colour, labelled ``damage @t<landing tick>``;
 hitsplats are discs on the target (red hit, blue 0, green heal). Objects are drawn by kind (cloud:
-translucent green, pillar: grey block, shield: yellow frame). Overlays are off unless asked for:
-``los`` tints the tiles from which the agent could attack (cyan), ``danger`` the tiles where it could
-be hit (red). Right: a text panel with the tick, phase and outcome, each player's HP, prayer, run
-energy, special energy, active prayers, inventory, equipment, stats and timers, the entities' notes,
-the hits in flight and any annotation lines (policy outputs). Only Pillow's default font is used.
+translucent green, pillar: grey block, shield: yellow frame, target: orange, safespot: white frame).
+Overlays are off unless asked for: ``los`` tints the tiles from which the agent could attack (cyan),
+``danger`` the tiles where it could be hit (red). Right: a text panel with the tick, phase and
+outcome, each player's HP, prayer, run energy, special energy, active prayers, inventory, equipment,
+stats and timers, the entities' notes, the hits in flight and any annotation lines (policy outputs).
+Only Pillow's default font is used.
 Writing a replay's frames to PNG, GIF or MP4 is ``export.py`` (``osrs-rl replay render``).
 """
 
@@ -45,6 +46,8 @@ OBJECT_STYLES = {                                # kind -> (fill RGBA, outline R
     "cloud": ((60, 200, 60, 90), (60, 200, 60)),
     "pillar": ((120, 120, 126, 255), (200, 200, 200)),
     "shield": ((240, 220, 40, 50), (240, 220, 40)),
+    "target": ((255, 120, 20, 110), (255, 120, 20)),
+    "safespot": ((255, 255, 255, 30), (235, 235, 235)),
 }
 OTHER_OBJECT = ((220, 60, 220, 50), (220, 60, 220))
 SKILL_SHORT = {"attack": "atk", "strength": "str", "defence": "def", "ranged": "rng", "magic": "mag",

@@ -23,6 +23,8 @@ def _random_play(seed):
     ("template", {"max_ticks": 300}, {1.0, -1.0}),
     ("pvp", {"max_ticks": 400, "opponent_tier": 2, "damage_reward": 0.3, "loss_reward": -2.0}, {1.0, -2.0, 0.0}),
     ("pvp_selfplay", {"max_ticks": 400, "damage_reward": 0.1}, {1.0, -1.0, 0.0}),
+    ("zulrah", {"max_ticks": 300, "coef_damage_dealt": 0.5, "coef_damage_taken": 0.3, "coef_prayer": 0.05,
+                "death_reward": -2.0}, {1.0, -2.0}),
 ])
 def test_components_add_up_to_the_reward(encounter, config, ends):
     """Random masked play to the end of a fight: per tick, the terms sum to agent 0's reward; the

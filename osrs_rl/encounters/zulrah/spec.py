@@ -4,6 +4,8 @@ from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.encounters.zulrah import view as V
 from osrs_rl.encounters.zulrah.loadouts import fill_config
+from osrs_rl.encounters.zulrah.reward_terms import reward_components
+from osrs_rl.encounters.zulrah.scene import scene
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
 _WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
@@ -46,4 +48,6 @@ SPEC = EncounterSpec(
     metrics=V.metrics,
     cell_key=V.cell_key,
     config_hook=fill_config,
+    scene=scene,
+    reward_components=reward_components,
 )
