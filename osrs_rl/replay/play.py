@@ -11,8 +11,9 @@ A click becomes options of the encounter's action heads through a *click mapper*
 clicked tile maps to the move option whose destination lies nearest to it, found by stepping each
 legal option once in a scratch copy of the env. That approximates OSRS click-to-walk: only the moves
 the action space offers (PvP's are relative to the opponent: toward, away, diagonal, ...) can be
-chosen. A clicked NPC or player maps to the attack head's first attack option when it is legal now,
-else to the move that gets nearest to it (the game would walk into reach and then attack; here the
+chosen. A clicked NPC or player maps to the attack option named after it (its scene id) when the head
+has one, else to the attack head's first option; when that is not legal now, to the move that gets
+nearest to it (the game would walk into reach and then attack; here the
 attack is clicked again once in reach).
 
 With a trained checkpoint as the opponent, a one-agent encounter with a two-agent twin
@@ -112,9 +113,13 @@ class SimulatedClicks:
             return {"intents": {}, "note": "that is you"}
         if self.attack_head in session.head_names:
             legal = session.legal_options(self.attack_head)
-            attacks = [k for k in range(1, len(legal)) if legal[k]]
+            labels = session.heads[session.head_names.index(self.attack_head)]["labels"]
+            # an option named after the entity targets it (zulrah: "zulrah", "snakeling_3"); otherwise
+            # the options are ways to attack the one opponent (pvp: weapon, ice barrage, ...)
+            attacks = [labels.index(entity_id)] if entity_id in labels else range(1, len(legal))
+            attacks = [k for k in attacks if legal[k]]
             if attacks:
-                label = session.heads[session.head_names.index(self.attack_head)]["labels"][attacks[0]]
+                label = labels[attacks[0]]
                 return {"intents": {self.attack_head: attacks[0]}, "note": f"attack {target['name']} ({label})"}
         if self.move_head in session.head_names:
             found = self.tile(session, target["x"], target["y"])

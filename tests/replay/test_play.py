@@ -168,3 +168,20 @@ def test_actions_are_int64_rows():
     s = PlaySession("template", seed=0)
     row = s.action_row({"attack": 1, "eat": "no"})
     assert row.dtype == np.int64 and row.tolist() == [1, 0, 0]
+
+
+def test_zulrah_clicks_walk_to_the_tile_and_target_the_clicked_npc():
+    """Zulrah's moves are compass steps, so a click two tiles north runs there; clicking Zulrah picks
+    the attack option named after it, never a snakeling's."""
+    s = PlaySession("zulrah", {"max_ticks": 200, "gear_tier": 2}, seed=1)
+    me = _entity(s.scene(), "player")
+    run = s.click_tile(me["x"], me["y"] + 2)
+    assert run["intents"] == {"move": s.heads[0]["labels"].index("run_n")}, run
+    for _ in range(12):                                    # past the spawn lock: Zulrah can be attacked
+        s.step({})
+    labels = s.heads[s.head_names.index("attack")]["labels"]
+    click = s.click_entity("zulrah")
+    assert click["intents"] == {"attack": labels.index("zulrah")}, click    # the twisted bow reaches it
+    state = s.step(click["intents"])
+    assert _entity(state, "player")["attack_timer"] > 0                  # the attack went out
+    assert s.to_replay().ticks == 13
