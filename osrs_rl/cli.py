@@ -2,7 +2,8 @@
 
   osrs-rl demo    the main job until the trainer lands: calculator examples and the engine benchmark
   osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
-  osrs-rl eval    ``osrs-rl eval pvp --ladder``: the scripted tiers against each other
+  osrs-rl eval    ``--checkpoint FILE``: a trained policy; ``eval zulrah --policy solver``: the scripted
+                  solver per gear tier; ``eval pvp --ladder``: the scripted tiers against each other
   osrs-rl bench   throughput of the engine kernels, or ``osrs-rl bench ENCOUNTER`` of an encounter
   osrs-rl replay  ``verify FILE`` re-simulates a replay file; ``info FILE`` says what it holds;
                   ``render FILE --out x.mp4`` draws it (.png, .gif, .mp4 or a folder of PNG frames)
@@ -150,11 +151,17 @@ def _error(message: str) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.policy is not None and args.checkpoint is not None:
+        return _error("give --checkpoint FILE (a trained policy) or --policy NAME (a scripted one), not both")
+    if args.gear_tier is not None and args.policy is None:
+        return _error("--gear-tier goes with --policy (e.g. osrs-rl eval zulrah --policy solver --gear-tier max)")
+    if args.policy is not None:
+        return _eval_scripted(args)
     if args.checkpoint is not None:
         return _eval_checkpoint(args)
     if args.encounter != "pvp" or not args.ladder:
-        return _error("give --checkpoint FILE (a trained policy), or `osrs-rl eval pvp --ladder` for the "
-                      "scripted ladder")
+        return _error("give --checkpoint FILE (a trained policy), --policy NAME (a scripted one, e.g. "
+                      "`osrs-rl eval zulrah --policy solver`), or `osrs-rl eval pvp --ladder` for the scripted ladder")
     from osrs_rl.encounters.pvp.ladder import print_ladder
 
     if args.fights < 1:
@@ -164,6 +171,36 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print_ladder(fights=args.fights, **extra)
     except ValueError as e:                      # a config value out of range, named by the runtime
         return _error(str(e))
+    return 0
+
+
+def _eval_scripted(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from osrs_rl.train.evaluate_solver import SOLVERS, evaluate_solver, policy_names, print_solver_table, tier_names
+
+    if args.episodes < 1:
+        return _error(f"--episodes must be at least 1, got {args.episodes}")
+    known = policy_names(args.encounter)
+    if args.policy not in known:
+        every = ", ".join(f"{e} --policy {p}" for e, p in SOLVERS)
+        return _error(f"encounter {args.encounter!r} has no scripted policy {args.policy!r}; "
+                      f"scripted policies: {every}")
+    tiers = tier_names(args.encounter, args.gear_tier or "all")
+    extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task(f"{args.policy}: {len(tiers)} tier(s) x {args.episodes} episodes",
+                            total=len(tiers) * args.episodes)
+
+        def report(tier, done, total):
+            bar.update(task, completed=tiers.index(tier) * total + done, description=f"{args.policy}, {tier} gear")
+
+        try:
+            rows = evaluate_solver(args.encounter, args.policy, tiers, args.episodes, args.seed, extra, report)
+        except ValueError as e:                   # unknown policy, or a config value out of range
+            return _error(str(e))
+    print_solver_table(rows, console, title=f"{args.encounter} {args.policy}: {args.episodes} episodes per gear tier "
+                                            f"(seed {args.seed})")
     return 0
 
 
@@ -331,14 +368,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="CHECKPOINT", help="continue a run from its checkpoint")
     p.set_defaults(func=cmd_train)
 
-    p = sub.add_parser("eval", help="evaluate a trained policy, or the scripted PvP ladder")
+    p = sub.add_parser("eval", help="evaluate a trained policy, a scripted solver, or the scripted PvP ladder")
     p.add_argument("encounter", help="encounter name (pvp, template, ...)")
     p.add_argument("--checkpoint", help="a checkpoint written by osrs-rl train")
-    p.add_argument("--episodes", type=int, default=256, help="with --checkpoint: episodes per opponent")
+    p.add_argument("--policy", help="a scripted policy instead of a checkpoint: `solver` (zulrah)")
+    p.add_argument("--gear-tier", choices=("budget", "mid", "max", "all"),
+                   help="with --policy: the gear tier to evaluate (default all, one table row each)")
+    p.add_argument("--episodes", type=int, default=256,
+                   help="with --checkpoint: episodes per opponent; with --policy: per gear tier")
     p.add_argument("--opponent", action="append", metavar="TIER",
                    help="with --checkpoint: a scripted tier to play (repeatable; default: the training tiers)")
     p.add_argument("--greedy", action="store_true", help="with --checkpoint: most likely actions, not samples")
-    p.add_argument("--seed", type=int, default=0, help="with --checkpoint: seed of the evaluation envs")
+    p.add_argument("--seed", type=int, default=0, help="with --checkpoint or --policy: seed of the evaluation envs")
     p.add_argument("--replays", type=int, default=0, metavar="N",
                    help="with --checkpoint: also save N replays per opponent (and the best of them)")
     p.add_argument("--replay-dir", help="where --replays go (default: replays/ beside the checkpoint)")

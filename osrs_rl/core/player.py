@@ -9,9 +9,10 @@ Units: levels are game levels (hitpoints and prayer points live in ``levels[HITP
 ``levels[PRAYER]``); ``run_energy`` is in the game's 0..10000 units (OSRS wiki "Energy": 100 units
 = 1 %); every timer counts game ticks.
 
-Tick order for the kernels in this file: call ``tick_action_timers`` once at the start of each tick,
-before the player's actions are processed, so that a timer set to 3 blocks the action on the next two
-ticks and allows it three ticks later (the game's "3-tick delay").
+Tick order for the kernels in this file: call ``tick_action_timers`` once per tick, after the tick's
+actions and before the next tick's: a timer set to 3 then blocks the action on the next two ticks and
+allows it three ticks later (the game's "3-tick delay"). pvp and zulrah call it at the end of the tick,
+so that the action mask a policy reads between ticks already counts it.
 
 Sources: timers and their semantics are cited where they are set (``core.consumables``); the slot
 order is the game's equipment-slot order (OSRS wiki "Equipment"; same as ``core.equipment``).

@@ -3,7 +3,8 @@
     rows = evaluate(load_policy("runs/pvp-.../checkpoint.pt"), episodes=256, opponents=["average"])
 
 Each env plays exactly one episode (so short episodes are not over-counted) with the policy acting
-on agent 0; a win is the encounter's ``won`` metric (1 for a win). Encounters with an opponent hook
+on agent 0; a win is the encounter's ``won`` metric (1 for a win), or its ``killed`` metric for a
+boss fight without one (zulrah). Encounters with an opponent hook
 (pvp, pvp_selfplay) are evaluated per scripted tier (in a two-agent encounter the tier replaces agent
 1's actions); others in their configured setting.
 """
@@ -23,6 +24,8 @@ from osrs_rl.train.checkpoint import atomic_write, load_checkpoint, load_meta
 from osrs_rl.train.config import from_dict
 from osrs_rl.train.distributions import MaskedMultiCategorical
 from osrs_rl.train.league import wilson
+
+SUCCESS_METRICS = ("won", "killed")     # the first one an encounter has counts as a win
 
 
 @dataclass
@@ -98,6 +101,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     won = np.zeros(episodes)
     ticks = np.zeros(episodes)
     names = spec.metric_names
+    success = next((m for m in SUCCESS_METRICS if m in names), None)
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
     while not done.all():
@@ -119,7 +123,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
             ids, env_metrics = env.finished_last_step()
             for row, i in zip(env_metrics, ids, strict=True):
                 if not done[i]:
-                    won[i] = row[names.index("won")] if "won" in names else 0.0
+                    won[i] = row[names.index(success)] if success is not None else 0.0
                     ticks[i] = row[names.index("ticks")] if "ticks" in names else 0.0
             done |= ended
     low, high = wilson(float(won.sum()), episodes)

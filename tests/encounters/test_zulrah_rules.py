@@ -369,3 +369,21 @@ def test_gear_switch_changes_the_weapon_and_its_reach():
     assert M.set_range(cfg, s) == 10                             # twisted bow
     env.step(act(gear=1 + ST.SET_MAGIC))
     assert s["set"] == ST.SET_MAGIC and M.set_range(cfg, s) == 7  # sanguinesti staff
+
+
+def test_the_mask_allows_an_attack_and_a_bite_as_soon_as_their_timers_do():
+    # the twisted bow on rapid attacks every 5 ticks and food blocks food for 3 (core.consumables);
+    # a policy that clicks whenever the mask allows must reach that cadence, not one tick slower
+    for head, option, period in (("attack", ST.ATTACK_ZULRAH, 5), ("eat", 1, 3)):
+        env = fight(start_rotation=2, start_phase=1, hp=BIG_HP)     # serpentine east, in reach of the bow
+        legal = env.spec.mask_slices()[head].start + option
+        clicks = []
+        for _ in range(30):
+            if head == "eat":
+                place(env, RT.PLAYER_START, hp=50)                  # hurt, so food stays useful
+            if env.action_mask()[0, legal]:
+                clicks.append(int(env.states[0]["tick"]))
+                env.step(act(**{head: option}))
+            else:
+                env.step(NOOP)
+        assert len(clicks) >= 5 and set(np.diff(clicks)) == {period}, head

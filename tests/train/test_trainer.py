@@ -170,6 +170,16 @@ def test_cli_bad_input(argv, message, capsys):
     assert message in capsys.readouterr().out.replace("\n", " ")
 
 
+def test_a_boss_fight_reports_its_kills_as_wins():
+    # zulrah has no "won" metric: its evaluation counts "killed" (Zulrah at 1 hitpoint: any hit kills)
+    from osrs_rl.train.evaluate import Policy
+
+    spec = get_spec("zulrah")
+    model = build_model(spec.obs_segments, spec.head_sizes, hidden=16)
+    row = evaluate(Policy(model, "zulrah", {"start_hp": 1, "max_ticks": 60}, []), episodes=16, seed=2)[0]
+    assert row.win_rate > 0
+
+
 def test_eval_refuses_wrong_encounter(tmp_path, capsys):
     cfg = _cfg(tmp_path, "--run.total_steps", "4096", "--run.eval_episodes", "0")
     t = Trainer(cfg, console=False)

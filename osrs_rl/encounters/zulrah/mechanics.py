@@ -17,8 +17,9 @@ Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
      moves (walk 1 / run 2 tiles on the platform), then it attacks Zulrah or a snakeling when its
      timer, its reach and the target allow (core.attack rolls against the form's defence);
      venom clouds hurt a player within 1 tile of their centre, 1-4 a tick [ZEN];
-  4. end of tick: venom and poison (core.status), prayer drain, stun, run energy, hitpoint and boost
-     cycles, and Zulrah's clock (dive -> surfacing at the next spot as the next form);
+  4. end of tick: the action timers (attack, food, potion) count down, venom and poison
+     (core.status), prayer drain, stun, run energy, hitpoint and boost cycles, and Zulrah's clock
+     (dive -> surfacing at the next spot as the next form);
   5. Zulrah at 0 hitpoints ends the fight as a kill, the player at 0 as a death (terminated);
      ``max_ticks`` truncates it.
 
@@ -594,6 +595,9 @@ def _advance_zulrah_clock(s, cfg):
 @njit(cache=True)
 def end_of_tick(s, cfg, ran):
     p = s.p
+    # the action timers count down here, not at the start of the next tick, so that the mask the
+    # policy reads between ticks already allows what the next tick allows (as in pvp)
+    tick_action_timers(p)
     venom = tick_status(p)
     s.damage_taken[ST.SRC_VENOM] += venom
     drain_prayer(p, cfg.set_prayer_bonus[s.tier, s.set])
@@ -611,7 +615,6 @@ def end_of_tick(s, cfg, ran):
 def tick(s, cfg, a):
     """One game tick; returns (terminated, truncated, dealt, taken, prayer score)."""
     s.tick += 1
-    tick_action_timers(s.p)
     # 1. the player's clicks
     inputs(s, cfg, a)
     # 2. NPCs: dive, hits on NPCs, Zulrah's action, snakelings
