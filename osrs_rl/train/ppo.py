@@ -12,8 +12,11 @@ league (``osrs_rl.train.selfplay``) draws agent 1 per episode from snapshots and
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import signal
+import threading
 import time
 from datetime import datetime
 from pathlib import Path
@@ -69,6 +72,23 @@ def model_meta(cfg: TrainConfig, spec) -> dict:
 def make_model(cfg: TrainConfig, spec) -> nn.Module:
     return build_model(spec.obs_segments, spec.head_sizes, kind=cfg.model.kind, hidden=cfg.model.hidden,
                        layers=cfg.model.layers, entity_encoder=cfg.model.entity_encoder)
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """While training, SIGTERM raises KeyboardInterrupt like Ctrl-C, so the run saves a checkpoint
+    before it stops (only the main thread can install signal handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def schedule(start: float, end: float, progress: float, kind: str) -> float:
@@ -193,7 +213,12 @@ class Trainer:
 
     # ---- the loop ------------------------------------------------------------------------------------
     def train(self) -> dict:
-        """Train to ``run.total_steps``; returns the last logged scalars."""
+        """Train to ``run.total_steps``; returns the last logged scalars. Ctrl-C or SIGTERM (a
+        scheduler's stop, ``kill``) saves a checkpoint, then raises KeyboardInterrupt."""
+        with _sigterm_as_interrupt():
+            return self._train()
+
+    def _train(self) -> dict:
         cfg = self.cfg
         logger = Logger(self.run_dir, cfg.to_dict(), use_tensorboard=cfg.log.tensorboard,
                         wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,

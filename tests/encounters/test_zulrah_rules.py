@@ -387,3 +387,23 @@ def test_the_mask_allows_an_attack_and_a_bite_as_soon_as_their_timers_do():
             else:
                 env.step(NOOP)
         assert len(clicks) >= 5 and set(np.diff(clicks)) == {period}, head
+
+
+def test_a_snakeling_under_the_player_steps_out_and_attacks():
+    """An NPC under its target steps out in a random cardinal direction (core.movement rule 7), so a
+    snakeling the player walked onto still attacks: an idle player on its tile is bitten."""
+    env = fight(num_envs=64, start_rotation=0, start_phase=3, hp=BIG_HP)
+    for _ in range(18 + M.SNAKELING_LOCK):                 # the first snakeling spawns and its lock ends
+        env.step(act(64))
+    s = env.states
+    assert s["snakelings"]["active"][:, 0].all()
+    s["p"]["x"], s["p"]["y"] = s["snakelings"]["x"][:, 0], s["snakelings"]["y"][:, 0]
+    s["snakelings"]["kind"][:, 0] = 0                      # the melee variant: it must leave the tile to bite
+    commit(env)
+    env.step(act(64))
+    moved = (s["snakelings"]["x"][:, 0] != s["p"]["x"]) | (s["snakelings"]["y"][:, 0] != s["p"]["y"])
+    assert moved.mean() > 0.5                              # a step blocked by the platform edge stays
+    before = s["damage_taken"][:, ST.SRC_SNAKELINGS].copy()
+    for _ in range(20):
+        env.step(act(64))
+    assert (s["damage_taken"][:, ST.SRC_SNAKELINGS] > before).mean() > 0.5

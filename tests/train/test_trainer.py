@@ -236,3 +236,36 @@ def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
         t.train()
     resumed = Trainer(_cfg(tmp_path, "--run.total_steps", "100000"), resume=t.checkpoint_path(), console=False)
     assert resumed.global_step == t.global_step > 0
+
+
+def test_sigterm_stops_like_ctrl_c(tmp_path):
+    """A scheduler's SIGTERM (or `kill`) saves a checkpoint and says how to resume, like Ctrl-C."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "runs"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "osrs_rl.cli", "train", "template", "--run.total_steps", "100000000",
+         "--run.out_dir", str(out), "--run.name", "t", "--log.console", "false", "--env.num_envs", "16"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    from osrs_rl.train.tensorboard import read_events
+
+    events = out / "t"
+
+    def logged():                                  # into the loop: an iteration has been logged
+        try:
+            return any(tag == "perf/steps_per_second" for _, tag, _ in read_events(events))
+        except (OSError, ValueError):              # not there yet, or a record half written
+            return False
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and not logged():
+        time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    text, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130, text
+    assert "checkpoint saved" in text and "--resume" in text
+    resumed = Trainer(_cfg(tmp_path / "runs", "--run.total_steps", "100000000"), resume=events / "checkpoint.pt",
+                      console=False)
+    assert resumed.global_step > 0

@@ -44,7 +44,7 @@ from osrs_rl.core.energy import RUN_MIN_TO_RUN, tick_hitpoints, tick_run_energy,
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
-from osrs_rl.core.movement import in_melee_reach, npc_chase_step
+from osrs_rl.core.movement import in_melee_reach, npc_chase_step, npc_unstack_step, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
     FLAG_VENOM,
@@ -474,7 +474,13 @@ def snakelings_turn(s, cfg):
         if sn.lock > 0:
             sn.lock -= 1
             continue
-        if not _snakeling_in_reach(sn, p):
+        if overlaps(sn.x, sn.y, 1, p.x, p.y, 1):
+            # under the player: a random cardinal step out first (core.movement rule 7), as any NPC;
+            # without it a snakeling the player walked onto would never attack
+            nx, ny = npc_unstack_step(cfg.collision, sn.x, sn.y, 1, R.below(s.rng, 4))
+            sn.x = nx
+            sn.y = ny
+        elif not _snakeling_in_reach(sn, p):
             nx, ny = npc_chase_step(cfg.collision, sn.x, sn.y, 1, p.x, p.y, 1)
             sn.x = nx
             sn.y = ny
