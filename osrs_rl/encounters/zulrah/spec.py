@@ -33,7 +33,7 @@ SEGMENTS = (
 
 SPEC = EncounterSpec(
     name="zulrah",
-    version=2,            # 2: action timers count down at the end of the tick (the mask matched one tick late)
+    version=3,            # 3: a snakeling under the player steps out; 2: action timers count down at tick end
     description="One player against Zulrah: four rotations, three forms, venom clouds and snakelings",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,
