@@ -3,8 +3,9 @@
 A :class:`EpisodeTape` follows every env of one VecEnv: the snapshot its current episode started
 from, and the actions sent and rewards returned each tick since. When an episode ends it can become
 a :class:`~osrs_rl.replay.Replay` at no re-simulation cost, because the tape holds exactly what a
-replay is made of. :class:`TrainingReplays` keeps the highest-return episode so far and a uniform
-sample of the others (a reservoir per sampling interval) and writes them to the run folder.
+replay is made of. :class:`TrainingReplays` keeps the highest-return episode so far (the shortest
+among equal returns, as a sparse reward gives) and a uniform sample of the others (a reservoir per
+sampling interval) and writes them to the run folder.
 
 Training replays carry the reward components (derived by re-simulating the episode when it is
 written, a few milliseconds) but no policy annotations (values, probabilities): the rollout does not
@@ -117,7 +118,7 @@ class TrainingReplays:
         self.sample_every = float(sample_every)
         self.keep = int(keep)
         self.rng = np.random.default_rng(seed)
-        self.best_return = -np.inf
+        self.best_key = (-np.inf, 0)
         self.best: Replay | None = None
         self._best_dirty = False
         self._next_best = 0.0
@@ -129,8 +130,9 @@ class TrainingReplays:
         """Consider the episodes that just ended (``meta(index) -> dict`` describes one)."""
         for ep in episodes:
             i = ep.index
-            if ep.episode_return > self.best_return:
-                self.best_return = ep.episode_return
+            key = (ep.episode_return, -ep.ticks)          # equal returns (a sparse reward): the shorter wins
+            if key > self.best_key:
+                self.best_key = key
                 self.best = ep.replay(bool(terminated[i]), bool(truncated[i]), {**meta(i), "kind": "best"})
                 self._best_dirty = True
             self._seen += 1

@@ -131,3 +131,20 @@ def test_selfplay_training_replays_hold_both_players(tmp_path):
     assert replay.actions.shape[1:] == (2, 9)
     result = verify_replay(replay)
     assert result.ok, result.message()
+
+
+def test_equal_returns_keep_the_shortest_episode(tmp_path):
+    """With a sparse reward every kill returns 1: the best is the fastest one."""
+    class Episode:
+        def __init__(self, index, ret, ticks):
+            self.index, self.episode_return, self.ticks = index, ret, ticks
+
+        def replay(self, terminated, truncated, meta):
+            return {"ticks": self.ticks, **meta}
+
+    keeper = TrainingReplays(tmp_path, sample_every=1e9, keep=0)
+    flags = np.ones(3, dtype=bool)
+    keeper.offer([Episode(0, 1.0, 300), Episode(1, 1.0, 200), Episode(2, 0.0, 50)], flags, ~flags,
+                 lambda i: {"env": i})
+    keeper.offer([Episode(0, 1.0, 250)], flags, ~flags, lambda i: {"env": i})
+    assert keeper.best == {"ticks": 200, "env": 1, "kind": "best"}
