@@ -135,6 +135,8 @@ class TrainingReplays:
                 self.best_key = key
                 self.best = ep.replay(bool(terminated[i]), bool(truncated[i]), {**meta(i), "kind": "best"})
                 self._best_dirty = True
+            if self.keep == 0:
+                continue
             self._seen += 1
             if self.rng.random() * self._seen < 1.0:    # reservoir of one: each episode equally likely
                 self.sample = ep.replay(bool(terminated[i]), bool(truncated[i]), {**meta(i), "kind": "sample"})
