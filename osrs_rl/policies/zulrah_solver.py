@@ -17,7 +17,8 @@ Each tick, per env:
      rotation is known; else the current one's, whose stand tile the guides keep in every case);
   2. gear: the set with the higher expected damage per tick on the planned form, from the encounter's
      own rolls (core.attack.expected_damage with the hit cap, over attack speed): magic on serpentine
-     and magma, ranged on tanzanite, in every tier;
+     and magma, ranged on tanzanite, in every tier (in max gear the blowpipe's spec set on tanzanite
+     once the ranging potion has boosted ranged: 5.86 against the twisted bow's 5.53 a tick);
   3. tile: the walkable tile of least cost. Costs: inside a cloud's 3x3 (heavy now, light where the
      rest of this phase's volleys will fall); within 1 tile of the magma stare while a slam is
      pending; out of the planned set's reach; off a melee safespot in a magma phase [M: ZEN]; near
@@ -40,12 +41,16 @@ Each tick, per env:
      top-up when the bite delays nothing (Zulrah diving, or the attack idle), and in tanzanite phases
      up to ``TANZANITE_EAT_AT`` (two unprayable ranged shots); a prayer dose below ``PRAYER_URGENT``
      points, or when a whole dose fits and hitpoints are high or no attack is due; anti-venom when
-     envenomed; a ranging potion when the ranged set is planned and the boost has faded.
+     envenomed; a ranging (magic) potion when the ranged (magic) set is planned and its boost has faded;
+  8. special attack: on every attack on Zulrah that the worn weapon's special allows (the magic
+     shortbow (i) on a budget, the blowpipe in the middle tier, and in max gear the blowpipe while
+     step 2 wears the spec set).
 
 Measured with ``osrs-rl eval zulrah --policy solver`` (see the encounter README's "Solver" section).
 
-What it does not do: special attacks (not modelled), tick-perfect overhead flicking (it keeps the
-overhead on through an attack phase), pre-drinking anti-venom, luring or tanking snakelings; it
+What it does not do: switch to a spec weapon only to spend energy or to heal with the blowpipe,
+tick-perfect overhead flicking (it keeps the overhead on through an attack phase), pre-drinking
+anti-venom, luring or tanking snakelings; it
 trusts the encounter's approximations (platform shape, no pillars, no line of sight, the melee
 safespots, snakelings that share tiles).
 """
@@ -62,7 +67,7 @@ from osrs_rl.core.consumables import COL_ATTACK_DELAY, COL_EFFECTS, heal_amount
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import edge_distance, hit_delay
-from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER, RANGED
+from osrs_rl.core.skills import HITPOINTS, MAGIC, NUM_SKILLS, PRAYER, RANGED
 from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
@@ -100,6 +105,7 @@ CRITICAL_HP = 25                      # eat even if it cancels an attack on a sn
 PRAYER_URGENT = 15                    # points: drink now, whatever else is due
 DRINK_SAFE_HP = 0.7                   # a dose blocks food 3 ticks: drink non-urgent doses above this fraction
 BOOST_AGAIN = 4                       # re-drink the ranging potion when its boost has faded below this
+MAGIC_BOOST_AGAIN = 2                 # ... and the magic potion (+4) below this
 SNAKELING_NEAR = 5                    # ticks: a melee snakeling this close (lock + steps) strikes before a
                                       # kill started later lands (attack timer + hit delay, about 4)
 
@@ -178,6 +184,8 @@ def set_damage_per_tick(s, cfg, set_index, form, scratch):
 def best_set(s, cfg, form, scratch):
     best, pick = -1.0, 0
     for k in range(ST.NUM_SETS):
+        if cfg.set_present[s.tier, k] == 0:
+            continue
         d = set_damage_per_tick(s, cfg, k, form, scratch)
         if d > best:
             best, pick = d, k
@@ -399,7 +407,7 @@ def _restore_amount(cfg, s, supply):
 
 
 @njit(cache=True)
-def choose_supplies(s, cfg, legal, ranged_planned, threatened, ready):
+def choose_supplies(s, cfg, legal, want_set, threatened, ready):
     """(eat, drink) options for this tick; ``threatened``: a snakeling is about to strike; ``ready``:
     the player attacks this tick."""
     p = s.p
@@ -426,8 +434,13 @@ def choose_supplies(s, cfg, legal, ranged_planned, threatened, ready):
         return eat, ST.DRINK_ANTIVENOM
     if prayer <= p.base_levels[PRAYER] - _restore_amount(cfg, s, ST.SUP_PRAYER) and legal[off + ST.DRINK_PRAYER]:
         return eat, ST.DRINK_PRAYER
-    if ranged_planned and p.levels[RANGED] - p.base_levels[RANGED] < BOOST_AGAIN and legal[off + ST.DRINK_BOOST]:
-        return eat, ST.DRINK_BOOST
+    ranged_planned = want_set == ST.SET_RANGED or want_set == ST.SET_SPEC
+    if ranged_planned and p.levels[RANGED] - p.base_levels[RANGED] < BOOST_AGAIN \
+            and legal[off + ST.DRINK_RANGED_BOOST]:
+        return eat, ST.DRINK_RANGED_BOOST
+    if want_set == ST.SET_MAGIC and p.levels[MAGIC] - p.base_levels[MAGIC] < MAGIC_BOOST_AGAIN \
+            and legal[off + ST.DRINK_MAGIC_BOOST]:
+        return eat, ST.DRINK_MAGIC_BOOST
     return eat, ST.DRINK_NONE
 
 
@@ -453,7 +466,7 @@ def decide(s, cfg, legal_rows, scratch, dist, queue, out):
     magic_prayed = over == ST.OVERHEAD_MAGIC or (over == ST.OVERHEAD_KEEP and M.has_prayer(s.p, P.PROTECT_FROM_MAGIC))
     target = choose_target(s, cfg, legal, x, y, want_set, magic_prayed)
     out[ST.H_ATTACK] = target
-    every = np.uint32(cfg.set_offensive[s.tier, 0] | cfg.set_offensive[s.tier, 1])
+    every = np.uint32(cfg.set_offensive_all[s.tier])
     on = (np.uint32(s.p.active_prayers) & every) != 0
     off = _HEAD_OFFSET[ST.H_OFFENSIVE]
     if target != ST.ATTACK_NONE and legal[off + ST.OFFENSIVE_ON]:
@@ -463,9 +476,11 @@ def decide(s, cfg, legal_rows, scratch, dist, queue, out):
     threatened = False
     for k in range(ST.SNAKELING_SLOTS):
         threatened |= s.snakelings[k].active != 0 and _threatens(s.snakelings[k], x, y, magic_prayed)
-    eat, drink = choose_supplies(s, cfg, legal, want_set == ST.SET_RANGED, threatened, target != ST.ATTACK_NONE)
+    eat, drink = choose_supplies(s, cfg, legal, want_set, threatened, target != ST.ATTACK_NONE)
     out[ST.H_EAT] = eat
     out[ST.H_DRINK] = drink
+    if target == ST.ATTACK_ZULRAH and want_set == s.set and legal[_HEAD_OFFSET[ST.H_SPEC] + ST.SPEC_USE]:
+        out[ST.H_SPEC] = ST.SPEC_USE
 
 
 @njit(cache=True)

@@ -38,7 +38,7 @@ class SolverRow:
     deaths: int
     timeouts: int
     damage_taken: dict = field(default_factory=dict)      # "all", then each source -> mean per episode
-    supplies_used: dict = field(default_factory=dict)     # supply -> mean per episode
+    supplies_used: dict = field(default_factory=dict)     # each "<name>_used" metric -> mean per episode
 
 
 def policy_names(encounter: str) -> list[str]:
@@ -144,7 +144,7 @@ def print_solver_table(rows: list[SolverRow], console=None, title: str = "script
                      _minutes(r.mean_ticks_to_kill), _minutes(r.median_ticks_to_kill), str(r.deaths), str(r.timeouts))
     console.print(main)
     for what, key in (("damage taken per episode, by source", "damage_taken"),
-                      ("supplies used per episode (food pieces, potion doses)", "supplies_used")):
+                      ("used per episode (food pieces, potion doses, special attacks)", "supplies_used")):
         table = Table(title=what)
         table.add_column("gear tier", justify="right")
         names = list(getattr(rows[0], key)) if rows else []

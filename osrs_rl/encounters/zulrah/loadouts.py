@@ -114,27 +114,42 @@ def _projectile(rec) -> int:
     return HD.PROJ_BOW if int(rec["ammo_class"]) != S.AMMO_LIGHT else HD.PROJ_THROWN
 
 
-def _fill_tier(cfg, t: int, name: str, tier: dict, items, normal, cons) -> None:
+def _fill_set(cfg, t: int, s: int, where: str, gear: dict, levels: dict, prayers, items, normal, special) -> None:
+    style = "Accurate" if s == ST.SET_MAGIC else "Rapid"
+    try:
+        c = calc.build_combatant(levels=levels or None, style=style, gear=gear)
+    except calc.CalcInputError as e:
+        raise ValueError(f"gear.json: {where}: {e}") from None
+    rec = c[0]
+    effect = int(rec["weapon_effect"])
+    cfg["set_combat"][t, s] = rec
+    cfg["set_row"][t, s] = normal[effect]
+    cfg["set_special"][t, s] = special[effect]          # cost 0 when the weapon has no special
+    cfg["set_proj"][t, s] = _projectile(rec)
+    cfg["set_range"][t, s] = int(items.records[items.find(gear["weapon"])]["attack_range"])
+    cfg["set_prayer_bonus"][t, s] = rec["bonuses"][S.B_PRAYER]
+    worn = np.full(E.NUM_SLOTS, -1, dtype=np.int16)
+    for slot, item in gear.items():
+        worn[E.SLOT_NAMES.index(slot)] = items.find(item)
+    cfg["set_worn"][t, s] = worn
+    cfg["set_offensive"][t, s] = P.prayer_mask(prayers)
+
+
+def _fill_tier(cfg, t: int, name: str, tier: dict, items, normal, special, cons) -> None:
     levels = {k: int(v) for k, v in tier["levels"].items()}
     cfg["tier_levels"][t] = [levels.get(n, 99) for n in SKILL_NAMES]
+    sets = set(tier["sets"])
+    if not {"magic", "ranged"} <= sets <= set(ST.SET_NAMES) or not sets <= set(tier["prayers"]):
+        raise ValueError(f"gear.json: tier {name!r} has sets {sorted(sets)} and prayers for {sorted(tier['prayers'])}: "
+                         f"it needs 'magic' and 'ranged', may add 'spec', and each set needs its prayers")
     for s, set_name in enumerate(ST.SET_NAMES):
-        gear = {slot: item for slot, item in tier["sets"][set_name].items() if item}
-        style = "Rapid" if set_name == "ranged" else "Accurate"
-        try:
-            c = calc.build_combatant(levels=levels or None, style=style, gear=gear)
-        except calc.CalcInputError as e:
-            raise ValueError(f"gear.json: tier {name!r}, set {set_name!r}: {e}") from None
-        rec = c[0]
-        cfg["set_combat"][t, s] = rec
-        cfg["set_row"][t, s] = normal[int(rec["weapon_effect"])]
-        cfg["set_proj"][t, s] = _projectile(rec)
-        cfg["set_range"][t, s] = int(items.records[items.find(gear["weapon"])]["attack_range"])
-        cfg["set_prayer_bonus"][t, s] = rec["bonuses"][S.B_PRAYER]
-        worn = np.full(E.NUM_SLOTS, -1, dtype=np.int16)
-        for slot, item in gear.items():
-            worn[E.SLOT_NAMES.index(slot)] = items.find(item)
-        cfg["set_worn"][t, s] = worn
-        cfg["set_offensive"][t, s] = P.prayer_mask(tier["prayers"][set_name])
+        present = set_name in tier["sets"]
+        source = set_name if present else "ranged"       # an absent optional set copies the ranged one
+        gear = {slot: item for slot, item in tier["sets"][source].items() if item}
+        _fill_set(cfg, t, s, f"tier {name!r}, set {source!r}", gear, levels, tier["prayers"][source],
+                  items, normal, special)
+        cfg["set_present"][t, s] = present
+    cfg["set_offensive_all"][t] = np.bitwise_or.reduce(cfg["set_offensive"][t])
     for k, key in enumerate(ST.SUPPLY_NAMES):
         item, count = tier["supplies"][key]
         cfg["supply_consumable"][t, k] = cons.id(item)
@@ -166,9 +181,9 @@ def fill_config(cfg) -> None:
     items, npcs = tables.items(), tables.npcs()
     cons = load_consumables()
     cfg["consumables"][:] = cons.table
-    normal = SP.build_normal_table()
+    normal, special = SP.build_normal_table(), SP.build_special_table()
     for t, (name, tier) in enumerate(tiers().items()):
-        _fill_tier(cfg, t, name, tier, items, normal, cons)
+        _fill_tier(cfg, t, name, tier, items, normal, special, cons)
     for k, name in enumerate(ST.NPC_NAMES):
         cfg["npc_rows"][k] = npcs.records[npcs.find(name)]
     cfg["bolt_ctx"] = 0

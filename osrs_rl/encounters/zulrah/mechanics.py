@@ -15,10 +15,12 @@ Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
         tile pick and slam (typeless, stun, no prayer) [reference 4];
   3. the player: hits due on it land (a non-zero hit from Zulrah envenoms [ZEN delayHit]), then it
      moves (walk 1 / run 2 tiles on the platform), then it attacks Zulrah or a snakeling when its
-     timer, its reach and the target allow (core.attack rolls against the form's defence);
+     timer, its reach and the target allow (core.attack rolls against the form's defence); with the
+     spec head on, the attack is the worn weapon's special (core.specials rows, its energy spent only
+     when the attack is made; the blowpipe's heals half the damage when it lands);
      venom clouds hurt a player within 1 tile of their centre, 1-4 a tick [ZEN];
   4. end of tick: the action timers (attack, food, potion) count down, venom and poison
-     (core.status), prayer drain, stun, run energy, hitpoint and boost cycles, and Zulrah's clock
+     (core.status), prayer drain, stun, run energy, special energy, hitpoint and boost cycles, and Zulrah's clock
      (dive -> surfacing at the next spot as the next form);
   5. Zulrah at 0 hitpoints ends the fight as a kill, the player at 0 as a death (terminated);
      ``max_ticks`` truncates it.
@@ -27,7 +29,7 @@ Approximations (README.md lists each with its reason): the platform's shape; no 
 slam; clouds hurt from the tick after the volley (no projectile flight); Zulrah's projectiles land
 after the player formulas' delays (magic: spells, ranged: bows) from its footprint; snakelings
 attack every 3 ticks (wiki speed; ZEN 4) and ignore line of sight; the restart after the last phase
-repeats the spawn's timing.
+repeats the spawn's timing; a special attack's hits land after the weapon's normal delay.
 """
 
 import numpy as np
@@ -40,13 +42,21 @@ from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_acc
 from osrs_rl.core.attack import rolls_vs_npc, sample_hits
 from osrs_rl.core.consumables import drink_potion, eat_food
 from osrs_rl.core.damage import CAP_NONE, roll_npc_damage
-from osrs_rl.core.energy import RUN_MIN_TO_RUN, tick_hitpoints, tick_run_energy, tick_stat_restore
+from osrs_rl.core.energy import (
+    RUN_MIN_TO_RUN,
+    tick_hitpoints,
+    tick_run_energy,
+    tick_spec_regen,
+    tick_stat_restore,
+    use_spec,
+)
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
 from osrs_rl.core.movement import in_melee_reach, npc_chase_step, npc_unstack_step, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
+    FLAG_SPECIAL,
     FLAG_VENOM,
     HIT_FREE,
     HIT_PENDING,
@@ -61,6 +71,7 @@ from osrs_rl.core.pending_hits import (
 from osrs_rl.core.player import tick_action_timers
 from osrs_rl.core.prayer_drain import drain_prayer
 from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER
+from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
 from osrs_rl.core.status import apply_venom, tick_status
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
@@ -133,6 +144,19 @@ def can_attack_snakeling(s, cfg, k):
         return False
     d = edge_distance(s.p.x, s.p.y, 1, sn.x, sn.y, 1)
     return 0 < d <= set_range(cfg, s)
+
+
+@njit(cache=True)
+def special_cost(cfg, s):
+    """Energy the worn weapon's special costs; 0 when it has none."""
+    return cfg.set_special[s.tier, s.set, SP_COST]
+
+
+@njit(cache=True)
+def can_special(s, cfg):
+    """The worn weapon has a special and the energy for it (the spec head's mask)."""
+    cost = special_cost(cfg, s)
+    return cost > 0 and s.p.spec_energy >= cost
 
 
 @njit(cache=True)
@@ -238,6 +262,8 @@ def reset(s, cfg, seed):
     for k in range(ST.NUM_SUPPLIES):
         s.supplies_used[k] = 0
     s.snakelings_killed = 0
+    s.specs_used = 0
+    s.spec_healed = 0
     for k in range(ST.NUM_REWARD_TERMS):
         s.reward_terms[k] = 0.0
 
@@ -260,7 +286,7 @@ def _consume(s, cfg, eat, drink):
 
 @njit(cache=True)
 def _switch(s, cfg, gear):
-    if gear == ST.GEAR_KEEP or gear - 1 == s.set:
+    if gear == ST.GEAR_KEEP or gear - 1 == s.set or cfg.set_present[s.tier, gear - 1] == 0:
         return
     s.set = gear - 1
     for k in range(11):
@@ -277,7 +303,7 @@ def _prayers(s, cfg, over, offensive):
         elif over == ST.OVERHEAD_MISSILES and p.levels[PRAYER] > 0:
             mask |= np.uint32(1) << np.uint32(P.PROTECT_FROM_MISSILES)
         p.active_prayers = mask
-    every = np.uint32(cfg.set_offensive[s.tier, 0] | cfg.set_offensive[s.tier, 1])
+    every = np.uint32(cfg.set_offensive_all[s.tier])
     if offensive == ST.OFFENSIVE_ON and p.levels[PRAYER] > 0:
         p.active_prayers = (np.uint32(p.active_prayers) & ~every) | np.uint32(cfg.set_offensive[s.tier, s.set])
     elif offensive == ST.OFFENSIVE_OFF:
@@ -308,6 +334,7 @@ def land_npc_hits(s):
         if h.state != HIT_PENDING or h.due_tick > s.tick or h.target == ST.TARGET_PLAYER:
             continue
         h.state = HIT_FREE
+        damage = 0
         if h.target == ST.TARGET_ZULRAH:
             damage = min(np.int64(h.damage), np.int64(max(s.z_hp, 0)))
             s.z_hp -= damage
@@ -317,8 +344,23 @@ def land_npc_hits(s):
             if sn.active and h.damage > 0:      # 1 hitpoint: any damage kills it
                 sn.active = 0
                 s.snakelings_killed += 1
+                damage = 1
+        if h.heal_pct > 0 and damage > 0:
+            _heal_player(s, damage * h.heal_pct // 100)
     s.damage_dealt += dealt
     return dealt
+
+
+@njit(cache=True)
+def _heal_player(s, amount):
+    """A special's heal on the player (the blowpipe's), up to its base hitpoints; a dead player stays dead."""
+    p = s.p
+    hp, base = p.levels[HITPOINTS], p.base_levels[HITPOINTS]
+    if hp <= 0 or amount <= 0 or hp >= base:
+        return
+    gain = min(amount, base - hp)
+    p.levels[HITPOINTS] = hp + gain
+    s.spec_healed += gain
 
 
 # ---- phase 2c: Zulrah ------------------------------------------------------------------------
@@ -528,8 +570,9 @@ def move(s, cfg, m):
 
 
 @njit(cache=True)
-def attack(s, cfg, target):
-    """The player's attack on Zulrah (1) or snakeling slot target - 2, if possible now."""
+def attack(s, cfg, target, special):
+    """The player's attack on Zulrah (1) or snakeling slot target - 2, if possible now; ``special``:
+    make it the worn weapon's special attack when it has one and the energy allows."""
     if target == ST.ATTACK_NONE:
         return
     if target == ST.ATTACK_ZULRAH:
@@ -547,6 +590,14 @@ def attack(s, cfg, target):
     refresh_combat(s, cfg)
     c = s.combat[0]
     sp = cfg.set_row[s.tier, s.set]
+    flags = 0
+    heal_pct = 0
+    if special and can_special(s, cfg):
+        sp = cfg.set_special[s.tier, s.set]
+        use_spec(s.p, sp[SP_COST])
+        s.specs_used += 1
+        flags = FLAG_SPECIAL
+        heal_pct = sp[SP_HEAL_NUM] * 100 // sp[SP_HEAL_DEN]
     att, dfn, mn, mx = rolls_vs_npc(NO_TRACE, c, row, sp)
     cap = row.hit_cap if hit_target == ST.TARGET_ZULRAH else CAP_NONE
     n = sample_hits(s.rng, att, dfn, mn, mx, sp, cfg.bolt_ctx, cap, s.splats)
@@ -554,7 +605,7 @@ def attack(s, cfg, target):
     delay = hit_delay(cfg.set_proj[s.tier, s.set], d, True)       # NPCs go first: +1 [combat.md 9]
     style = STYLE_MAGIC if c.attack_type == S.MAGIC else STYLE_RANGED
     for k in range(n):
-        push_hit(s.hits, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, 0, 0, 0)
+        push_hit(s.hits, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, flags, heal_pct, 0)
     s.p.attack_timer = attack_speed(c)
 
 
@@ -610,6 +661,7 @@ def end_of_tick(s, cfg, ran):
     if s.stun > 0:
         s.stun -= 1
     tick_run_energy(p, ran, RUN_WEIGHT_KG, AGILITY_LEVEL)
+    tick_spec_regen(p, False)
     tick_hitpoints(p, False, False)
     tick_stat_restore(p, False)
     _advance_zulrah_clock(s, cfg)
@@ -640,7 +692,7 @@ def tick(s, cfg, a):
     moved = 0
     if s.p.levels[HITPOINTS] > 0:
         moved = move(s, cfg, a[ST.H_MOVE])
-        attack(s, cfg, a[ST.H_ATTACK])
+        attack(s, cfg, a[ST.H_ATTACK], a[ST.H_SPEC] == ST.SPEC_USE)
     taken += clouds_turn(s)
     # 4. end of tick
     taken += end_of_tick(s, cfg, moved >= 2)

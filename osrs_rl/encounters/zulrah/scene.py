@@ -44,7 +44,7 @@ SNAKELING_COLORS = ("#a0522d", "#9c36b5")              # melee, magic
 FORM_STYLES = ("ranged", "melee", "magic")             # magma: the slam
 OUTCOMES = {ST.OUTCOME_KILL: "win", ST.OUTCOME_DEATH: "loss"}
 _OVERHEADS = ((P.PROTECT_FROM_MAGIC, "magic"), (P.PROTECT_FROM_MISSILES, "missiles"), (P.PROTECT_FROM_MELEE, "melee"))
-_POTIONS = (ST.SUP_PRAYER, ST.SUP_ANTIVENOM, ST.SUP_BOOST)
+_POTIONS = (ST.SUP_PRAYER, ST.SUP_ANTIVENOM, ST.SUP_RANGED_BOOST, ST.SUP_MAGIC_BOOST)
 
 
 def scene(s, cfg, agent: int = 0, previous=None) -> dict:
@@ -263,7 +263,7 @@ def _panel(s, cfg) -> dict:
         "hp": [int(p["levels"][HITPOINTS]), int(p["base_levels"][HITPOINTS])],
         "prayer": [int(p["levels"][PRAYER]), int(p["base_levels"][PRAYER])],
         "run_energy": int(p["run_energy"]) / 100.0,
-        "spec": None,                                   # special attacks are not modelled
+        "spec": float(p["spec_energy"]),
         "prayers": [P.PRAYER_NAMES[b] for b in range(P.NUM_PRAYERS) if mask >> b & 1],
         "inventory": inventory,
         "equipment": {SLOT_NAMES[k]: items.name(int(v)) for k, v in enumerate(p["equipment"]) if v >= 0},

@@ -20,8 +20,8 @@ HEADS = (
     ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
     ActionHead("gear", ST.HEAD_SIZES[ST.H_GEAR], ("keep",) + ST.SET_NAMES),
     ActionHead("eat", ST.HEAD_SIZES[ST.H_EAT], ("no", "eat")),
-    ActionHead("drink", ST.HEAD_SIZES[ST.H_DRINK], ("none", "prayer", "antivenom", "boost")),
-    ActionHead("spec", ST.HEAD_SIZES[ST.H_SPEC], ("none",)),          # special attacks: not modelled yet
+    ActionHead("drink", ST.HEAD_SIZES[ST.H_DRINK], ("none",) + ST.SUPPLY_NAMES[1:]),
+    ActionHead("spec", ST.HEAD_SIZES[ST.H_SPEC], ("none", "special")),     # this tick's attack is a special
 )
 SEGMENTS = (
     ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
@@ -33,7 +33,8 @@ SEGMENTS = (
 
 SPEC = EncounterSpec(
     name="zulrah",
-    version=3,            # 3: a snakeling under the player steps out; 2: action timers count down at tick end
+    version=4,            # 4: special attacks, a spec set, a magic potion; 3: a snakeling under the player
+                          # steps out; 2: action timers count down at tick end
     description="One player against Zulrah: four rotations, three forms, venom clouds and snakelings",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

@@ -30,14 +30,14 @@ TIER_BUDGET, TIER_MID, TIER_MAX = range(3)
 TIER_NAMES = ("budget", "mid", "max")
 NUM_TIERS = 3
 TIER_WEIGHTED, TIER_UNIFORM = -2, -1           # gear_tier config values that draw a tier per episode
-SET_MAGIC, SET_RANGED = range(2)
-SET_NAMES = ("magic", "ranged")
-NUM_SETS = 2
+SET_MAGIC, SET_RANGED, SET_SPEC = range(3)
+SET_NAMES = ("magic", "ranged", "spec")        # "spec" is optional per tier (gear.json); absent: masked
+NUM_SETS = 3
 
 # ---- supplies (counts: pieces of food, potion doses) -----------------------------------------
-SUP_FOOD, SUP_PRAYER, SUP_ANTIVENOM, SUP_BOOST = range(4)
-SUPPLY_NAMES = ("food", "prayer", "antivenom", "boost")
-NUM_SUPPLIES = 4
+SUP_FOOD, SUP_PRAYER, SUP_ANTIVENOM, SUP_RANGED_BOOST, SUP_MAGIC_BOOST = range(5)
+SUPPLY_NAMES = ("food", "prayer", "antivenom", "ranged_boost", "magic_boost")
+NUM_SUPPLIES = 5
 
 # ---- NPC rows (config npc_rows) and hit targets / sources --------------------------------------
 NPC_SERPENTINE, NPC_MAGMA, NPC_TANZANITE, NPC_SNAKELING_MELEE, NPC_SNAKELING_MAGIC = range(5)
@@ -55,8 +55,10 @@ ATTACK_NONE, ATTACK_ZULRAH = 0, 1              # 2 + k: snakeling slot k
 OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_OFF = range(4)
 OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)
 GEAR_KEEP = 0                                  # 1 + SET_*
-DRINK_NONE, DRINK_PRAYER, DRINK_ANTIVENOM, DRINK_BOOST = range(4)
-HEAD_SIZES = (NUM_MOVES, 2 + SNAKELING_SLOTS, 4, 3, 1 + NUM_SETS, 2, 4, 1)
+DRINK_NONE, DRINK_PRAYER, DRINK_ANTIVENOM, DRINK_RANGED_BOOST, DRINK_MAGIC_BOOST = range(5)   # == SUP_* of the dose
+SPEC_NONE, SPEC_USE = range(2)                 # SPEC_USE: this tick's attack is the worn weapon's special
+# drink: none, then each potion supply (every supply but food)
+HEAD_SIZES = (NUM_MOVES, 2 + SNAKELING_SLOTS, 4, 3, 1 + NUM_SETS, 2, NUM_SUPPLIES, 2)
 MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- outcome ---------------------------------------------------------------------------------
@@ -118,6 +120,8 @@ STATE_DTYPE = np.dtype([
     ("prayed_attacks", np.int32),                # ... that met the matching overhead
     ("supplies_used", np.int16, (NUM_SUPPLIES,)),
     ("snakelings_killed", np.int16),
+    ("specs_used", np.int16),
+    ("spec_healed", np.int16),                   # hitpoints the blowpipe's special healed
     ("reward_terms", np.float32, (NUM_REWARD_TERMS,)),
 ])
 
@@ -171,8 +175,12 @@ CONFIG_FIELDS = (
     # ---- derived: gear tiers (loadouts.fill_config)
     ConfigField("tier_cumulative", np.float64, shape=(NUM_TIERS,), derived=True),
     ConfigField("tier_levels", np.int16, shape=(NUM_TIERS, NUM_SKILLS), derived=True),
+    # a tier without the optional spec set copies its ranged set there, with set_present 0
+    ConfigField("set_present", np.uint8, shape=(NUM_TIERS, NUM_SETS), derived=True),
     ConfigField("set_combat", COMBATANT_DTYPE, shape=(NUM_TIERS, NUM_SETS), derived=True),
     ConfigField("set_row", np.int64, shape=(NUM_TIERS, NUM_SETS, SPEC_COLS), derived=True),
+    ConfigField("set_special", np.int64, shape=(NUM_TIERS, NUM_SETS, SPEC_COLS), derived=True),  # cost 0: none
+    ConfigField("set_offensive_all", np.uint32, shape=(NUM_TIERS,), derived=True),   # every set's prayers
     ConfigField("set_proj", np.int8, shape=(NUM_TIERS, NUM_SETS), derived=True),
     ConfigField("set_range", np.int8, shape=(NUM_TIERS, NUM_SETS), derived=True),
     ConfigField("set_prayer_bonus", np.int16, shape=(NUM_TIERS, NUM_SETS), derived=True),

@@ -19,7 +19,7 @@ from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
 
-SELF_FEATURES = 38
+SELF_FEATURES = 41
 ZULRAH_FEATURES = 25
 CLOUD_FEATURES = 5
 SNAKELING_FEATURES = 8
@@ -47,10 +47,10 @@ FOOD_DELAY = 3.0
 SELF_NAMES = (
     "hp_frac", "hp", "prayer", "run_energy", "x", "y", "attack_timer", "food_timer", "potion_timer", "stun",
     "venom", "poison_damage", "poison_timer", "venom_immune", "venom_immunity", "protect_magic",
-    "protect_missiles", "offensive_on", "set_magic", "set_ranged", "ranged_boost", "magic_boost", "food",
-    "prayer_doses", "antivenom_doses", "boost_doses", "tier_budget", "tier_mid", "tier_max", "weapon_range",
-    "zulrah_distance", "zulrah_in_range", "incoming_ranged", "incoming_magic", "incoming_other",
-    "next_landing", "spec_energy", "time",
+    "protect_missiles", "offensive_on", "set_magic", "set_ranged", "set_spec", "ranged_boost", "magic_boost",
+    "food", "prayer_doses", "antivenom_doses", "ranged_boost_doses", "magic_boost_doses", "tier_budget",
+    "tier_mid", "tier_max", "weapon_range", "zulrah_distance", "zulrah_in_range", "incoming_ranged",
+    "incoming_magic", "incoming_other", "next_landing", "spec_energy", "spec_ready", "time",
 )
 ZULRAH_NAMES = (
     "serpentine", "magma", "tanzanite", "center", "south", "east", "west", "surfaced", "targetable",
@@ -69,8 +69,8 @@ SCAFFOLDING_NAMES = (
 METRIC_NAMES = (
     "killed", "died", "timed_out", "ticks", "ticks_to_kill", "damage_dealt", "zulrah_hp_left",
     "damage_taken", *("taken_" + n for n in ST.SOURCE_NAMES), "zulrah_attacks", "correct_prayer_rate",
-    "food_used", "prayer_doses_used", "antivenom_doses_used", "boost_doses_used", "snakelings_killed",
-    "phases_done", "rotation", "tier",
+    "food_used", "prayer_doses_used", "antivenom_doses_used", "ranged_boost_doses_used", "magic_boost_doses_used",
+    "snakelings_killed", "specs_used", "spec_healed", "phases_done", "rotation", "tier",
     "reward_outcome", "reward_damage_dealt", "reward_damage_taken", "reward_prayer",
 )
 PHASE_NAMES = tuple(f"phase_{k + 1}" for k in range(RT.MAX_PHASES))
@@ -118,29 +118,30 @@ def _observe_self(s, cfg, o):
     o[14] = min(p.venom_immunity_ticks / IMMUNITY_SCALE, 1.0)
     o[15] = 1.0 if M.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
     o[16] = 1.0 if M.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
-    every = np.uint32(cfg.set_offensive[s.tier, 0] | cfg.set_offensive[s.tier, 1])
-    o[17] = 1.0 if np.uint32(p.active_prayers) & every else 0.0
-    o[18] = 1.0 if s.set == ST.SET_MAGIC else 0.0
-    o[19] = 1.0 if s.set == ST.SET_RANGED else 0.0
-    o[20] = (p.levels[RANGED] - p.base_levels[RANGED]) / BOOST_SCALE
-    o[21] = (p.levels[MAGIC] - p.base_levels[MAGIC]) / BOOST_SCALE
-    o[22] = s.supplies[ST.SUP_FOOD] / FOOD_SCALE
-    o[23] = s.supplies[ST.SUP_PRAYER] / DOSE_SCALE
-    o[24] = s.supplies[ST.SUP_ANTIVENOM] / SMALL_DOSE_SCALE
-    o[25] = s.supplies[ST.SUP_BOOST] / SMALL_DOSE_SCALE
+    o[17] = 1.0 if np.uint32(p.active_prayers) & np.uint32(cfg.set_offensive_all[s.tier]) else 0.0
+    for j in range(ST.NUM_SETS):
+        o[18 + j] = 1.0 if s.set == j else 0.0
+    o[21] = (p.levels[RANGED] - p.base_levels[RANGED]) / BOOST_SCALE
+    o[22] = (p.levels[MAGIC] - p.base_levels[MAGIC]) / BOOST_SCALE
+    o[23] = s.supplies[ST.SUP_FOOD] / FOOD_SCALE
+    o[24] = s.supplies[ST.SUP_PRAYER] / DOSE_SCALE
+    o[25] = s.supplies[ST.SUP_ANTIVENOM] / SMALL_DOSE_SCALE
+    o[26] = s.supplies[ST.SUP_RANGED_BOOST] / SMALL_DOSE_SCALE
+    o[27] = s.supplies[ST.SUP_MAGIC_BOOST] / SMALL_DOSE_SCALE
     for t in range(ST.NUM_TIERS):
-        o[26 + t] = 1.0 if s.tier == t else 0.0
-    o[29] = M.set_range(cfg, s) / RANGE_SCALE
+        o[28 + t] = 1.0 if s.tier == t else 0.0
+    o[31] = M.set_range(cfg, s) / RANGE_SCALE
     d = M.zulrah_distance(s)
-    o[30] = d / DISTANCE_SCALE
-    o[31] = 1.0 if 0 < d <= M.set_range(cfg, s) else 0.0
+    o[32] = d / DISTANCE_SCALE
+    o[33] = 1.0 if 0 < d <= M.set_range(cfg, s) else 0.0
     ranged, magic, other, first = _incoming(s)
-    o[32] = ranged / INCOMING_SCALE
-    o[33] = magic / INCOMING_SCALE
-    o[34] = other / INCOMING_SCALE
-    o[35] = first / LANDING_SCALE
-    o[36] = p.spec_energy / 100.0
-    o[37] = s.tick / cfg.max_ticks
+    o[34] = ranged / INCOMING_SCALE
+    o[35] = magic / INCOMING_SCALE
+    o[36] = other / INCOMING_SCALE
+    o[37] = first / LANDING_SCALE
+    o[38] = p.spec_energy / 100.0
+    o[39] = 1.0 if M.can_special(s, cfg) else 0.0
+    o[40] = s.tick / cfg.max_ticks
 
 
 @njit(cache=True)
@@ -316,7 +317,7 @@ def mask(s, cfg, m):
     k += 4
     # offensive
     wanted = np.uint32(cfg.set_offensive[s.tier, s.set])
-    every = np.uint32(cfg.set_offensive[s.tier, 0] | cfg.set_offensive[s.tier, 1])
+    every = np.uint32(cfg.set_offensive_all[s.tier])
     active = np.uint32(p.active_prayers) & every
     row[k] = True
     row[k + 1] = praying and active != wanted
@@ -325,7 +326,7 @@ def mask(s, cfg, m):
     # gear
     row[k] = True
     for j in range(ST.NUM_SETS):
-        row[k + 1 + j] = s.set != j
+        row[k + 1 + j] = s.set != j and cfg.set_present[s.tier, j] != 0
     k += 1 + ST.NUM_SETS
     # eat
     row[k] = True
@@ -336,10 +337,12 @@ def mask(s, cfg, m):
     row[k] = True
     row[k + 1] = ready and s.supplies[ST.SUP_PRAYER] > 0 and p.levels[PRAYER] < p.base_levels[PRAYER]
     row[k + 2] = ready and s.supplies[ST.SUP_ANTIVENOM] > 0
-    row[k + 3] = ready and s.supplies[ST.SUP_BOOST] > 0
-    k += 4
-    # spec: not modelled yet (one no-op option)
+    row[k + 3] = ready and s.supplies[ST.SUP_RANGED_BOOST] > 0
+    row[k + 4] = ready and s.supplies[ST.SUP_MAGIC_BOOST] > 0
+    k += ST.NUM_SUPPLIES
+    # spec: the worn weapon has a special and the energy for it (spent only if the attack happens)
     row[k] = True
+    row[k + 1] = M.can_special(s, cfg)
 
 
 # ---- metrics -------------------------------------------------------------------------------------
@@ -365,11 +368,13 @@ def metrics(s, cfg, out):
         out[k + 2 + j] = s.supplies_used[j]
     k += 2 + ST.NUM_SUPPLIES
     out[k] = s.snakelings_killed
-    out[k + 1] = s.phases_done
-    out[k + 2] = s.rotation
-    out[k + 3] = s.tier
+    out[k + 1] = s.specs_used
+    out[k + 2] = s.spec_healed
+    out[k + 3] = s.phases_done
+    out[k + 4] = s.rotation
+    out[k + 5] = s.tier
     for j in range(ST.NUM_REWARD_TERMS):
-        out[k + 4 + j] = s.reward_terms[j]
+        out[k + 6 + j] = s.reward_terms[j]
     return s.phase
 
 
