@@ -94,6 +94,40 @@ def tick_action_timers(p):
         p.karambwan_timer -= 1
 
 
+@njit(cache=True)
+def reset_player(p, levels, x, y):
+    """Start a fight: base and current levels from ``levels`` (one per skill), full special and run
+    energy with running on, every prayer, timer, status, immunity and natural cycle cleared, and the
+    player at (x, y). Equipment is the encounter's business."""
+    for k in range(NUM_SKILLS):
+        p.base_levels[k] = levels[k]
+        p.levels[k] = levels[k]
+    p.active_prayers = 0
+    p.prayer_drain_counter = 0
+    p.spec_energy = SPEC_MAX
+    p.spec_regen_timer = 0
+    p.run_energy = RUN_ENERGY_MAX
+    p.running = 1
+    p.stamina_ticks = 0
+    p.attack_timer = 0
+    p.food_timer = 0
+    p.potion_timer = 0
+    p.karambwan_timer = 0
+    p.freeze_ticks = 0
+    p.freeze_immunity_ticks = 0
+    p.poison_damage = 0
+    p.poison_timer = 0
+    p.poison_hits = 0
+    p.venom = 0
+    p.poison_immunity_ticks = 0
+    p.venom_immunity_ticks = 0
+    p.hp_regen_timer = 0
+    p.stat_restore_timer = 0
+    p.boost_decay_timer = 0
+    p.x = x
+    p.y = y
+
+
 def new_player(levels: dict | None = None) -> np.ndarray:
     """A 1-element ``PLAYER_DTYPE`` array: 99s (or ``levels``), full hp/prayer/spec/run, no gear.
 

@@ -144,7 +144,7 @@ def test_the_eval_command_prints_a_table_for_one_tier(capsys):
 ])
 def test_the_eval_command_names_bad_values(argv, message, capsys):
     assert cli.main(argv) == 2
-    assert message in capsys.readouterr().out.replace("\n", " ")
+    assert message in " ".join(capsys.readouterr().out.split())
 
 
 def test_a_bad_gear_tier_is_refused(capsys):

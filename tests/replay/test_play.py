@@ -143,7 +143,7 @@ def test_play_and_view_commands_refuse_bad_input(tmp_path, capsys):
                           (["play", "template", "--seed", "-1"], "--seed must be >= 0"),
                           (["view", str(tmp_path / "missing.orlr")], "no replay file")]:
         assert cli.main(argv) == 2, argv
-        assert message in capsys.readouterr().out.replace("\n", " "), argv
+        assert message in " ".join(capsys.readouterr().out.split()), argv
     assert parse_config(["max_ticks=50", "damage_reward=0.5"]) == {"max_ticks": 50, "damage_reward": 0.5}
 
 

@@ -167,7 +167,7 @@ def test_cli_train_then_eval(tmp_path, capsys):
 ])
 def test_cli_bad_input(argv, message, capsys):
     assert main(argv) == 2
-    assert message in capsys.readouterr().out.replace("\n", " ")
+    assert message in " ".join(capsys.readouterr().out.split())
 
 
 def test_a_boss_fight_reports_its_kills_as_wins():
@@ -185,7 +185,7 @@ def test_eval_refuses_wrong_encounter(tmp_path, capsys):
     t = Trainer(cfg, console=False)
     t.train()
     assert main(["eval", "pvp", "--checkpoint", str(t.checkpoint_path())]) == 2
-    assert "is a 'template' policy" in capsys.readouterr().out.replace("\n", " ")
+    assert "is a 'template' policy" in " ".join(capsys.readouterr().out.split())
 
 
 def test_pvp_opponents_spread_and_evaluated(tmp_path):

@@ -53,7 +53,7 @@ from osrs_rl.core.pending_hits import (
     pop_due_for,
     push_hit,
 )
-from osrs_rl.core.player import tick_action_timers
+from osrs_rl.core.player import reset_player, tick_action_timers
 from osrs_rl.core.prayer_drain import drain_prayer
 from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER, RANGED
 from osrs_rl.core.specials import SP_COST
@@ -186,28 +186,7 @@ def attack_reach(s, cfg, me, set_index):
 @njit(cache=True)
 def _reset_player(pl, cfg, build, kit, index):
     p = pl.p
-    for k in range(NUM_SKILLS):
-        p.base_levels[k] = cfg.build_levels[build, k]
-        p.levels[k] = cfg.build_levels[build, k]
-    p.active_prayers = 0
-    p.prayer_drain_counter = 0
-    p.spec_energy = 100
-    p.spec_regen_timer = 0
-    p.run_energy = 10000
-    p.running = 1                  # NH players run (RULES 5.7)
-    p.attack_timer = 0
-    p.food_timer = 0
-    p.potion_timer = 0
-    p.karambwan_timer = 0
-    p.freeze_ticks = 0
-    p.freeze_immunity_ticks = 0
-    p.poison_damage = 0
-    p.venom = 0
-    p.hp_regen_timer = 0
-    p.stat_restore_timer = 0
-    p.boost_decay_timer = 0
-    p.x = _SPAWN[index]
-    p.y = 7
+    reset_player(p, cfg.build_levels[build], _SPAWN[index], 7)     # NH players run (RULES 5.7)
     pl.build = build
     pl.kit = kit
     pl.set = ST.SET_MAGE if index == 0 else ST.SET_RANGED

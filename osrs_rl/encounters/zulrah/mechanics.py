@@ -68,7 +68,7 @@ from osrs_rl.core.pending_hits import (
     pop_due_for,
     push_hit,
 )
-from osrs_rl.core.player import tick_action_timers
+from osrs_rl.core.player import reset_player, tick_action_timers
 from osrs_rl.core.prayer_drain import drain_prayer
 from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER
 from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
@@ -194,38 +194,11 @@ def _draw_tier(s, cfg):
 
 @njit(cache=True)
 def _reset_player(s, cfg):
-    p = s.p
     t = s.tier
-    for k in range(NUM_SKILLS):
-        p.base_levels[k] = cfg.tier_levels[t, k]
-        p.levels[k] = cfg.tier_levels[t, k]
-    p.active_prayers = 0
-    p.prayer_drain_counter = 0
-    p.spec_energy = 100
-    p.spec_regen_timer = 0
-    p.run_energy = 10000
-    p.running = 1
-    p.stamina_ticks = 0
-    p.attack_timer = 0
-    p.food_timer = 0
-    p.potion_timer = 0
-    p.karambwan_timer = 0
-    p.freeze_ticks = 0
-    p.freeze_immunity_ticks = 0
-    p.poison_damage = 0
-    p.poison_timer = 0
-    p.poison_hits = 0
-    p.venom = 0
-    p.poison_immunity_ticks = 0
-    p.venom_immunity_ticks = 0
-    p.hp_regen_timer = 0
-    p.stat_restore_timer = 0
-    p.boost_decay_timer = 0
-    p.x = RT.PLAYER_START[0]
-    p.y = RT.PLAYER_START[1]
+    reset_player(s.p, cfg.tier_levels[t], RT.PLAYER_START[0], RT.PLAYER_START[1])
     s.set = ST.SET_RANGED
     for k in range(11):
-        p.equipment[k] = cfg.set_worn[t, s.set, k]
+        s.p.equipment[k] = cfg.set_worn[t, s.set, k]
     for k in range(ST.NUM_SUPPLIES):
         s.supplies[k] = cfg.tier_supplies[t, k]
     s.stun = 0
