@@ -26,6 +26,7 @@ from osrs_rl.train.distributions import MaskedMultiCategorical
 from osrs_rl.train.league import wilson
 
 SUCCESS_METRICS = ("won", "killed")     # the first one an encounter has counts as a win
+FAILURE_METRICS = ("lost", "died")      # ... and as a loss; the rest are draws or cut at the tick limit
 
 
 @dataclass
@@ -47,7 +48,7 @@ class EvalRow:
     high: float
     mean_ticks: float
     mean_return: float
-
+    loss_rate: float = float("nan")     # nan when the encounter has no loss metric
 
 def training_opponents(cfg) -> list:
     """The scripted tiers a run trained against: ``env.opponents``, else its league's tiers."""
@@ -99,9 +100,11 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     done = np.zeros(episodes, dtype=bool)
     returns = np.zeros(episodes)
     won = np.zeros(episodes)
+    lost = np.zeros(episodes)
     ticks = np.zeros(episodes)
     names = spec.metric_names
     success = next((m for m in SUCCESS_METRICS if m in names), None)
+    failure = next((m for m in FAILURE_METRICS if m in names), None)
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
     while not done.all():
@@ -124,11 +127,13 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
             for row, i in zip(env_metrics, ids, strict=True):
                 if not done[i]:
                     won[i] = row[names.index(success)] if success is not None else 0.0
+                    lost[i] = row[names.index(failure)] if failure is not None else 0.0
                     ticks[i] = row[names.index("ticks")] if "ticks" in names else 0.0
             done |= ended
     low, high = wilson(float(won.sum()), episodes)
     return EvalRow(str(opponent) if opponent is not None else "default", episodes, float(won.mean()), low, high,
-                   float(ticks.mean()), float(returns.mean()))
+                   float(ticks.mean()), float(returns.mean()),
+                   float(lost.mean()) if failure is not None else float("nan"))
 
 
 def evaluate(policy: Policy, episodes: int = 256, opponents=None, seed: int = 0, greedy: bool = False,
@@ -147,17 +152,23 @@ def print_table(rows: list[EvalRow], console=None, title: str = "evaluation") ->
     from rich.table import Table
 
     console = console or Console()
+    if not console.is_terminal:
+        console = Console(width=max(console.width, 120))     # logs and pipes get whole rows, not cut ones
     table = Table(title=title)
-    for col in ("opponent", "episodes", "win rate", "95 % interval", "mean ticks", "mean return"):
+    for col in ("opponent", "episodes", "win rate", "95 % interval", "loss rate", "mean ticks", "mean return"):
         table.add_column(col, justify="right")
     for r in rows:
+        loss = "-" if np.isnan(r.loss_rate) else f"{100 * r.loss_rate:.1f} %"
         table.add_row(r.opponent, str(r.episodes), f"{100 * r.win_rate:.1f} %",
-                      f"{100 * r.low:.1f}-{100 * r.high:.1f} %", f"{r.mean_ticks:.0f}", f"{r.mean_return:.3f}")
+                      f"{100 * r.low:.1f}-{100 * r.high:.1f} %", loss, f"{r.mean_ticks:.0f}", f"{r.mean_return:.3f}")
     console.print(table)
 
 
 def save_rows(rows: list[EvalRow], path: Path) -> None:
-    atomic_write(path, json.dumps([asdict(r) for r in rows], indent=2).encode() + b"\n")
+    def plain(row):     # strict JSON: a missing rate (nan) is null
+        return {k: None if isinstance(v, float) and np.isnan(v) else v for k, v in asdict(row).items()}
+
+    atomic_write(path, json.dumps([plain(r) for r in rows], indent=2).encode() + b"\n")
 
 
 def save_replays(policy: Policy, out_dir, per_opponent: int = 2, opponents=None, seed: int = 0,

@@ -1,5 +1,7 @@
 """The training loop end to end: config layers, rollout bookkeeping, learning, checkpoints, the CLI."""
 
+import json
+
 import numpy as np
 import pytest
 import torch
@@ -202,6 +204,27 @@ def test_pvp_opponents_spread_and_evaluated(tmp_path):
     rows = evaluate(Policy(t.model, "pvp", {"max_ticks": 20}, ["novice", "average"]), episodes=4)
     assert [r.opponent for r in rows] == ["novice", "average"]
     assert all(0.0 <= r.low <= r.win_rate <= r.high <= 1.0 for r in rows)
+
+
+def test_evaluation_tells_losses_from_undecided_fights(tmp_path):
+    """An untrained policy against nightmare: most fights lost when they may run long, hardly any
+    when they are cut after 10 ticks (undecided, not losses); an encounter without a loss metric
+    reports none, as null in eval.json."""
+    from osrs_rl.train.evaluate import Policy, save_rows
+
+    spec = get_spec("pvp")
+    model = build_model(spec.obs_segments, spec.head_sizes, hidden=16)
+    long, short = (evaluate(Policy(model, "pvp", {"max_ticks": ticks}, ["nightmare"]), episodes=32, seed=3)[0]
+                   for ticks in (600, 10))
+    assert long.loss_rate > 0.5 and long.win_rate + long.loss_rate <= 1.0
+    assert short.loss_rate <= 0.1 and short.win_rate + short.loss_rate <= 0.1
+    template = get_spec("template")
+    row = evaluate(Policy(build_model(template.obs_segments, template.head_sizes, hidden=16), "template", {}, []),
+                   episodes=4)[0]
+    assert np.isnan(row.loss_rate)
+    save_rows([row, long], tmp_path / "eval.json")
+    saved = json.loads((tmp_path / "eval.json").read_text())
+    assert saved[0]["loss_rate"] is None and saved[1]["loss_rate"] == long.loss_rate
 
 
 def test_multi_agent_needs_an_opponent(tmp_path):
