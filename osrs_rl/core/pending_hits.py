@@ -155,6 +155,16 @@ def count_pending(queue):
 
 
 @njit(cache=True)
+def count_pending_on(queue, target):
+    """Number of hits in flight on entity ``target``."""
+    n = 0
+    for i in range(queue.shape[0]):
+        if queue[i].state == HIT_PENDING and queue[i].target == target:
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def clear_queue(queue):
     """Drop every hit (death, teleport, reset)."""
     for i in range(queue.shape[0]):

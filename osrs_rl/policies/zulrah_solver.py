@@ -28,8 +28,8 @@ Each tick, per env:
      another move avoids it;
   4. attack: first a snakeling that could strike before a kill started later lands (a melee one
      whose lock plus steps to the player is at most ``SNAKELING_NEAR``; a magic one within its 6
-     tiles unless magic is prayed), else Zulrah when the hit lands before it dives (hits in flight at
-     the dive are dropped [ZEN]), else, Zulrah being untargetable, any snakeling in reach;
+     tiles unless magic is prayed), else Zulrah when it is in reach with a clear line (a hit landing
+     during the dive waits for Zulrah to rise), else, Zulrah being untargetable, any snakeling in reach;
   5. overhead: on the tick of Zulrah's attack its style, read from the phase's timeline: missiles for
      serpentine, magic for tanzanite (a tanzanite shot is ranged with p = 3/10 and shows no tell
      before it is made, so those are taken), the Jad phase's alternation shot by shot from the
@@ -66,7 +66,8 @@ from osrs_rl.core.combatant import COMBATANT_DTYPE
 from osrs_rl.core.consumables import COL_ATTACK_DELAY, COL_EFFECTS, heal_amount
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
-from osrs_rl.core.hit_delay import edge_distance, hit_delay
+from osrs_rl.core.hit_delay import edge_distance
+from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.skills import HITPOINTS, MAGIC, NUM_SKILLS, PRAYER, RANGED
 from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import rotations as RT
@@ -87,12 +88,13 @@ _STANDS = (
 
 
 def _stand_table() -> np.ndarray:
-    out = np.zeros((RT.NUM_ROTATIONS, RT.MAX_PHASES, 2), dtype=np.int16)
+    """Per timeline (rotations.TIMELINES) and phase; a restarted rotation's bridge keeps the opening's tile."""
+    out = np.zeros((RT.NUM_TIMELINES, RT.MAX_PHASES, 2), dtype=np.int16)
     for r, names in enumerate(_STANDS):
         if len(names) != len(RT.ROTATIONS[r]):
             raise ValueError(f"rotation {r + 1}: {len(names)} stand tiles for {len(RT.ROTATIONS[r])} phases")
         for p, name in enumerate(names):
-            out[r, p] = RT.STAND_TILES[name]
+            out[r, p] = out[RT.NUM_ROTATIONS + r, p] = RT.STAND_TILES[name]
     return out
 
 
@@ -127,18 +129,19 @@ _UNREACHED = np.int16(10_000)
 # ---- what the player knows -------------------------------------------------------------------------
 @njit(cache=True)
 def _diving(s, cfg):
-    return s.phase_tick >= M.phase_ticks(s, cfg)
+    return M.diving(s, cfg)
 
 
 @njit(cache=True)
 def planned_phase(s, cfg):
-    """(rotation, phase) of the Zulrah to prepare for: the surfaced one, or the next while it dives
-    once the rotation is known (after the last phase a new rotation opens with the same phase)."""
+    """(timeline, phase) of the Zulrah to prepare for: the surfaced one, or the next while it dives
+    once the rotation is known (after the last phase a new rotation opens with the bridge, the same
+    in every rotation)."""
     if not _diving(s, cfg):
         return s.rotation, s.phase
     if s.phase + 1 >= cfg.num_phases[s.rotation]:
-        return s.rotation, 0
-    if s.phase >= cfg.identify_phase[s.rotation]:
+        return RT.NUM_ROTATIONS + M.rotation_of(s), 0
+    if s.phase >= cfg.identify_phase[M.rotation_of(s)]:
         return s.rotation, s.phase + 1
     return s.rotation, s.phase
 
@@ -147,7 +150,7 @@ def planned_phase(s, cfg):
 def next_attack(s, cfg):
     """The timeline code of Zulrah's next ranged or magic attack in this phase (this tick's
     included: the overhead set now meets it), or ACT_NONE."""
-    ticks = M.phase_ticks(s, cfg)
+    ticks = M.dive_tick(s, cfg)
     for t in range(s.phase_tick, ticks):
         code = cfg.timeline[s.rotation, s.phase, t]
         if code == RT.ACT_RANGED or code == RT.ACT_MAGIC or code == RT.ACT_TANZANITE:
@@ -157,7 +160,7 @@ def next_attack(s, cfg):
 
 @njit(cache=True)
 def _ticks_to_attack(s, cfg):
-    ticks = M.phase_ticks(s, cfg)
+    ticks = M.dive_tick(s, cfg)
     for t in range(s.phase_tick, ticks):
         code = cfg.timeline[s.rotation, s.phase, t]
         if code == RT.ACT_RANGED or code == RT.ACT_MAGIC or code == RT.ACT_TANZANITE:
@@ -214,7 +217,7 @@ def _upcoming_clouds_over(s, cfg, x, y):
     if _diving(s, cfg):
         return 0
     n = 0
-    for t in range(s.phase_tick, M.phase_ticks(s, cfg)):
+    for t in range(s.phase_tick, M.dive_tick(s, cfg)):
         if cfg.timeline[s.rotation, s.phase, t] == RT.ACT_CLOUDS:
             v = cfg.timeline_arg[s.rotation, s.phase, t]
             for c in range(2):
@@ -234,7 +237,7 @@ def _snakeling_pressure(s, cfg, x, y):
         if sn.active and sn.kind == 0:
             n += max(0, SNAKELING_NEAR - max(abs(x - sn.x), abs(y - sn.y)))
     if not _diving(s, cfg):
-        for t in range(s.phase_tick, M.phase_ticks(s, cfg)):
+        for t in range(s.phase_tick, M.dive_tick(s, cfg)):
             if cfg.timeline[s.rotation, s.phase, t] == RT.ACT_SNAKELING:
                 v = cfg.timeline_arg[s.rotation, s.phase, t]
                 sx, sy = cfg.spawn_tiles[s.rotation, s.phase, v, 0], cfg.spawn_tiles[s.rotation, s.phase, v, 1]
@@ -257,8 +260,7 @@ def _hazard(s, cfg, x, y):
 def _tile_cost(s, cfg, x, y, zx, zy, reach, magma, sx, sy):
     cost = _hazard(s, cfg, x, y) + COST_UPCOMING_CLOUD * _upcoming_clouds_over(s, cfg, x, y)
     cost += COST_SNAKELING * _snakeling_pressure(s, cfg, x, y)
-    d = edge_distance(x, y, 1, zx, zy, RT.ZULRAH_SIZE)
-    if d == 0 or d > reach:
+    if not has_line_of_sight(cfg.collision, x, y, 1, zx, zy, RT.ZULRAH_SIZE, reach):
         cost += COST_OUT_OF_REACH
     if magma and cfg.safespot[x, y] == 0:
         cost += COST_OFF_SAFESPOT
@@ -347,19 +349,18 @@ def choose_target(s, cfg, legal, x, y, set_index, magic_prayed):
         sn = s.snakelings[k]
         if not legal[off + 2 + k]:
             continue
-        d = edge_distance(x, y, 1, sn.x, sn.y, 1)
-        if d == 0 or d > reach:
+        if not has_line_of_sight(cfg.collision, x, y, 1, sn.x, sn.y, 1, reach):
             continue
+        d = edge_distance(x, y, 1, sn.x, sn.y, 1)
         if _threatens(sn, x, y, magic_prayed) and d < best_threat:
             best_threat, threat = d, k
         elif spare < 0:
             spare = k
     if threat >= 0:
         return 2 + threat
-    d = edge_distance(x, y, 1, s.zx, s.zy, RT.ZULRAH_SIZE)
-    # a hit still in flight when Zulrah dives is dropped [ZEN]: no attack that would land too late
-    lands = s.phase_tick + hit_delay(cfg.set_proj[s.tier, set_index], d, True)
-    if legal[off + ST.ATTACK_ZULRAH] and 0 < d <= reach and lands < M.phase_ticks(s, cfg):
+    # a hit that lands while Zulrah dives waits for it to rise (mechanics.land_npc_hits): no loss
+    sees = has_line_of_sight(cfg.collision, x, y, 1, s.zx, s.zy, RT.ZULRAH_SIZE, reach)
+    if legal[off + ST.ATTACK_ZULRAH] and sees:
         return ST.ATTACK_ZULRAH
     if spare >= 0 and not M.zulrah_targetable(s, cfg):
         return 2 + spare

@@ -31,7 +31,8 @@ REFERENCE = {
         (T_, W_, 20, ("magic", 5), 0, 0), (S_, So, 20, ("ranged", 5), 0, 0), (T_, E_, 20, ("magic", 5), 0, 0),
         (S_, C_, 25, None, 3, 3), (S_, W_, 20, ("ranged", 5), 0, 0), (T_, C_, 36, ("magic", 5), 3, 2),
         (S_, E_, 35, ("jad", 10), 0, 0), (T_, C_, 18, None, 4, 0)],
-    3: [(S_, C_, 28, None, 0, 4), (T_, E_, 36, ("magic", 5), 4, 0), (S_, So, 24, ("ranged", 4), 0, 2),
+    # phase 2: 6 magic attacks [OSRS wiki "Zulrah/Strategies", PufferLib; ZEN has 5]
+    3: [(S_, C_, 28, None, 0, 4), (T_, E_, 36, ("magic", 6), 4, 0), (S_, So, 24, ("ranged", 4), 0, 2),
         (T_, W_, 30, ("magic", 4), 4, 0), (M_, C_, 28, "melee", 0, 2), (S_, E_, 17, ("ranged", 4), 0, 0),
         (S_, So, 34, None, 6, 3), (T_, W_, 33, ("magic", 5), 4, 0), (S_, C_, 20, ("ranged", 5), 0, 0),
         (T_, C_, 27, ("magic", 4), 0, 3), (S_, E_, 29, ("jad", 8), 0, 0), (T_, C_, 18, None, 4, 0)],
@@ -50,8 +51,9 @@ def test_table_shape():
     assert [len(r) for r in RT.ROTATIONS] == [10, 10, 11, 12]
     assert RT.MAX_PHASES == 12
     tables = RT.build_tables()
-    assert tables["timeline"].shape == (4, 12, RT.MAX_PHASE_TICKS)
-    assert list(tables["num_phases"]) == [10, 10, 11, 12]
+    # timelines 0..3 follow the spawn, 4..7 a restart (bridge first)
+    assert tables["timeline"].shape == (8, 12, RT.MAX_PHASE_TICKS)
+    assert list(tables["num_phases"]) == [10, 10, 11, 12] * 2
 
 
 @pytest.mark.parametrize("rotation", range(4))
@@ -101,7 +103,7 @@ def test_timelines_fit_and_keep_the_3_tick_cadence(rotation):
         ticks = [t for t, c in enumerate(codes) if c in (RT.ACT_RANGED, RT.ACT_MAGIC, RT.ACT_TANZANITE,
                                                             RT.ACT_CLOUDS, RT.ACT_SNAKELING, RT.ACT_MAGMA_PICK)]
         if ticks:
-            assert ticks[0] == RT.first_action_tick(p)
+            assert ticks[0] == RT.first_action_tick(phase)
         attack_ticks = [t for t, c in enumerate(codes) if c in (RT.ACT_RANGED, RT.ACT_MAGIC, RT.ACT_TANZANITE)]
         assert all(b - a == RT.ACTION_TICKS for a, b in zip(attack_ticks, attack_ticks[1:], strict=False))
 
@@ -119,6 +121,78 @@ def test_jad_alternates_from_its_first_style(rotation, first):
 def test_rotation_identified_from_the_phases_seen():
     # rotations 3 and 4 differ from the others at phase 2; 1 and 2 only at phase 4
     assert [RT.identify_phase(r) for r in range(4)] == [3, 3, 1, 1]
+
+
+# ---- issue 14: the dive is inside RL-R's phase length, and the restart opens with the bridge ------
+@pytest.mark.parametrize("timeline", range(RT.NUM_TIMELINES))
+def test_the_dive_follows_the_last_action_by_one_slot_in_every_phase(timeline):
+    # RL-R phaseTicks run rise to rise, dive included; ZEN dives 3 ticks after the last action. Before the
+    # fix the dive came after phase_ticks, leaving Zulrah targetable and idle 1-7 ticks after its last action.
+    for p, phase in enumerate(RT.TIMELINES[timeline]):
+        codes, _ = RT.phase_timeline(phase, p)
+        acted = [t for t, c in enumerate(codes) if c != RT.ACT_NONE]
+        last = acted[-1]
+        # the magma stand's last event is its second slam, one tick before the stand's end
+        slot = 1 if codes[last] == RT.ACT_MAGMA_SLAM else RT.ACTION_TICKS
+        assert last + slot == RT.dive_tick(phase) == phase.ticks - RT.DIVE_TICKS, (timeline, p)
+        if not RT.is_spawn(timeline, p):
+            lo, hi = RT.FIRST_ACTION_RANGE
+            assert lo <= RT.first_action_tick(phase) <= hi, (timeline, p, RT.first_action_tick(phase))
+
+
+def test_a_restart_opens_with_five_ranged_attacks_then_the_volleys():
+    # OSRS wiki "Zulrah": after the last phase Zulrah returns to the centre in green, attacks with ranged
+    # several times, then fills the area with clouds; the spawn itself never attacks
+    for r in range(RT.NUM_ROTATIONS):
+        restart = RT.TIMELINES[RT.NUM_ROTATIONS + r]
+        assert restart[0] is RT.BRIDGE and restart[1:] == RT.ROTATIONS[r][1:]
+    codes, _ = RT.phase_timeline(RT.BRIDGE, 0)
+    acts = [c for c in codes if c != RT.ACT_NONE]
+    assert acts == [RT.ACT_RANGED] * 5 + [RT.ACT_CLOUDS] * 4
+    assert RT.count(RT.ROTATIONS[0][0], "ranged") == 0
+
+
+def test_the_zulrah_map_is_the_games():
+    # shrine_map.json (the Shortest Path plugin's dump of the game cache): 69 walkable tiles in a U, and two
+    # pillars. The old rectangle (x 2262..2274, y 3068..3078 less the bay) had 113.
+    from osrs_rl.encounters.zulrah import loadouts as L
+    w, pil = L.walkable(), L.pillars()
+    assert w.sum() == 69 and pil.sum() == 2
+    assert {RT.local(2265, 3071), RT.local(2271, 3071)} == {tuple(t) for t in np.argwhere(pil)}
+    rows = {3078: [2264, 2272], 3077: [2263, 2264, 2272, 2273, 2274], 3070: list(range(2262, 2274)),
+            3069: list(range(2264, 2273)), 3068: list(range(2266, 2271))}
+    rows |= {y: [2262, 2263, 2264, 2272, 2273, 2274] for y in range(3071, 3077)}
+    want = {RT.local(x, y) for y, xs in rows.items() for x in xs}
+    assert {tuple(t) for t in np.argwhere(w)} == want
+    # tiles a policy camped on in the old map are water now
+    for tile in ((2262, 3078), (2263, 3078), (2262, 3068), (2274, 3069), (2268, 3072)):
+        assert not w[RT.local(*tile)], tile
+    # every documented player tile stands on the platform
+    documented = list(RT.STAND_TILES.values()) + list(RT.MELEE_SAFESPOTS) + [RT.PLAYER_START, RT.FIRST_SLAM_SAFE_TILE]
+    assert all(w[t] for t in documented)
+    # every snakeling spawns on the platform; every cloud covers some of it
+    for timeline in RT.TIMELINES:
+        for phase in timeline:
+            for a in phase.actions:
+                if a[0] == "snakeling":
+                    assert w[a[1]], a
+                if a[0] == "clouds":
+                    for cx, cy in a[1:]:
+                        assert w[cx - 1:cx + 2, cy - 1:cy + 2].any(), a
+
+
+def test_the_player_never_leaves_the_platform():
+    # random legal play for 3000 ticks over 16 fights: the player and every snakeling stand on walkable tiles
+    from osrs_rl.encounters.zulrah import loadouts as L
+    w = L.walkable()
+    env = make(num_envs=16, seed=9, max_ticks=3000)
+    rng = np.random.default_rng(0)
+    for _ in range(600):
+        env.step(random_legal_actions(env, rng))
+        s = env.states
+        assert w[s["p"]["x"], s["p"]["y"]].all()
+        act = s["snakelings"]["active"] == 1
+        assert w[s["snakelings"]["x"][act], s["snakelings"]["y"][act]].all()
 
 
 # ---- the encounter (step 2) ----------------------------------------------------------------------
@@ -199,7 +273,7 @@ def golden_hash(ticks=400):
 
 
 # Changing this hash changes the simulation: explain why in the commit that updates it.
-GOLDEN = "901dd37f2998c72b"
+GOLDEN = "1d678487184705d5"
 
 
 def test_golden_trace():

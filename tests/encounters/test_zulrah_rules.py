@@ -8,7 +8,7 @@ import osrs_rl
 from osrs_rl.core import rng as R
 from osrs_rl.core.attack import sample_hits
 from osrs_rl.core.damage import CAP_ZULRAH
-from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED, push_hit
+from osrs_rl.core.pending_hits import FLAG_ACCURATE, HIT_PENDING, STYLE_MAGIC, STYLE_RANGED, push_hit
 from osrs_rl.core.skills import HITPOINTS, PRAYER
 from osrs_rl.core.specials import build_normal_table
 from osrs_rl.encounters.zulrah import mechanics as M
@@ -61,6 +61,11 @@ def run(env, ticks, action=None):
     return out
 
 
+def first_action(rotation, phase):
+    """Phase tick of the first action (rotations.first_action_tick)."""
+    return RT.first_action_tick(RT.TIMELINES[rotation][phase])
+
+
 # ---- timing: spawn lock, cadence, dive ------------------------------------------------------------
 def test_attack_cadence_and_style_of_a_serpentine_stand():
     env = fight(start_rotation=1, start_phase=6, hp=BIG_HP)           # rotation 2 phase 7: serpentine east, 5 ranged
@@ -70,7 +75,7 @@ def test_attack_cadence_and_style_of_a_serpentine_stand():
 
 
 def test_tanzanite_shots_are_ranged_three_times_in_ten():
-    env = fight(num_envs=2000, start_rotation=0, start_phase=2)   # rotation 1 phase 3: 4 magic attacks
+    env = fight(num_envs=2000, start_rotation=0, start_phase=2, hp=BIG_HP)   # rotation 1 phase 3: 4 magic
     styles = []
     for _ in range(15):
         env.step(act(env.num_envs))
@@ -91,7 +96,8 @@ def test_jad_phase_alternates_styles(rotation, phase, first, shots):
     styles = [style for _, a, style in trace if a in (RT.ACT_RANGED, RT.ACT_MAGIC)]
     other = STYLE_MAGIC if first == STYLE_RANGED else STYLE_RANGED
     assert styles == [first if k % 2 == 0 else other for k in range(shots)]
-    assert [t for t, a, _ in trace if a in (RT.ACT_RANGED, RT.ACT_MAGIC)] == list(range(2, 2 + 3 * shots, 3))
+    first = first_action(rotation, phase)
+    assert [t for t, a, _ in trace if a in (RT.ACT_RANGED, RT.ACT_MAGIC)] == list(range(first, first + 3 * shots, 3))
 
 
 def test_spawn_lock_and_untargetable_ticks():
@@ -103,46 +109,56 @@ def test_spawn_lock_and_untargetable_ticks():
         env.step(NOOP)
     # reference 4: not interactable for the first 4 ticks, then in reach from the start tile
     assert legal[:4] == [False] * 4 and all(legal[4:])
-    first_action = next(t for t, a, _ in run(fight(start_rotation=0), 12) if a != RT.ACT_NONE)
-    assert first_action == RT.SPAWN_FIRST_ACTION_TICK
+    first = next(t for t, a, _ in run(fight(start_rotation=0), 20) if a != RT.ACT_NONE)
+    assert first == first_action(0, 0) == 28 - RT.DIVE_TICKS - 4 * RT.ACTION_TICKS     # 13: the RL-R fit
 
 
 def test_dive_surface_and_the_next_phase():
+    # RL-R's 20 ticks run rise to rise: the dive is their last 3 (issue 14: it came after them before)
     env = fight(start_rotation=1, start_phase=6, hp=BIG_HP)           # 20 ticks, then tanzanite south
     zulrah = env.spec.mask_slices()["attack"].start + ST.ATTACK_ZULRAH
     s = env.states[0]
     seen = []
-    for _ in range(20 + RT.DIVE_TICKS + 4):
+    for _ in range(20 + 4):
         seen.append((int(s["phase"]), int(s["phase_tick"]), bool(env.action_mask()[0, zulrah])))
         env.step(NOOP)
-    assert seen[19] == (6, 19, True)
-    assert [x[2] for x in seen[20:23]] == [False] * 3                       # diving: 3 ticks
-    assert seen[23][:2] == (7, 0) and not any(x[2] for x in seen[23:26])   # surfacing: 3 ticks
-    assert seen[26][2]
+    assert seen[16] == (6, 16, True)
+    assert [x[2] for x in seen[17:20]] == [False] * 3                       # diving: 3 ticks
+    assert seen[20][:2] == (7, 0) and not any(x[2] for x in seen[20:23])   # surfacing: 3 ticks
+    assert seen[23][2]
     assert s["form"] == RT.TANZANITE and s["spot"] == RT.SOUTH
     assert (s["zx"], s["zy"]) == RT.SPOT_TILES[RT.SOUTH]
 
 
-def test_hits_on_zulrah_are_dropped_when_it_dives():
-    env = fight(start_rotation=1, start_phase=6, hp=BIG_HP)
+def test_hits_on_zulrah_in_flight_at_the_dive_land_when_it_rises():
+    # OSRS wiki "Zulrah": a hit struck just as it dives registers shortly after it resurfaces (issue 14:
+    # they were dropped, following ZEN)
+    env = fight(start_rotation=1, start_phase=6, hp=BIG_HP)           # 20 ticks: the dive is ticks 17..19
     s = env.states[0]
-    for _ in range(19):
+    for _ in range(16):
         env.step(NOOP)
-    push_hit(s["hits"], int(s["tick"]) + 3, 40, STYLE_RANGED, ST.SRC_PLAYER, ST.TARGET_ZULRAH, 0, 0, 0)
+    push_hit(s["hits"], int(s["tick"]) + 2, 40, STYLE_RANGED, ST.SRC_PLAYER, ST.TARGET_ZULRAH, 0, 0, 0)
     commit(env)
-    for _ in range(5):
+    for _ in range(4):                                                # due during the dive: it waits
         env.step(NOOP)
-    assert s["z_hp"] == 500
+        assert s["z_hp"] == 500
+    assert s["phase"] == 7 and s["phase_tick"] == 0 and s["z_hp"] == 500     # risen at the next spot
+    env.step(NOOP)                                                    # its first tick up: the hit lands
+    assert s["z_hp"] == 460
     assert not any(h["state"] == HIT_PENDING and h["target"] == ST.TARGET_ZULRAH for h in s["hits"])
 
 
 def test_a_new_rotation_follows_the_last_phase():
-    env = fight(num_envs=64, start_rotation=0, start_phase=9)              # the last phase: 21 ticks
-    for _ in range(21 + RT.DIVE_TICKS):
+    env = fight(num_envs=64, start_rotation=0, start_phase=9, hp=BIG_HP)  # the last phase: 21 ticks
+    for _ in range(21):
         env.step(act(64))
     s = env.states
     assert (s["phase"] == 0).all() and (s["form"] == RT.SERPENTINE).all() and (s["spot"] == RT.CENTER).all()
-    assert len(set(s["rotation"])) > 1
+    assert len(set(s["rotation"] % RT.NUM_ROTATIONS)) > 1 and (s["rotation"] >= RT.NUM_ROTATIONS).all()
+    # the bridge: ranged attacks first, then the volleys (issue 14: the restart repeated the spawn's clouds)
+    trace = run(env, 34)
+    acts = [a for _, a, _ in trace if a != RT.ACT_NONE]
+    assert acts == [RT.ACT_RANGED] * 5 + [RT.ACT_CLOUDS] * 4
 
 
 # ---- Zulrah's attacks, prayer, venom ----------------------------------------------------------------
@@ -154,17 +170,26 @@ def test_the_matching_overhead_blocks_every_attack():
         env.states[0]["p"]["levels"][PRAYER] = 99                             # no drain in this test
     s = env.states[0]
     assert s["zulrah_attacks"] == 5 and s["prayed_attacks"] == 5
-    assert s["damage_taken"][ST.SRC_SERPENTINE] == 0 and s["p"]["venom"] == 0
+    assert s["damage_taken"][ST.SRC_SERPENTINE] == 0
 
 
-def test_a_nonzero_hit_envenoms_unless_immune():
-    env = fight(num_envs=256, start_rotation=1, start_phase=6, hp=BIG_HP)
-    for _ in range(12):
-        env.step(act(256))
-    s = env.states
-    hit = s["damage_taken"][:, ST.SRC_SERPENTINE] > 0
-    assert hit.any() and (~hit).any()
-    assert np.array_equal(s["p"]["venom"] == 1, hit)                          # ZEN delayHit
+def test_an_accurate_attack_envenoms_even_through_the_overhead():
+    # OSRS wiki "Zulrah": ranged and magic attacks envenom unless they miss, even if a protection prayer
+    # blocks them (issue 14: only unprotected damaging hits envenomed, so praying made venom rare)
+    for overhead in (ST.OVERHEAD_KEEP, ST.OVERHEAD_MISSILES):
+        env = fight(num_envs=256, start_rotation=1, start_phase=6, hp=BIG_HP)
+        env.step(act(256, overhead=overhead))
+        for _ in range(8):
+            env.step(act(256))
+            env.states["p"]["levels"][:, PRAYER] = 99
+        s = env.states
+        venomed = s["p"]["venom"] == 1
+        assert 0.5 < venomed.mean() < 1.0, overhead                   # some attacks miss: accuracy decides
+        if overhead == ST.OVERHEAD_MISSILES:
+            assert (s["damage_taken"][:, ST.SRC_SERPENTINE] == 0).all()
+        else:
+            hit = s["damage_taken"][:, ST.SRC_SERPENTINE] > 0
+            assert venomed[hit].all()
     # anti-venom: cures and keeps new venom off
     env = fight(num_envs=256, start_rotation=1, start_phase=6, hp=BIG_HP)
     env.step(act(256, drink=ST.DRINK_ANTIVENOM))
@@ -196,8 +221,9 @@ def test_slam_hits_a_player_who_stays_and_stuns_five_ticks():
     s = env.states
     assert (s["stun"] == M.STUN_TICKS - 1).all()                            # counted down once already
     dmg = s["damage_taken"][:, ST.SRC_MAGMA]
-    assert dmg.max() <= 30 and dmg.max() > 20                                 # wiki infobox max 30
-    assert np.array_equal(s["p"]["venom"] == 1, dmg > 0)
+    # OSRS wiki "Zulrah": 20-30, and the slam does not envenom (issue 14: 0-30, envenoming)
+    assert dmg.min() >= 20 and dmg.max() <= 30 and len(set(dmg)) > 5
+    assert (s["p"]["venom"] == 0).all()
     # stunned: walking and attacking are masked for the stun's ticks
     mask = env.action_mask()
     assert not mask[:, 1:ST.NUM_MOVES].any()
@@ -237,16 +263,17 @@ def test_a_cloud_hurts_1_to_4_a_tick_for_30_ticks():
         per_tick.append(int(s["damage_taken"][ST.SRC_CLOUDS]) - before)
     hurt = [k for k, d in enumerate(per_tick) if d]
     assert len(hurt) == M.CLOUD_LIFE and hurt == list(range(hurt[0], hurt[0] + 30))
-    assert hurt[0] == RT.SPAWN_FIRST_ACTION_TICK + 1                           # the tick after the volley
+    assert hurt[0] == first_action(0, 0) + 1                                   # the tick after the volley
     assert min(per_tick[k] for k in hurt) >= 1 and max(per_tick) <= 4
 
 
 def test_snakelings_lock_live_67_ticks_and_come_in_two_variants():
     env = fight(num_envs=400, start_rotation=0, start_phase=3, hp=BIG_HP)   # rotation 1 phase 4: 4 snakelings
-    for _ in range(18):
+    spawn = first_action(0, 3) + 5 * RT.ACTION_TICKS            # after its 5 ranged attacks
+    for _ in range(spawn + 1):
         env.step(act(400))
     sn = env.states["snakelings"]
-    assert (sn["active"].sum(axis=1) == 1).all()                 # the first spawns at stand tick 17
+    assert (sn["active"].sum(axis=1) == 1).all()
     spawned = sn[:, 0].copy()
     assert (spawned["lock"] == M.SNAKELING_LOCK).all() and (spawned["life"] == M.SNAKELING_LIFE).all()
     share = spawned["kind"].mean()
@@ -393,7 +420,7 @@ def test_a_snakeling_under_the_player_steps_out_and_attacks():
     """An NPC under its target steps out in a random cardinal direction (core.movement rule 7), so a
     snakeling the player walked onto still attacks: an idle player on its tile is bitten."""
     env = fight(num_envs=64, start_rotation=0, start_phase=3, hp=BIG_HP)
-    for _ in range(18 + M.SNAKELING_LOCK):                 # the first snakeling spawns and its lock ends
+    for _ in range(first_action(0, 3) + 5 * RT.ACTION_TICKS + 1 + M.SNAKELING_LOCK):   # it spawns, its lock ends
         env.step(act(64))
     s = env.states
     assert s["snakelings"]["active"][:, 0].all()
@@ -407,3 +434,67 @@ def test_a_snakeling_under_the_player_steps_out_and_attacks():
     for _ in range(20):
         env.step(act(64))
     assert (s["damage_taken"][:, ST.SRC_SNAKELINGS] > before).mean() > 0.5
+
+
+# ---- issue 14: line of sight, knock-back, venom from snakelings, attacks after the kill -----------------
+def test_a_pillar_blocks_the_line_both_ways_and_zulrah_holds_its_attack():
+    # the pillars (2265, 3071) and (2271, 3071) block projectiles (shrine_map.json); before issue 14 the
+    # player shot through them and Zulrah attacked from anywhere
+    env = fight(start_rotation=0, start_phase=2, hp=BIG_HP)        # rotation 1 phase 3: tanzanite at center
+    zulrah = env.spec.mask_slices()["attack"].start + ST.ATTACK_ZULRAH
+    place(env, RT.local(2264, 3070))                               # south-west of the west pillar
+    s = env.states[0]
+    for _ in range(12):
+        assert not env.action_mask()[0, zulrah]
+        env.step(NOOP)
+    assert s["zulrah_attacks"] == 0 and s["stalled"] == 1
+    held = int(s["phase_tick"])
+    assert held == first_action(0, 2)                               # the clock waits at the attack
+    place(env, RT.local(2268, 3069))                                # in the open
+    env.step(NOOP)
+    assert s["zulrah_attacks"] == 1 and s["phase_tick"] == held + 1
+    assert env.action_mask()[0, zulrah]
+
+
+def test_the_slam_knocks_the_player_back_until_the_platform_stops_it():
+    # ZEN's slam pushes the player away from Zulrah's centre [M]; from the base's middle it is straight south
+    env = fight(start_rotation=0, start_phase=1, hp=BIG_HP)         # magma at center
+    place(env, RT.local(2268, 3069))
+    run(env, first_action(0, 1) + RT.MAGMA_SLAM_TICKS[0] + 1)
+    s = env.states[0]
+    assert s["damage_taken"][ST.SRC_MAGMA] >= 20
+    assert (int(s["p"]["x"]), int(s["p"]["y"])) == RT.local(2268, 3068)     # one tile, then water
+
+
+def test_snakeling_hits_envenom():
+    # OSRS wiki "Snakeling", "Venom": snakelings envenom (before issue 14 they never did)
+    env = fight(num_envs=64, start_rotation=0, start_phase=3, hp=BIG_HP)
+    for _ in range(first_action(0, 3) + 5 * RT.ACTION_TICKS + 1 + M.SNAKELING_LOCK):
+        env.step(act(64, overhead=ST.OVERHEAD_MISSILES))            # serpentine's shots: blocked
+        env.states["p"]["levels"][:, PRAYER] = 99
+    s = env.states
+    s["p"]["venom"] = 0
+    s["p"]["x"], s["p"]["y"] = s["snakelings"]["x"][:, 0] + 1, s["snakelings"]["y"][:, 0]
+    s["snakelings"]["kind"][:, 0] = 0
+    commit(env)
+    for _ in range(6):
+        env.step(act(64))
+    bitten = s["damage_taken"][:, ST.SRC_SNAKELINGS] > 0
+    assert bitten.any() and (s["p"]["venom"][bitten] == 1).all()
+
+
+def test_zulrahs_attacks_in_flight_land_after_its_death():
+    # OSRS wiki "Zulrah": its existing attacks still damage the player after it is killed
+    env = fight(start_rotation=1, start_phase=6, hp=30)
+    s = env.states[0]
+    s["z_hp"] = 10
+    push_hit(s["hits"], int(s["tick"]) + 1, 45, STYLE_MAGIC, ST.SRC_PLAYER, ST.TARGET_ZULRAH, 0, 0, 0)
+    push_hit(s["hits"], int(s["tick"]) + 3, 35, STYLE_RANGED, ST.SRC_SERPENTINE, ST.TARGET_PLAYER,
+             FLAG_ACCURATE, 0, 0)
+    commit(env)
+    _, _, terminated, _, _ = env.step(NOOP)                         # Zulrah falls; its shot still flies
+    assert s["z_hp"] <= 0 and s["kill_tick"] == s["tick"] and not terminated[0]
+    env.step(NOOP)
+    _, reward, terminated, _, _ = env.step(NOOP)                    # it lands: 35 on 30 hitpoints
+    assert terminated[0] and reward[0] == -1.0
+    assert env.pop_metrics()["died"][0] == 1.0

@@ -81,7 +81,9 @@ def test_a_cloud_and_a_slam_show_where_the_state_has_them():
     assert [(o["x"], o["y"], o["size"]) for o in clouds] == [(11, 16, 3)] and "23" in clouds[0]["label"]
     assert [(o["x"], o["y"]) for o in scene["objects"] if o["kind"] == "target"] == [(20, 11)]
     danger = {tuple(t) for t in scene["overlays"]["danger"]}
-    assert {(12 + dx, 17 + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)} <= danger
+    walkable = env.config[0]["collision"] == 0
+    cloud = {(12 + dx, 17 + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
+    assert {t for t in cloud if walkable[t]} <= danger and not any(walkable[t] for t in cloud - danger)
     assert (21, 12) in danger and (12, 14) not in danger
 
 

@@ -82,7 +82,7 @@ def test_it_prays_right_at_every_attack(rotation, phase, kind):
         assert (s["damage_taken"][:, ST.SRC_JAD if kind == "jad" else ST.SRC_SERPENTINE] == 0).all()
 
 
-@pytest.mark.parametrize("tile", [(2274, 3078), (2262, 3068)])
+@pytest.mark.parametrize("tile", [(2274, 3077), (2262, 3070)])     # the platform's north-east and south-west corners
 @pytest.mark.parametrize("safespots_clouded", [False, True])
 def test_it_leaves_the_stared_tile_before_the_slam(tile, safespots_clouded):
     # magma at center, rotation 1 phase 2: stares at ticks 0 and 9 of its stand, slams at 5 and 15

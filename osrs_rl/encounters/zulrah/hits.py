@@ -25,6 +25,7 @@ from __future__ import annotations
 from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.pending_hits import HIT_LANDED, HIT_PENDING
 from osrs_rl.encounters.zulrah import mechanics as M
+from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
 
 HIT_STYLE_NAMES = ("melee", "ranged", "magic", "typeless")     # core.pending_hits.STYLE_*
@@ -102,7 +103,9 @@ def _splat(on: str, damage: int) -> dict:
 
 def _on_npcs(s, prev, cfg) -> list[dict]:
     tick = int(s["tick"])
-    dived = int(prev["phase_tick"]) == int(cfg["phase_ticks"][int(prev["rotation"]), int(prev["phase"])])
+    # hits on Zulrah wait while it dives (mechanics.land_npc_hits): the record before this tick says so
+    dive = int(cfg["phase_ticks"][int(prev["rotation"]), int(prev["phase"])]) - RT.DIVE_TICKS
+    dived = int(prev["phase_tick"]) >= dive
     fallen = fallen_snakelings(s, prev)
     budget = {"zulrah": int(s["damage_dealt"]) - int(prev["damage_dealt"])}
     out = []

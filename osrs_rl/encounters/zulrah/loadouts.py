@@ -4,11 +4,10 @@
 (``start_phase`` against the rotation, the tier weights) and fills every derived field with the
 engine's own calculator code (``osrs_rl.calc.build_combatant``), as ``pvp/loadouts.py`` does.
 
-The platform (APPROXIMATION, README): no tile map of the shrine is in the reference, so the walkable
-area is the rectangle spanned by every documented player, cloud and snakeling tile (absolute x
-2262..2274, y 3068..3078; reference section 2 and ZEN tiles) minus the water where Zulrah surfaces at
-CENTER (x 2266..2270, y >= 3073). The two pillars are not obstacles (their tiles are not in the
-reference); the melee safespots beside them are listed tiles instead (``rotations.MELEE_SAFESPOTS``).
+The platform is the game's collision map (``shrine_map.json``: the RuneLite plugin "Shortest Path"'s
+dump of the OSRS cache, decoded by ``scripts/collision_map.py``): a U-shaped island of 69 walkable
+tiles, two 3-wide arms around the bay where Zulrah surfaces at CENTER, and two pillars that block
+movement and line of sight. Water blocks movement only.
 """
 
 from __future__ import annotations
@@ -34,10 +33,7 @@ from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.runtime.config import ConfigError
 
 GEAR_PATH = Path(__file__).resolve().parent / "gear.json"
-PLATFORM_X = (2262, 2274)           # absolute, inclusive (see the module docstring)
-PLATFORM_Y = (3068, 3078)
-WATER_X = (2266, 2270)              # Zulrah's CENTER footprint and the water north of it
-WATER_MIN_Y = 3073
+MAP_PATH = Path(__file__).resolve().parent / "shrine_map.json"
 # walk directions (moves 1..8): N, NE, E, SE, S, SW, W, NW
 WALK = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 # run destinations (moves 9..24): the 16 tiles two steps away, clockwise from north
@@ -54,16 +50,29 @@ def tiers() -> dict:
     return data
 
 
+@cache
+def _map_chars() -> np.ndarray:
+    """The map file's characters as ``[GRID_W, GRID_H]`` in the local frame (x east, y north)."""
+    with open(MAP_PATH, encoding="utf-8") as f:
+        doc = json.load(f)
+    rows = doc["rows_north_to_south"]
+    x0, y0 = RT.local(doc["x_min"], doc["y_max"])
+    if (x0, y0 + 1 - len(rows)) != (0, 0) or {len(r) for r in rows} != {RT.GRID_W} or len(rows) != RT.GRID_H:
+        raise ValueError(f"{MAP_PATH.name} must cover the local frame {RT.GRID_W}x{RT.GRID_H} from {RT.ORIGIN}")
+    chars = np.array([list(r) for r in rows]).T[:, ::-1]
+    if not set(np.unique(chars)) <= set(doc["legend"]):
+        raise ValueError(f"{MAP_PATH.name}: characters outside its legend {sorted(doc['legend'])}")
+    return chars
+
+
 def walkable() -> np.ndarray:
-    """bool[GRID_W, GRID_H]: the approximated platform."""
-    w = np.zeros((RT.GRID_W, RT.GRID_H), dtype=bool)
-    for x in range(PLATFORM_X[0], PLATFORM_X[1] + 1):
-        for y in range(PLATFORM_Y[0], PLATFORM_Y[1] + 1):
-            if WATER_X[0] <= x <= WATER_X[1] and y >= WATER_MIN_Y:
-                continue
-            lx, ly = RT.local(x, y)
-            w[lx, ly] = True
-    return w
+    """bool[GRID_W, GRID_H]: the platform's walkable tiles, from the game's collision map."""
+    return _map_chars() == "."
+
+
+def pillars() -> np.ndarray:
+    """bool[GRID_W, GRID_H]: the two pillars (block movement and line of sight)."""
+    return _map_chars() == "P"
 
 
 def _run_steps(dx: int, dy: int) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -76,8 +85,9 @@ def _run_steps(dx: int, dy: int) -> tuple[tuple[int, int], tuple[int, int]]:
 def platform(cfg) -> None:
     """Collision map, the legal-move table per tile and the safespot map."""
     w = walkable()
-    flags = np.full((RT.GRID_W, RT.GRID_H), C.BLOCKED, dtype=C.FLAGS_DTYPE)
+    flags = np.full((RT.GRID_W, RT.GRID_H), C.BLOCKED, dtype=C.FLAGS_DTYPE)    # water: movement only
     flags[w] = 0
+    flags[pillars()] |= C.BLOCKS_LOS
     cfg["collision"] = flags
     steps = [((0, 0), (0, 0))] + [((dx, dy), (0, 0)) for dx, dy in WALK] + [_run_steps(dx, dy) for dx, dy in RUN]
     for m, (a, b) in enumerate(steps):

@@ -40,6 +40,7 @@ from osrs_rl.core import rng as R
 from osrs_rl.core import styles as S
 from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_accuracy
 from osrs_rl.core.attack import rolls_vs_npc, sample_hits
+from osrs_rl.core.collision import can_step
 from osrs_rl.core.consumables import drink_potion, eat_food
 from osrs_rl.core.damage import CAP_NONE, roll_npc_damage
 from osrs_rl.core.energy import (
@@ -53,6 +54,7 @@ from osrs_rl.core.energy import (
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
+from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.movement import in_melee_reach, npc_chase_step, npc_unstack_step, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
@@ -65,6 +67,7 @@ from osrs_rl.core.pending_hits import (
     STYLE_RANGED,
     STYLE_TYPELESS,
     clear_queue,
+    count_pending_on,
     pop_due_for,
     push_hit,
 )
@@ -78,7 +81,10 @@ from osrs_rl.encounters.zulrah import state as ST
 
 ZULRAH_MAX_HIT = 41            # ranged and magic, every form [H: reference 1, npcs.json max_hit_listed]
 TANZANITE_RANGED = (3, 10)     # a tanzanite shot is ranged with p = 3/10 [M: ZEN]
-STUN_TICKS = 5                 # magma slam [M: ZEN]
+STUN_TICKS = 5                 # magma slam [M: ZEN; PufferLib]
+SLAM_MIN_HIT = 20              # magma slam 20..30 [M: OSRS wiki "Zulrah"]
+KNOCK_BACK_REACH = RT.ZULRAH_SIZE + 4    # the slam's push aims this far from Zulrah's centre [M: ZEN]
+ZULRAH_SIGHT = 32              # range of Zulrah's own attacks: the whole shrine (only the pillars stop them)
 CLOUD_LIFE = 30                # ticks a cloud hurts [M: ZEN addCloud]
 CLOUD_DAMAGE = (1, 4)          # per tick, unaffected by prayer [M: ZEN]
 SNAKELING_LOCK = 3             # ticks after spawning [M: ZEN]
@@ -107,18 +113,37 @@ def protected_from(p, style):
 
 @njit(cache=True)
 def phase_ticks(s, cfg):
+    """The whole cycle of this phase, rise to the next rise (rotations.py)."""
     return cfg.phase_ticks[s.rotation, s.phase]
 
 
 @njit(cache=True)
+def dive_tick(s, cfg):
+    """The phase tick the dive starts: its last ``DIVE_TICKS`` (rotations.py)."""
+    return cfg.phase_ticks[s.rotation, s.phase] - RT.DIVE_TICKS
+
+
+@njit(cache=True)
+def diving(s, cfg):
+    return s.phase_tick >= dive_tick(s, cfg)
+
+
+@njit(cache=True)
+def rotation_of(s):
+    """The rotation (0..3) of the timeline Zulrah follows (rotations.TIMELINES)."""
+    return s.rotation % RT.NUM_ROTATIONS
+
+
+@njit(cache=True)
 def targetable_from(s):
-    return RT.SPAWN_TARGETABLE_TICK if s.phase == 0 else RT.TARGETABLE_TICK
+    spawn = s.rotation < RT.NUM_ROTATIONS and s.phase == 0
+    return RT.SPAWN_TARGETABLE_TICK if spawn else RT.TARGETABLE_TICK
 
 
 @njit(cache=True)
 def zulrah_targetable(s, cfg):
-    """Surfaced for long enough and not diving [reference 4]."""
-    return s.z_hp > 0 and targetable_from(s) <= s.phase_tick < phase_ticks(s, cfg)
+    """Risen for long enough and not diving [reference 4]."""
+    return s.z_hp > 0 and targetable_from(s) <= s.phase_tick < dive_tick(s, cfg)
 
 
 @njit(cache=True)
@@ -132,9 +157,16 @@ def set_range(cfg, s):
 
 
 @njit(cache=True)
+def sees_zulrah(s, cfg, reach):
+    """Zulrah's footprint within ``reach`` of the player with a clear line (the pillars block it;
+    water does not) [core.line_of_sight; shrine_map.json]."""
+    return has_line_of_sight(cfg.collision, s.p.x, s.p.y, 1, s.zx, s.zy, RT.ZULRAH_SIZE, reach)
+
+
+@njit(cache=True)
 def can_attack_zulrah(s, cfg):
     return s.p.attack_timer <= 0 and s.stun == 0 and zulrah_targetable(s, cfg) \
-        and 0 < zulrah_distance(s) <= set_range(cfg, s)
+        and sees_zulrah(s, cfg, set_range(cfg, s))
 
 
 @njit(cache=True)
@@ -142,8 +174,7 @@ def can_attack_snakeling(s, cfg, k):
     sn = s.snakelings[k]
     if sn.active == 0 or s.p.attack_timer > 0 or s.stun > 0:
         return False
-    d = edge_distance(s.p.x, s.p.y, 1, sn.x, sn.y, 1)
-    return 0 < d <= set_range(cfg, s)
+    return has_line_of_sight(cfg.collision, s.p.x, s.p.y, 1, sn.x, sn.y, 1, set_range(cfg, s))
 
 
 @njit(cache=True)
@@ -221,6 +252,8 @@ def reset(s, cfg, seed):
     s.magma_x = 0
     s.magma_y = 0
     s.phases_done = 0
+    s.stalled = 0
+    s.kill_tick = 0
     for k in range(ST.CLOUD_SLOTS):
         s.clouds[k].active = 0
     for k in range(ST.SNAKELING_SLOTS):
@@ -292,19 +325,18 @@ def inputs(s, cfg, a):
 
 # ---- phase 2a: hits on NPCs ---------------------------------------------------------------------
 @njit(cache=True)
-def _drop_hits_on_zulrah(s):
-    for i in range(ST.HIT_CAPACITY):
-        if s.hits[i].state == HIT_PENDING and s.hits[i].target == ST.TARGET_ZULRAH:
-            s.hits[i].state = HIT_FREE
-
-
-@njit(cache=True)
-def land_npc_hits(s):
-    """The player's hits due on Zulrah and snakelings; returns the damage dealt to Zulrah."""
+def land_npc_hits(s, cfg):
+    """The player's hits due on Zulrah and snakelings; returns the damage dealt to Zulrah. A hit due
+    on Zulrah while it dives waits and lands when it rises again [OSRS wiki "Zulrah": "If struck with
+    a hit just as it dives, the hit will register on Zulrah shortly after it resurfaces"; APPROXIMATION:
+    on the tick it rises, "shortly after" is not given in ticks]."""
     dealt = 0
+    under = diving(s, cfg)
     for i in range(ST.HIT_CAPACITY):
         h = s.hits[i]
         if h.state != HIT_PENDING or h.due_tick > s.tick or h.target == ST.TARGET_PLAYER:
+            continue
+        if h.target == ST.TARGET_ZULRAH and under:
             continue
         h.state = HIT_FREE
         damage = 0
@@ -348,20 +380,23 @@ def _zulrah_attack(s, cfg, code):
     source = ST.SRC_JAD if cfg.phase_jad[s.rotation, s.phase] else _SOURCE_OF_FORM[s.form]
     d = zulrah_distance(s)
     delay = bow_delay(d) if style == STYLE_RANGED else magic_delay(d)
-    if protected_from(s.p, style):       # read when the attack is made [combat.md 6]
-        s.prayed_attacks += 1
-        push_hit(s.hits, s.tick + delay, 0, style, source, ST.TARGET_PLAYER, 0, 0, 0)
-        return 1
+    prayed = protected_from(s.p, style)        # read when the attack is made [combat.md 6]
     attack_type = S.RANGED if style == STYLE_RANGED else S.MAGIC
     refresh_combat(s, cfg)
     att = npc_attack_roll(NO_TRACE, cfg.npc_rows[s.form], attack_type)
     dfn = player_defence_roll(NO_TRACE, s.combat[0], attack_type)
     damage = 0
+    # the attack envenoms unless it misses, even when the overhead blocks its damage [OSRS wiki
+    # "Zulrah": "will envenom the player unless they miss, even if blocked by a protection prayer"]
     flags = FLAG_VENOM
     if roll_accuracy(s.rng, att, dfn):
-        damage = roll_npc_damage(s.rng, ZULRAH_MAX_HIT)
         flags |= FLAG_ACCURATE
+        if not prayed:
+            damage = roll_npc_damage(s.rng, ZULRAH_MAX_HIT)
     push_hit(s.hits, s.tick + delay, damage, style, source, ST.TARGET_PLAYER, flags, 0, 0)
+    if prayed:
+        s.prayed_attacks += 1
+        return 1
     return -1
 
 
@@ -379,13 +414,39 @@ def _magma(s, cfg, code, k):
     s.magma_on = 0
     if max(abs(p.x - s.magma_x), abs(p.y - s.magma_y)) > 1 or cfg.safespot[p.x, p.y]:
         return
-    first_safe = k == 0 and s.rotation <= 1 and p.x == RT.FIRST_SLAM_SAFE_TILE[0] \
+    first_safe = k == 0 and rotation_of(s) <= 1 and p.x == RT.FIRST_SLAM_SAFE_TILE[0] \
         and p.y == RT.FIRST_SLAM_SAFE_TILE[1]
     if first_safe:
         return
-    damage = R.inclusive(s.rng, cfg.npc_rows[ST.NPC_MAGMA].max_hit_melee)
+    # 20-30, typeless, no venom [OSRS wiki "Zulrah": "dealt 20-30 damage and be stunned"; the wiki's
+    # envenoming sentence names the ranged and magic attacks only; max 30 also in npcs.json]
+    damage = R.between(s.rng, SLAM_MIN_HIT, cfg.npc_rows[ST.NPC_MAGMA].max_hit_melee)
     s.stun = STUN_TICKS
-    push_hit(s.hits, s.tick, damage, STYLE_TYPELESS, ST.SRC_MAGMA, ST.TARGET_PLAYER, FLAG_VENOM | FLAG_ACCURATE, 0, 0)
+    _knock_back(s, cfg)
+    push_hit(s.hits, s.tick, damage, STYLE_TYPELESS, ST.SRC_MAGMA, ST.TARGET_PLAYER, FLAG_ACCURATE, 0, 0)
+
+
+@njit(cache=True)
+def _knock_back(s, cfg):
+    """The slam pushes the player away from Zulrah, tile by tile toward a point ``KNOCK_BACK_REACH``
+    tiles from Zulrah's centre on the line through the player, until the next step is blocked
+    [M: ZEN's slam; no other source describes it]. The centre is the footprint's middle shifted one tile
+    north, as ZEN takes it."""
+    p = s.p
+    cx, cy = s.zx + RT.ZULRAH_SIZE // 2, s.zy + RT.ZULRAH_SIZE // 2 + 1
+    dx, dy = p.x - cx, p.y - cy
+    if dx == 0 and dy == 0:
+        return
+    norm = np.sqrt(dx * dx + dy * dy)
+    tx = cx + np.int64(np.round(KNOCK_BACK_REACH * dx / norm))
+    ty = cy + np.int64(np.round(KNOCK_BACK_REACH * dy / norm))
+    for _ in range(KNOCK_BACK_REACH):
+        sx = np.int64(np.sign(tx - p.x))
+        sy = np.int64(np.sign(ty - p.y))
+        if (sx == 0 and sy == 0) or not can_step(cfg.collision, p.x, p.y, 1, sx, sy):
+            return
+        p.x += sx
+        p.y += sy
 
 
 @njit(cache=True)
@@ -428,14 +489,22 @@ def _spawn_snakeling(s, cfg, k):
 def zulrah_turn(s, cfg):
     """Zulrah's action at this phase tick; returns the prayer score of its attack (+1, -1 or 0)."""
     s.last_action = RT.ACT_NONE
+    s.stalled = 0
     t = s.phase_tick
-    if t >= phase_ticks(s, cfg):
+    if t >= dive_tick(s, cfg):
         return 0
     code = cfg.timeline[s.rotation, s.phase, t]
     arg = cfg.timeline_arg[s.rotation, s.phase, t]
-    s.last_action = code
     if code == RT.ACT_RANGED or code == RT.ACT_MAGIC or code == RT.ACT_TANZANITE:
+        if not sees_zulrah(s, cfg, ZULRAH_SIGHT):
+            # behind a pillar: Zulrah holds its attack and its phase waits ("pillar stalling") [M: the
+            # community technique, RL-R's stall tiles; APPROXIMATION: the wait is tick for tick, and the
+            # line is cast from the player's side both ways, so neither can hit the other unseen]
+            s.stalled = 1
+            return 0
+        s.last_action = code
         return _zulrah_attack(s, cfg, code)
+    s.last_action = code
     if code == RT.ACT_CLOUDS:
         _throw_clouds(s, cfg, arg)
     elif code == RT.ACT_SNAKELING:
@@ -447,11 +516,10 @@ def zulrah_turn(s, cfg):
 
 # ---- phase 2b: snakelings ------------------------------------------------------------------------
 @njit(cache=True)
-def _snakeling_in_reach(sn, p):
+def _snakeling_in_reach(cfg, sn, p):
     if sn.kind == 0:
         return in_melee_reach(sn.x, sn.y, 1, p.x, p.y, 1)
-    d = edge_distance(sn.x, sn.y, 1, p.x, p.y, 1)
-    return 0 < d <= SNAKELING_MAGIC_RANGE
+    return has_line_of_sight(cfg.collision, sn.x, sn.y, 1, p.x, p.y, 1, SNAKELING_MAGIC_RANGE)
 
 
 @njit(cache=True)
@@ -461,6 +529,9 @@ def _snakeling_attack(s, cfg, k):
     style = STYLE_MAGIC if magic else STYLE_MELEE
     row = cfg.npc_rows[ST.NPC_SNAKELING_MAGIC if magic else ST.NPC_SNAKELING_MELEE]
     damage = 0
+    flags = 0
+    # snakelings envenom [OSRS wiki "Snakeling", "Venom"]; the overhead blocks their attacks, and with
+    # them the venom (APPROXIMATION: the wiki does not say whether a blocked snakeling hit envenoms)
     if not protected_from(s.p, style):
         attack_type = S.MAGIC if magic else S.STAB
         refresh_combat(s, cfg)
@@ -468,8 +539,9 @@ def _snakeling_attack(s, cfg, k):
         dfn = player_defence_roll(NO_TRACE, s.combat[0], attack_type)
         if roll_accuracy(s.rng, att, dfn):
             damage = roll_npc_damage(s.rng, row.max_hit_magic if magic else row.max_hit_melee)
+            flags = FLAG_VENOM | FLAG_ACCURATE
     delay = magic_delay(edge_distance(sn.x, sn.y, 1, s.p.x, s.p.y, 1)) if magic else 0
-    push_hit(s.hits, s.tick + delay, damage, style, ST.SRC_SNAKELINGS, ST.TARGET_PLAYER, 0, 0, 0)
+    push_hit(s.hits, s.tick + delay, damage, style, ST.SRC_SNAKELINGS, ST.TARGET_PLAYER, flags, 0, 0)
     sn.attack_timer = SNAKELING_SPEED
 
 
@@ -495,18 +567,19 @@ def snakelings_turn(s, cfg):
             nx, ny = npc_unstack_step(cfg.collision, sn.x, sn.y, 1, R.below(s.rng, 4))
             sn.x = nx
             sn.y = ny
-        elif not _snakeling_in_reach(sn, p):
+        elif not _snakeling_in_reach(cfg, sn, p):
             nx, ny = npc_chase_step(cfg.collision, sn.x, sn.y, 1, p.x, p.y, 1)
             sn.x = nx
             sn.y = ny
-        if sn.attack_timer == 0 and _snakeling_in_reach(sn, p):
+        if sn.attack_timer == 0 and _snakeling_in_reach(cfg, sn, p):
             _snakeling_attack(s, cfg, k)
 
 
 # ---- phase 3: the player -------------------------------------------------------------------------
 @njit(cache=True)
 def land_player_hits(s):
-    """Hits due on the player: damage capped at its hitpoints; a non-zero venomous hit envenoms."""
+    """Hits due on the player: damage capped at its hitpoints; an accurate venomous hit envenoms, even
+    one the overhead blocked (``_zulrah_attack``)."""
     p = s.p
     n = pop_due_for(s.hits, s.tick, ST.TARGET_PLAYER, s.landing)
     taken = 0
@@ -518,7 +591,7 @@ def land_player_hits(s):
         p.levels[HITPOINTS] -= damage
         s.damage_taken[h.attacker] += damage
         taken += damage
-        if damage > 0 and (h.flags & FLAG_VENOM):
+        if (h.flags & FLAG_VENOM) and (h.flags & FLAG_ACCURATE):
             apply_venom(p)         # refused while anti-venom immunity lasts (core.status)
     return taken
 
@@ -608,15 +681,19 @@ def clouds_turn(s):
 # ---- phase 4: end of tick --------------------------------------------------------------------------
 @njit(cache=True)
 def _advance_zulrah_clock(s, cfg):
-    """Dive -> surface at the next spot as the next form; a new rotation after the last phase [ZEN]."""
+    """Rise at the next spot as the next form once the phase's ticks (dive included) are done; after the
+    last phase a new rotation, opened by the bridge (rotations.TIMELINES 4..7) [ZEN; OSRS wiki]. A stalled
+    attack holds the clock."""
+    if s.stalled or s.z_hp <= 0:
+        return
     s.phase_tick += 1
-    if s.phase_tick < phase_ticks(s, cfg) + RT.DIVE_TICKS:
+    if s.phase_tick < phase_ticks(s, cfg):
         return
     s.phase_tick = 0
     s.phases_done += 1
     if s.phase + 1 >= cfg.num_phases[s.rotation]:
         s.phase = 0
-        s.rotation = R.below(s.rng, RT.NUM_ROTATIONS)
+        s.rotation = RT.NUM_ROTATIONS + R.below(s.rng, RT.NUM_ROTATIONS)
     else:
         s.phase += 1
     _set_position(s, cfg)
@@ -648,18 +725,16 @@ def tick(s, cfg, a):
     s.tick += 1
     # 1. the player's clicks
     inputs(s, cfg, a)
-    # 2. NPCs: dive, hits on NPCs, Zulrah's action, snakelings
-    if s.phase_tick == phase_ticks(s, cfg):
-        _drop_hits_on_zulrah(s)
-        s.magma_on = 0
-    dealt = land_npc_hits(s)
-    if s.z_hp <= 0:
+    # 2. NPCs: hits on NPCs (deferred while Zulrah dives), snakelings, Zulrah's action
+    dealt = land_npc_hits(s, cfg)
+    score = 0
+    if s.z_hp <= 0 and s.kill_tick == 0:
+        s.kill_tick = s.tick
         for k in range(ST.SNAKELING_SLOTS):       # snakelings die with Zulrah [ZEN]
             s.snakelings[k].active = 0
-        s.outcome = ST.OUTCOME_KILL
-        return True, False, dealt, 0, 0
-    snakelings_turn(s, cfg)            # before Zulrah's action: a snakeling spawned now first acts next tick
-    score = zulrah_turn(s, cfg)
+    if s.kill_tick == 0:
+        snakelings_turn(s, cfg)        # before Zulrah's action: a snakeling spawned now first acts next tick
+        score = zulrah_turn(s, cfg)
     # 3. the player: hits land, move, attack, clouds
     taken = land_player_hits(s)
     moved = 0
@@ -669,9 +744,14 @@ def tick(s, cfg, a):
     taken += clouds_turn(s)
     # 4. end of tick
     taken += end_of_tick(s, cfg, moved >= 2)
-    # 5. outcome
+    # 5. outcome. Zulrah's attacks still in flight land after its death [OSRS wiki "Zulrah": "Zulrah's
+    # existing attacks will cause damage even after it is killed"]: the kill counts once they have
+    # landed and the player still stands
     if s.p.levels[HITPOINTS] <= 0:
         s.outcome = ST.OUTCOME_DEATH
+        return True, False, dealt, taken, score
+    if s.kill_tick > 0 and count_pending_on(s.hits, ST.TARGET_PLAYER) == 0:
+        s.outcome = ST.OUTCOME_KILL
         return True, False, dealt, taken, score
     if s.tick >= cfg.max_ticks:
         s.outcome = ST.OUTCOME_TIMEOUT

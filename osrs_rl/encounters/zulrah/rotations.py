@@ -15,11 +15,24 @@ Zulrah's spot is the south-west tile of its 5x5 footprint: CENTER (RuneLite's "N
 A phase is a list of actions, each taking one 3-tick slot [H: DPS attack speed 3, ZEN 3-tick loops],
 except the magma stand (``MELEE_STAND_TICKS``): ``("ranged", n)`` / ``("magic", n)`` / ``("jad", n)``
 attacks, ``("clouds", a, b)`` one volley of two clouds centred on tiles a and b, ``("snakeling", t)``
-one snakeling on tile t, ``("melee",)`` the magma stand. Timeline (reference section 4): the first
-action comes ``FIRST_ACTION_TICK`` ticks after surfacing (``SPAWN_FIRST_ACTION_TICK`` after the
-spawn, which locks Zulrah for 9 ticks), the phase ends ``phase_ticks`` after surfacing with a dive of
-``DIVE_TICKS``, and Zulrah surfaces at the next spot. After the last phase a new rotation is drawn and
-the first phase comes again [ZEN ``getNextSequence``].
+one snakeling on tile t, ``("melee",)`` the magma stand.
+
+Timeline of a phase (phase tick 0 = Zulrah rises at its spot): ``phase_ticks`` is RL-R's
+``phaseTicks``, which the plugin counts from one rise animation (5071 at the spawn, 5073 later) to
+the next, so it holds the whole cycle: rise, the actions, the dive and the time under water. The
+dive is the last ``DIVE_TICKS`` of it, starting 3 ticks after the last action (ZEN locks Zulrah 3
+ticks after its last attack, then dives); the first action comes as late as fits,
+``phase_ticks - DIVE_TICKS - (3 per slot + the magma stand)``, which puts it 2-4 ticks after the
+rise in every phase but the spawn (13) [M: the fit of RL-R lengths against the action counts; ZEN
+acts 3-4 ticks after a rise]. Zulrah is targetable from ``TARGETABLE_TICK`` until the dive.
+
+After the last phase a new rotation is drawn; its first phase is not the clouds-only spawn but the
+``BRIDGE`` (serpentine at center: 5 ranged attacks, then the four volleys) [H: OSRS wiki "Zulrah"
+("At the end of every rotation, Zulrah will once again appear in the middle ... It will attack the
+player with ranged attacks several times before filling the area with venom clouds. This phase counts
+as the first phase of the new rotation"); PufferLib's Zulrah encounter]. The kernels index their
+tables by *timeline*: 0..3 the rotations after the spawn, 4..7 the same rotations after a restart
+(bridge first); ``timeline % NUM_ROTATIONS`` is the rotation.
 """
 
 from __future__ import annotations
@@ -68,11 +81,10 @@ STAND_TILES = {
 
 # ---- timing (reference section 4 unless noted) -----------------------------------------------
 ACTION_TICKS = 3                # one attack / volley / snakeling per 3 ticks [H]
-FIRST_ACTION_TICK = 2           # Zulrah acts 2 ticks after surfacing [M: ZEN]
-TARGETABLE_TICK = 3             # and can be attacked 3 ticks after surfacing [M: ZEN]
-SPAWN_FIRST_ACTION_TICK = 9     # spawn: locked 9 ticks [M: ZEN lock(9)]
+TARGETABLE_TICK = 3             # can be attacked 3 ticks after rising [M: ZEN]
 SPAWN_TARGETABLE_TICK = 4       # spawn: not interactable for 4 ticks [M: ZEN]
-DIVE_TICKS = 3                  # submerged between phases [M: ZEN]
+DIVE_TICKS = 3                  # the dive, the last ticks of phase_ticks: untargetable [M: ZEN DiveSequence; RL-R]
+FIRST_ACTION_RANGE = (2, 4)     # rise -> first action outside the spawn, as the RL-R lengths fit (module docstring)
 MELEE_STAND_TICKS = 16          # magma stand length ("~16 ticks") [M: ZEN]
 MAGMA_PICK_TICKS = (0, 9)       # stand ticks at which the slam tile is picked [M: ZEN]
 MAGMA_SLAM_TICKS = (5, 15)      # stand ticks at which the slam lands [M: ZEN]
@@ -92,8 +104,14 @@ def _c(a, b):
     return ("clouds", local(*a), local(*b))
 
 
+# ZEN spawns snakelings on (2273, 3078), which is water in the game's collision map (shrine_map.json);
+# APPROXIMATION: they spawn on the nearest walkable tile south of it. Clouds centred there stay: their
+# 3x3 covers walkable tiles.
+_SNAKELING_TILE_FIX = {(2273, 3078): (2273, 3077)}
+
+
 def _s(t):
-    return ("snakeling", local(*t))
+    return ("snakeling", local(*_SNAKELING_TILE_FIX.get(t, t)))
 
 
 # The opening phase is the same in every rotation (ZEN lists the same four volleys each time).
@@ -101,6 +119,10 @@ _OPENING = Phase(SERPENTINE, CENTER, 28, "", (
     _c((2269, 3069), (2272, 3070)), _c((2266, 3069), (2263, 3070)),
     _c((2273, 3072), (2273, 3075)), _c((2263, 3073), (2263, 3076))))
 _MELEE = ("melee",)
+# The first phase of every rotation after the first: 5 ranged, then the opening's volleys [H: OSRS wiki
+# "Zulrah", PufferLib]. 34 ticks [M: the older RuneLite Zulrah helper's table and the 9 slots' fit (a = 4);
+# RL-R's zulrahReset sets 38, which would put the first attack 8 ticks after the rise, unlike any phase].
+BRIDGE = Phase(SERPENTINE, CENTER, 34, "missiles", (("ranged", 5),) + _OPENING.actions)
 
 # Rotation 1 ("Magma A"): RL-A, RL-R, ZEN rotation 1.
 ROTATION_1 = (
@@ -173,8 +195,10 @@ ROTATION_3 = (
 # Rotation 4 ("Tanzanite"): RL-D, RL-R, ZEN rotation 4.
 ROTATION_4 = (
     _OPENING,
+    # 6 magic attacks [H: OSRS wiki "Zulrah/Strategies" and PufferLib; ZEN has 5, which leaves the 36
+    # ticks 3 slots short of every other 10-slot phase]
     Phase(TANZANITE, EAST, 36, "magic", (
-        _s((2272, 3069)), _s((2273, 3078)), _s((2273, 3075)), _s((2273, 3072)), ("magic", 5))),
+        _s((2272, 3069)), _s((2273, 3078)), _s((2273, 3075)), _s((2273, 3072)), ("magic", 6))),
     Phase(SERPENTINE, SOUTH, 24, "missiles", (
         ("ranged", 4), _c((2263, 3070), (2269, 3069)), _c((2266, 3069), (2272, 3069)))),
     Phase(TANZANITE, WEST, 30, "magic", (
@@ -188,6 +212,8 @@ ROTATION_4 = (
         _c((2269, 3069), (2266, 3069)))),
     Phase(TANZANITE, WEST, 33, "magic", (
         ("magic", 5), _s((2263, 3076)), _s((2263, 3073)), _s((2263, 3070)), _s((2266, 3069)))),
+    # 5 ranged [M: ZEN; the 20 ticks fit 5 attacks as every other 5-attack phase (a = 2) and no 4-attack
+    # phase (17-18 ticks)]; the OSRS wiki's table and PufferLib say 4 (conflict unresolved: kept at 5)
     Phase(SERPENTINE, CENTER, 20, "missiles", (("ranged", 5),)),
     Phase(TANZANITE, CENTER, 27, "magic", (
         ("magic", 4), _c((2263, 3073), (2266, 3069)), _c((2263, 3070), (2263, 3076)),
@@ -200,6 +226,9 @@ ROTATION_4 = (
 ROTATIONS = (ROTATION_1, ROTATION_2, ROTATION_3, ROTATION_4)
 ROTATION_NAMES = ("magma_a", "magma_b", "serpentine", "tanzanite")
 NUM_ROTATIONS = 4
+# what the kernels index: the rotations as they follow the spawn, then as they follow a restart
+TIMELINES = ROTATIONS + tuple((BRIDGE,) + r[1:] for r in ROTATIONS)
+NUM_TIMELINES = len(TIMELINES)
 MAX_PHASES = max(len(r) for r in ROTATIONS)                       # 12
 
 
@@ -217,17 +246,33 @@ def is_jad(phase: Phase) -> bool:
 # ---- per-tick timelines for the kernels -------------------------------------------------------
 ACT_NONE, ACT_RANGED, ACT_MAGIC, ACT_TANZANITE, ACT_CLOUDS, ACT_SNAKELING, ACT_MAGMA_PICK, ACT_MAGMA_SLAM = range(8)
 ACT_NAMES = ("none", "ranged", "magic", "tanzanite", "clouds", "snakeling", "magma_pick", "magma_slam")
-MAX_PHASE_TICKS = max(p.ticks for r in ROTATIONS for p in r) + DIVE_TICKS     # 51
-MAX_VOLLEYS = max(count(p, "clouds") for r in ROTATIONS for p in r)           # 4
-MAX_SPAWNS = max(count(p, "snakeling") for r in ROTATIONS for p in r)         # 6
+MAX_PHASE_TICKS = max(p.ticks for r in TIMELINES for p in r)                   # 48
+MAX_VOLLEYS = max(count(p, "clouds") for r in TIMELINES for p in r)           # 4
+MAX_SPAWNS = max(count(p, "snakeling") for r in TIMELINES for p in r)         # 6
 
 
-def first_action_tick(phase_index: int) -> int:
-    return SPAWN_FIRST_ACTION_TICK if phase_index == 0 else FIRST_ACTION_TICK
+def is_spawn(timeline: int, phase_index: int) -> bool:
+    """The clouds-only phase Zulrah opens the fight with (not the bridge of a restart)."""
+    return timeline < NUM_ROTATIONS and phase_index == 0
 
 
-def targetable_tick(phase_index: int) -> int:
-    return SPAWN_TARGETABLE_TICK if phase_index == 0 else TARGETABLE_TICK
+def action_ticks(phase: Phase) -> int:
+    """Ticks the phase's actions take: a 3-tick slot each, the magma stand its own length."""
+    return sum(MELEE_STAND_TICKS if a[0] == "melee" else ACTION_TICKS * (a[1] if a[0] in ("ranged", "magic", "jad")
+               else 1) for a in phase.actions)
+
+
+def first_action_tick(phase: Phase) -> int:
+    """As late as the actions fit before the dive (module docstring)."""
+    return phase.ticks - DIVE_TICKS - action_ticks(phase)
+
+
+def dive_tick(phase: Phase) -> int:
+    return phase.ticks - DIVE_TICKS
+
+
+def targetable_tick(timeline: int, phase_index: int) -> int:
+    return SPAWN_TARGETABLE_TICK if is_spawn(timeline, phase_index) else TARGETABLE_TICK
 
 
 def phase_timeline(phase: Phase, phase_index: int) -> tuple[list[int], list[int]]:
@@ -235,12 +280,15 @@ def phase_timeline(phase: Phase, phase_index: int) -> tuple[list[int], list[int]
     or snakelings. Raises if the actions do not fit before the dive."""
     codes = [ACT_NONE] * phase.ticks
     args = [0] * phase.ticks
-    t = first_action_tick(phase_index)
+    t = first_action_tick(phase)
+    if t < 1:
+        raise ValueError(f"phase {phase_index + 1} ({FORM_NAMES[phase.form]} @ {SPOT_NAMES[phase.spot]}): "
+                         f"its actions take {action_ticks(phase)} ticks, more than its {phase.ticks} allow")
     volley = spawn = 0
     jad_style = ACT_RANGED if phase.jad_first == "ranged" else ACT_MAGIC
 
     def put(code, arg=0):
-        if t >= phase.ticks:
+        if t >= dive_tick(phase):
             raise ValueError(f"phase {phase_index + 1} ({FORM_NAMES[phase.form]} @ {SPOT_NAMES[phase.spot]}): "
                              f"actions run past its {phase.ticks} ticks")
         codes[t], args[t] = code, arg
@@ -289,9 +337,9 @@ def identify_phase(rotation: int) -> int:
 
 def build_tables() -> dict[str, np.ndarray]:
     """The arrays the kernels read (copied into derived config fields by the spec's hook)."""
-    shape = (NUM_ROTATIONS, MAX_PHASES)
+    shape = (NUM_TIMELINES, MAX_PHASES)
     t = {
-        "num_phases": np.array([len(r) for r in ROTATIONS], dtype=np.int8),
+        "num_phases": np.array([len(r) for r in TIMELINES], dtype=np.int8),
         "phase_form": np.zeros(shape, np.int8),
         "phase_spot": np.zeros(shape, np.int8),
         "phase_ticks": np.zeros(shape, np.int16),
@@ -305,7 +353,7 @@ def build_tables() -> dict[str, np.ndarray]:
         "identify_phase": np.array([identify_phase(r) for r in range(NUM_ROTATIONS)], dtype=np.int8),
         "spot_tiles": np.array(SPOT_TILES, dtype=np.int16),
     }
-    for r, rot in enumerate(ROTATIONS):
+    for r, rot in enumerate(TIMELINES):
         for p, ph in enumerate(rot):
             t["phase_form"][r, p] = ph.form
             t["phase_spot"][r, p] = ph.spot

@@ -30,7 +30,7 @@ from osrs_rl.core import prayers as P
 from osrs_rl.core import styles as S
 from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.equipment import SLOT_NAMES
-from osrs_rl.core.hit_delay import edge_distance
+from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.core.skills import HITPOINTS, PRAYER, SKILL_NAMES
 from osrs_rl.data import tables
@@ -66,8 +66,8 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
 
 
 # ---- Zulrah's clock -------------------------------------------------------------------------------
-def _phase_ticks(s, cfg) -> int:
-    return int(cfg["phase_ticks"][int(s["rotation"]), int(s["phase"])])
+def _dive_tick(s, cfg) -> int:
+    return int(cfg["phase_ticks"][int(s["rotation"]), int(s["phase"])]) - RT.DIVE_TICKS
 
 
 def _is_jad(s, cfg) -> bool:
@@ -78,7 +78,7 @@ def _next_action(s, cfg, code=None) -> tuple[int | None, int, int]:
     """(ticks until Zulrah's next action, 1 = the next tick; its code; its argument), or (None, ACT_NONE, 0)
     when none is left this phase. ``code``: the next action of that kind only."""
     r, ph, now = int(s["rotation"]), int(s["phase"]), int(s["phase_tick"])
-    for t in range(now, _phase_ticks(s, cfg)):
+    for t in range(now, _dive_tick(s, cfg)):
         c = int(cfg["timeline"][r, ph, t])
         if c != RT.ACT_NONE and (code is None or c == code):
             return t - now + 1, c, int(cfg["timeline_arg"][r, ph, t])
@@ -86,7 +86,7 @@ def _next_action(s, cfg, code=None) -> tuple[int | None, int, int]:
 
 
 def _phase_label(s, cfg) -> str:
-    r, ph = int(s["rotation"]), int(s["phase"])
+    r, ph = int(s["rotation"]) % RT.NUM_ROTATIONS, int(s["phase"])
     form = "jad" if _is_jad(s, cfg) else RT.FORM_NAMES[int(s["form"])]
     label = f"{ph + 1}: {form}@{RT.SPOT_NAMES[int(s['spot'])]}"
     if ph >= int(cfg["identify_phase"][r]):
@@ -131,12 +131,16 @@ def _player(s, cfg) -> dict:
 
 
 def _zulrah_state_note(s, cfg) -> str:
-    now, ticks = int(s["phase_tick"]), _phase_ticks(s, cfg)
-    if now >= ticks:
-        return f"diving: untargetable, surfaces in {ticks + RT.DIVE_TICKS - now}"
-    ready = RT.SPAWN_TARGETABLE_TICK if int(s["phase"]) == 0 else RT.TARGETABLE_TICK
+    now, dive = int(s["phase_tick"]), _dive_tick(s, cfg)
+    if int(s["z_hp"]) <= 0:
+        return "dead: its attacks in flight still land"
+    if now >= dive:
+        return f"diving: untargetable, surfaces in {dive + RT.DIVE_TICKS - now}"
+    ready = RT.targetable_tick(int(s["rotation"]), int(s["phase"]))
     if now < ready:
         return f"surfacing: untargetable for {ready - now}"
+    if s["stalled"]:
+        return "targetable; holding its attack (no line of sight to the player)"
     return "targetable"
 
 
@@ -210,7 +214,7 @@ def _slam_tiles(s, cfg) -> list[tuple[int, int]]:
     if not s["magma_on"]:
         return []
     _, _, k = _next_action(s, cfg, RT.ACT_MAGMA_SLAM)
-    spared = RT.FIRST_SLAM_SAFE_TILE if k == 0 and int(s["rotation"]) <= 1 else None
+    spared = RT.FIRST_SLAM_SAFE_TILE if k == 0 and int(s["rotation"]) % RT.NUM_ROTATIONS <= 1 else None
     mx, my = int(s["magma_x"]), int(s["magma_y"])
     return [(x, y) for x in range(mx - 1, mx + 2) for y in range(my - 1, my + 2)
             if not cfg["safespot"][x, y] and (x, y) != spared]
@@ -236,12 +240,13 @@ def _danger_tiles(s, cfg, walkable) -> list[list[int]]:
 
 
 def _reach_tiles(s, cfg, walkable) -> list[list[int]]:
-    if int(s["phase_tick"]) >= _phase_ticks(s, cfg) or int(s["z_hp"]) <= 0:
+    if int(s["phase_tick"]) >= _dive_tick(s, cfg) or int(s["z_hp"]) <= 0:
         return []
     reach = int(cfg["set_range"][int(s["tier"]), int(s["set"])])
     zx, zy = int(s["zx"]), int(s["zy"])
+    flags = cfg["collision"]
     return [[int(x), int(y)] for x, y in np.argwhere(walkable)
-            if 0 < edge_distance(int(x), int(y), 1, zx, zy, RT.ZULRAH_SIZE) <= reach]
+            if has_line_of_sight(flags, int(x), int(y), 1, zx, zy, RT.ZULRAH_SIZE, reach)]
 
 
 # ---- the side panel -------------------------------------------------------------------------------

@@ -33,8 +33,9 @@ SEGMENTS = (
 
 SPEC = EncounterSpec(
     name="zulrah",
-    version=4,            # 4: special attacks, a spec set, a magic potion; 3: a snakeling under the player
-                          # steps out; 2: action timers count down at tick end
+    version=5,            # 5: the game's shrine map, line of sight, the dive inside the phase, the bridge,
+                          # venom through prayer (issue 14); 4: special attacks, a spec set, a magic potion;
+                          # 3: a snakeling under the player steps out; 2: action timers count down at tick end
     description="One player against Zulrah: four rotations, three forms, venom clouds and snakelings",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

@@ -97,7 +97,7 @@ STATE_DTYPE = np.dtype([
     ("z_hp", np.int16),
     ("rotation", np.int8),
     ("phase", np.int8),
-    ("phase_tick", np.int16),                    # ticks since it surfaced (>= phase length: diving)
+    ("phase_tick", np.int16),                    # ticks since it rose (the last DIVE_TICKS of the phase: diving)
     ("form", np.int8),                           # rotations.SERPENTINE / MAGMA / TANZANITE
     ("spot", np.int8),
     ("zx", np.int16), ("zy", np.int16),          # south-west tile of its 5x5 footprint
@@ -106,6 +106,8 @@ STATE_DTYPE = np.dtype([
     ("magma_on", np.uint8),                      # a slam tile is picked
     ("magma_x", np.int16), ("magma_y", np.int16),
     ("phases_done", np.int16),                   # phases completed this episode
+    ("stalled", np.uint8),                       # its attack this tick was held: no line to the player
+    ("kill_tick", np.int32),                     # tick Zulrah reached 0 (its hits in flight still land), 0: alive
     # ---- hazards and the hit queue
     ("clouds", CLOUD_DTYPE, (CLOUD_SLOTS,)),
     ("snakelings", SNAKELING_DTYPE, (SNAKELING_SLOTS,)),
@@ -127,7 +129,7 @@ STATE_DTYPE = np.dtype([
 
 _CONSUMABLES = load_consumables()
 NUM_CONSUMABLES = _CONSUMABLES.table.shape[0]
-_SHAPE = (RT.NUM_ROTATIONS, RT.MAX_PHASES)
+_SHAPE = (RT.NUM_TIMELINES, RT.MAX_PHASES)        # rotations.TIMELINES
 
 CONFIG_FIELDS = (
     ConfigField("max_ticks", np.int32, 2000, 10, 100_000, "fights are truncated after this many ticks"),
@@ -153,7 +155,7 @@ CONFIG_FIELDS = (
     ConfigField("coef_prayer", np.float32, 0.0, -10.0, 10.0,
                 "shaping: +coef per Zulrah attack met with the matching overhead, -coef per one not"),
     # ---- derived: rotation tables (rotations.build_tables)
-    ConfigField("num_phases", np.int8, shape=(RT.NUM_ROTATIONS,), derived=True),
+    ConfigField("num_phases", np.int8, shape=(RT.NUM_TIMELINES,), derived=True),
     ConfigField("phase_form", np.int8, shape=_SHAPE, derived=True),
     ConfigField("phase_spot", np.int8, shape=_SHAPE, derived=True),
     ConfigField("phase_ticks", np.int16, shape=_SHAPE, derived=True),

@@ -12,7 +12,7 @@ from numba import njit
 
 from osrs_rl.core import prayers as P
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
-from osrs_rl.core.hit_delay import edge_distance
+from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.skills import HITPOINTS, MAGIC, PRAYER, RANGED
 from osrs_rl.encounters.zulrah import mechanics as M
@@ -133,7 +133,7 @@ def _observe_self(s, cfg, o):
     o[31] = M.set_range(cfg, s) / RANGE_SCALE
     d = M.zulrah_distance(s)
     o[32] = d / DISTANCE_SCALE
-    o[33] = 1.0 if 0 < d <= M.set_range(cfg, s) else 0.0
+    o[33] = 1.0 if M.sees_zulrah(s, cfg, M.set_range(cfg, s)) else 0.0     # in reach, with a clear line
     ranged, magic, other, first = _incoming(s)
     o[34] = ranged / INCOMING_SCALE
     o[35] = magic / INCOMING_SCALE
@@ -151,10 +151,10 @@ def _observe_zulrah(s, cfg, o):
         o[k] = 0.0
     o[s.form] = 1.0
     o[3 + s.spot] = 1.0
-    ticks = M.phase_ticks(s, cfg)
-    o[7] = 1.0 if s.phase_tick < ticks else 0.0
+    under = M.diving(s, cfg)
+    o[7] = 0.0 if under else 1.0
     o[8] = 1.0 if M.zulrah_targetable(s, cfg) else 0.0
-    o[9] = 1.0 if s.phase_tick >= ticks else 0.0
+    o[9] = 1.0 if under else 0.0
     o[10] = 1.0 if s.phase_tick < M.targetable_from(s) else 0.0
     o[11] = s.z_hp / ZULRAH_HP
     half = RT.ZULRAH_SIZE // 2
@@ -171,7 +171,7 @@ def _observe_zulrah(s, cfg, o):
         o[18] = 1.0
     elif a == RT.ACT_MAGMA_SLAM:
         o[19] = 1.0
-    if s.phase_tick < ticks:
+    if not under:
         o[20] = cfg.next_action[s.rotation, s.phase, s.phase_tick] / NEXT_ACTION_SCALE
     o[21] = s.phase_tick / RT.MAX_PHASE_TICKS
     if s.magma_on:
@@ -215,14 +215,13 @@ def _observe_snakelings(s, cfg, o):
         o[base + 4] = 1.0 if sn.lock > 0 else 0.0
         o[base + 5] = sn.life / M.SNAKELING_LIFE
         o[base + 6] = max(sn.attack_timer, 0) / M.SNAKELING_SPEED
-        d = edge_distance(p.x, p.y, 1, sn.x, sn.y, 1)
-        o[base + 7] = 1.0 if 0 < d <= reach else 0.0
+        o[base + 7] = 1.0 if has_line_of_sight(cfg.collision, p.x, p.y, 1, sn.x, sn.y, 1, reach) else 0.0
 
 
 @njit(cache=True)
 def next_attack_style(s, cfg):
     """1 magic, 2 missiles: the overhead for Zulrah's next shot this phase (RL-A..D prayer when none)."""
-    ticks = M.phase_ticks(s, cfg)
+    ticks = M.dive_tick(s, cfg)
     t = s.phase_tick
     while 0 <= t < ticks:
         code = cfg.timeline[s.rotation, s.phase, t]
@@ -244,21 +243,22 @@ def _observe_scaffolding(s, cfg, o):
     if not cfg.scaffolding:
         return
     p = s.p
-    r, ph = s.rotation, s.phase
+    t, r, ph = s.rotation, M.rotation_of(s), s.phase     # timeline (the tables' index), rotation, phase
     known = ph >= cfg.identify_phase[r]
     o[0] = 1.0
     o[1] = 1.0 if known else 0.0
     if known:
         o[2 + r] = 1.0
     o[6] = ph / RT.MAX_PHASES
-    o[7] = 1.0 if cfg.phase_jad[r, ph] else 0.0
+    o[7] = 1.0 if cfg.phase_jad[t, ph] else 0.0
     o[8 + next_attack_style(s, cfg)] = 1.0
     if known:
-        last = ph + 1 >= cfg.num_phases[r]
-        nxt = 0 if last else ph + 1       # a new rotation follows the last phase; its opening is fixed
-        o[11 + cfg.phase_form[r, nxt]] = 1.0
-        o[14 + cfg.phase_spot[r, nxt]] = 1.0
-        o[18] = 1.0 if (not last and cfg.phase_jad[r, nxt]) else 0.0
+        last = ph + 1 >= cfg.num_phases[t]
+        # a new rotation follows the last phase; its bridge is the same in every rotation
+        nt, nxt = (RT.NUM_ROTATIONS + r, 0) if last else (t, ph + 1)
+        o[11 + cfg.phase_form[nt, nxt]] = 1.0
+        o[14 + cfg.phase_spot[nt, nxt]] = 1.0
+        o[18] = 1.0 if cfg.phase_jad[nt, nxt] else 0.0
     if s.form == RT.MAGMA:
         best, bx, by = 1 << 30, 0, 0
         for k in range(len(RT.MELEE_SAFESPOTS)):
@@ -353,7 +353,7 @@ def metrics(s, cfg, out):
     out[1] = 1.0 if s.outcome == ST.OUTCOME_DEATH else 0.0
     out[2] = 1.0 if s.outcome == ST.OUTCOME_TIMEOUT else 0.0
     out[3] = s.tick
-    out[4] = s.tick if killed else 0.0          # 0 when Zulrah survived
+    out[4] = s.kill_tick if killed else 0.0     # 0 when Zulrah survived
     out[5] = s.damage_dealt
     out[6] = max(s.z_hp, 0)
     total = 0
@@ -371,7 +371,7 @@ def metrics(s, cfg, out):
     out[k + 1] = s.specs_used
     out[k + 2] = s.spec_healed
     out[k + 3] = s.phases_done
-    out[k + 4] = s.rotation
+    out[k + 4] = M.rotation_of(s)
     out[k + 5] = s.tier
     for j in range(ST.NUM_REWARD_TERMS):
         out[k + 6 + j] = s.reward_terms[j]
