@@ -194,7 +194,7 @@ def build_combatant(levels=None, boosts=None, prayers=(), style=None, gear=None,
     _check_cast(chosen, spell, worn)
     attack_type = S.ATTACK_TYPE_NAMES.index(chosen["type"])
     stance = S.STANCE_NAMES.index(chosen["stance"])
-    spell_index, spell_max = -1, 0
+    spell_index, spell_max, bolt_spell = -1, 0, False
     if spell is not None:
         sp_table = tables.spells()
         try:
@@ -202,10 +202,11 @@ def build_combatant(levels=None, boosts=None, prayers=(), style=None, gear=None,
         except tables.UnknownNameError as e:
             raise CalcInputError(str(e)) from None
         spell_max = int(sp_table.max_hits[spell_index])
+        bolt_spell = bool(sp_table.bolt[spell_index])
     c = new_combatant(1)
     c["levels"][0] = _levels(levels, boosts)
     c["prayers"][0] = _prayer_mask(prayers)
-    E.fill_combatant(c[0], tables.items().records, worn, attack_type, stance, spell_index, spell_max)
+    E.fill_combatant(c[0], tables.items().records, worn, attack_type, stance, spell_index, spell_max, bolt_spell)
     _check_ammo(c, worn)
     return c
 

@@ -29,7 +29,7 @@ COMBATANT_DTYPE = np.dtype([
     ("crystal_pieces", np.int8),     # crystal helm 1 + legs 2 + body 3 (bow of faerdhinen set bonus)
     ("void", np.int8),               # weapons.VOID_*
     ("spell", np.int16),             # index into the spell table, -1 when not casting a spell
-    ("spell_max", np.int16),         # that spell's base max hit
+    ("spell_max", np.int16),         # that spell's base max hit, with gear's flat bonus (Chaos gauntlets)
 ])
 
 NPC_DTYPE = np.dtype([

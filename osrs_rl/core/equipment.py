@@ -4,7 +4,8 @@
 only see item *indices* into that table (-1 = empty slot).
 Set bonuses modelled: void knight (OSRS wiki "Void Knight equipment": top, robe, gloves and the
 style's helm; elite top/robe give the elite bonuses) and crystal armour with a crystal bow
-(OSRS wiki "Crystal armour"; dps-calc ``isWearingCrystalBow``).
+(OSRS wiki "Crystal armour"; dps-calc ``isWearingCrystalBow``). Single items: Dizana's quiver
+(below) and Chaos gauntlets (+3 to bolt spells, ``spell_gear_bonus``).
 """
 
 import numpy as np
@@ -26,6 +27,10 @@ VOID_MELEE_HELM, VOID_RANGER_HELM, VOID_MAGE_HELM = 4, 5, 6
 ELITE_VOID_TOP, ELITE_VOID_ROBE = 7, 8
 CRYSTAL_HELM, CRYSTAL_LEGS, CRYSTAL_BODY = 9, 10, 11
 DIZANAS_QUIVER = 12      # charged or blessed quiver, or the max cape: +10 ranged attack, +1 ranged strength
+
+# ---- single items with a rule (by game item id, STYLE.md 20) -------------------------------
+CHAOS_GAUNTLETS_ID = 777
+CHAOS_GAUNTLETS_BOLT_BONUS = 3   # OSRS wiki "Chaos gauntlets": all Bolt spells hit up to 3 more
 
 # ---- ammunition kinds (ITEM_DTYPE.fires for weapons, .ammo_kind for ammo) ---------------------
 AMMO_KIND_NAMES = ("none", "arrow", "bolt", "bolt_rack", "javelin", "dart")
@@ -100,12 +105,29 @@ def ammo_fits(items, weapon, ammo):
 
 
 @njit(cache=True)
-def fill_combatant(c, items, worn, attack_type, stance, spell, spell_max):
+def spell_gear_bonus(items, worn, bolt_spell):
+    """Flat bonus that worn gear adds to a spell's base max hit.
+
+    Chaos gauntlets: +3 for the four Bolt spells (OSRS wiki "Chaos gauntlets"). weirdgloop/osrs-dps-calc
+    ``PlayerVsNPCCalc.getPlayerMaxMagicHit`` adds it right after the spell's base max hit and before
+    the magic damage bonus, so the percentage applies to base + 3 (its GeneratedTests case 'Fire bolt
+    with chaos gauntlets': 20, where adding after the percentage would give 19).
+    """
+    hands = worn[HANDS]
+    if bolt_spell and hands >= 0 and items[hands].id == CHAOS_GAUNTLETS_ID:
+        return CHAOS_GAUNTLETS_BOLT_BONUS
+    return 0
+
+
+@njit(cache=True)
+def fill_combatant(c, items, worn, attack_type, stance, spell, spell_max, bolt_spell):
     """Write gear-derived fields of combatant ``c`` from worn item indices ``worn[NUM_SLOTS]``.
 
     Levels and prayers are the caller's. The ammo slot's ranged accuracy and strength count only
     when the weapon fires that ammo (dps-calc ``calculateEquipmentBonusesFromGear``); a weapon
     that needs ammo and has none that fits cannot attack (``ammo_ok`` false: rolls and max hit 0).
+    ``spell_max`` is the spell's listed base max hit; ``bolt_spell`` says it is a Bolt spell. The
+    record's ``spell_max`` adds the gear's flat bonus to it (``spell_gear_bonus``).
     """
     weapon = worn[WEAPON]
     ammo = worn[AMMO]
@@ -126,7 +148,7 @@ def fill_combatant(c, items, worn, attack_type, stance, spell, spell_max):
     c.attack_type = attack_type
     c.stance = stance
     c.spell = spell
-    c.spell_max = spell_max
+    c.spell_max = spell_max + spell_gear_bonus(items, worn, bolt_spell)
     if weapon >= 0:
         c.weapon_effect = items[weapon].effect
         c.weapon_speed = items[weapon].speed

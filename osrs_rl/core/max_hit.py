@@ -7,8 +7,9 @@ Sources: weirdgloop/osrs-dps-calc ``PlayerVsNPCCalc.getPlayerMax{Melee,Ranged,Ma
           -> (eff * (str + 64) + 320) / 640 -> special multipliers
   ranged: rng * prayer (Sharp Eye at least +1) -> + 3 if Accurate -> + 8 -> elite void x9/8 or
           void x11/10 -> base -> crystal set x(40 + pieces)/40 -> twisted bow -> special
-  magic : spell or powered-staff base -> + base * magic damage / 1000 (gear, prayer, elite void;
-          Tumeken's shadow triples gear magic damage) -> special
+  magic : spell base (+3 on bolt spells with Chaos gauntlets, already in ``spell_max``: see
+          ``equipment.spell_gear_bonus``) or powered-staff base -> + base * magic damage / 1000
+          (gear, prayer, elite void; Tumeken's shadow triples gear magic damage) -> special
 
 Special attacks enter through a *special row* (see ``osrs_rl.core.specials``): damage multipliers
 and a minimum-hit fraction. ``max_hit`` returns (min_hit, max_hit).

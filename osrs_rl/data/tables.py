@@ -203,6 +203,7 @@ class SpellTable:
     raw: list[dict]
     index: NameIndex
     max_hits: np.ndarray
+    bolt: np.ndarray        # the four Bolt spells (Wind/Water/Earth/Fire Bolt; Chaos gauntlets add +3)
 
     def find(self, name: str) -> int:
         return self.index.find(name)
@@ -215,4 +216,7 @@ def spells() -> SpellTable:
     for k, s in enumerate(raw):
         index.add(k, s["name"], None)
     max_hits = np.array([s["max_hit"] for s in raw], dtype=np.int64)
-    return SpellTable(raw, index, max_hits)
+    # the standard book's Bolt spells, as the OSRS wiki "Chaos gauntlets" page names them (dps-calc
+    # PlayerVsNPCCalc tests the spell name for "bolt"; no other spell here has it)
+    bolt = np.array([s["spellbook"] == "standard" and s["name"].endswith(" Bolt") for s in raw], dtype=bool)
+    return SpellTable(raw, index, max_hits, bolt)

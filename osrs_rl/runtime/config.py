@@ -17,6 +17,26 @@ class ConfigError(ValueError):
     """A bad config key or value; the message names it and what would be valid."""
 
 
+BOOL_SPELLINGS = {"true": True, "yes": True, "on": True, "1": True,
+                  "false": False, "no": False, "off": False, "0": False}
+"""How a true/false setting may be written (any case), in TOML strings and on the command line."""
+ACCEPTED_BOOLS = "true/false, yes/no, on/off, 1/0 (any case)"
+
+
+def parse_bool(value) -> bool:
+    """``value`` as a bool: a bool, the integer 0 or 1, or a string in ``BOOL_SPELLINGS``.
+
+    Anything else raises ``ValueError`` listing the accepted spellings.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in BOOL_SPELLINGS:
+        return BOOL_SPELLINGS[value.strip().lower()]
+    raise ValueError(f"must be true or false ({ACCEPTED_BOOLS}), got {value!r}")
+
+
 def describe_fields(spec: EncounterSpec) -> str:
     rows = []
     for f in spec.config_fields:
@@ -54,8 +74,11 @@ def build_config(spec: EncounterSpec, overrides: dict | None = None) -> np.ndarr
         if kind == "f" and (isinstance(value, (bool, np.bool_))
                             or not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value)):
             raise ConfigError(f"Config {name!r} of encounter {spec.name!r} must be a finite number, got {value!r}")
-        if kind == "b" and not isinstance(value, (bool, np.bool_)):
-            raise ConfigError(f"Config {name!r} of encounter {spec.name!r} must be true or false, got {value!r}")
+        if kind == "b":
+            try:
+                value = parse_bool(value)
+            except ValueError as e:
+                raise ConfigError(f"Config {name!r} of encounter {spec.name!r} {e}") from None
         if (f.low is not None and value < f.low) or (f.high is not None and value > f.high):
             raise ConfigError(f"Config {name!r} = {value!r} of encounter {spec.name!r} is out of range "
                               f"[{f.low}, {f.high}]")

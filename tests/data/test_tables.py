@@ -132,7 +132,7 @@ def test_ammo_class_follows_category(items):
 @pytest.mark.parametrize(
     ("name", "field", "value"),
     [
-        # weirdgloop/osrs-dps-calc@787c43e1 cdn/json/equipment.json
+        # weirdgloop/osrs-dps-calc@a6599a08 cdn/json/equipment.json (unchanged since @787c43e1)
         ("Twisted bow", "ranged", 70),
         ("Twisted bow", "ranged_str", 20),
         ("Toxic blowpipe (Charged)", "ranged", 30),
@@ -160,7 +160,7 @@ def test_ammo_class_follows_category(items):
         ("Tumeken's shadow (Charged)", "magic", 35),
         ("Justiciar chestguard", "ranged_def", 142),
         ("Bandos chestplate", "ranged_def", 133),
-        # OSRS wiki Eternal boots (+1% magic damage)
+        # same snapshot; Eternal boots +1 % magic damage (also OSRS wiki Eternal boots)
         ("Eternal boots", "magic_dmg", 10),
         ("Necklace of anguish", "ranged_str", 5),
     ],
@@ -437,7 +437,7 @@ def test_dps_calc_test_items_present(items):
 @pytest.mark.parametrize(
     ("name", "field", "value"),
     [
-        # weirdgloop/osrs-dps-calc@787c43e1 cdn/json/equipment.json
+        # weirdgloop/osrs-dps-calc@a6599a08 cdn/json/equipment.json (unchanged since @787c43e1)
         ("Salve amulet(ei)", "prayer", 3),
         ("Slayer helmet (i)", "magic", 3),
         ("Slayer helmet (i)", "ranged", 3),
