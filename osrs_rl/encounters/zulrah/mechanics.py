@@ -4,16 +4,15 @@ Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
   1. the player's clicks: food -> potion (core.consumables), the gear switch, then overhead and
      offensive prayers (the offensive one of the set just worn);
   2. NPCs, before the player [combat.md 9]:
-     a. Zulrah dives when its phase time is up: it turns untargetable and the hits in flight on it
-        are dropped [ZEN]; then the player's hits due on Zulrah and on snakelings land (the hit cap,
-        core.damage CAP_ZULRAH, was applied when they were rolled);
+     a. the player's hits due on Zulrah and on snakelings land (the hit cap, core.damage CAP_ZULRAH,
+        was applied when they were rolled); those on Zulrah wait while it dives [OSRS wiki];
      b. snakelings: count down life and lock, step toward the player, attack when in reach
         (before Zulrah's action, so one spawned this tick starts its lock next tick);
      c. Zulrah does what its rotation's timeline says at this phase tick (rotations.py): a ranged or
         magic attack (the overhead is read now and blocks it fully [combat.md 6]; a tanzanite shot is
         ranged with p = 3/10 [ZEN]), a volley of two venom clouds, a snakeling, or the magma stand's
         tile pick and slam (typeless, stun, no prayer) [reference 4];
-  3. the player: hits due on it land (a non-zero hit from Zulrah envenoms [ZEN delayHit]), then it
+  3. the player: hits due on it land (an accurate one envenoms, prayed or not [OSRS wiki]), then it
      moves (walk 1 / run 2 tiles on the platform), then it attacks Zulrah or a snakeling when its
      timer, its reach and the target allow (core.attack rolls against the form's defence); with the
      spec head on, the attack is the worn weapon's special (core.specials rows, its energy spent only
@@ -25,11 +24,12 @@ Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
   5. Zulrah at 0 hitpoints ends the fight as a kill, the player at 0 as a death (terminated);
      ``max_ticks`` truncates it.
 
-Approximations (README.md lists each with its reason): the platform's shape; no knock-back after a
-slam; clouds hurt from the tick after the volley (no projectile flight); Zulrah's projectiles land
-after the player formulas' delays (magic: spells, ranged: bows) from its footprint; snakelings
-attack every 3 ticks (wiki speed; ZEN 4) and ignore line of sight; the restart after the last phase
-repeats the spawn's timing; a special attack's hits land after the weapon's normal delay.
+Approximations (README.md lists each with its reason): the knock-back follows ZEN alone; line of
+sight is cast from the player's side both ways; a held attack holds the phase clock tick for tick;
+hits over the dive land on Zulrah's first tick up; clouds hurt from the tick after the volley (no
+projectile flight); Zulrah's projectiles land after the player formulas' delays (magic: spells,
+ranged: bows) from its footprint; snakelings attack every 3 ticks (wiki speed; ZEN 4); a special
+attack's hits land after the weapon's normal delay.
 """
 
 import numpy as np

@@ -14,8 +14,8 @@
   ticks to the slam) and, in magma phases, the melee safespots (``safespot``).
 - Overlays: ``danger`` = tiles a cloud covers (it hurts from the tick after its volley, drawn at
   once) and the 3x3 of a pending slam less its safe tiles; ``line_of_sight`` = platform tiles from
-  which the worn weapon reaches Zulrah (``mechanics.can_attack_zulrah``'s rule: edge distance 1..range,
-  no line-of-sight check), while it is above water (empty during the dive: it moves when it surfaces).
+  which the worn weapon reaches Zulrah (``mechanics.can_attack_zulrah``'s rule: within range with a clear
+  line past the pillars), while it is above water (empty during the dive: it moves when it surfaces).
 - Phase: ``phase <k> <form>@<spot>`` (``jad@<spot>`` in the Jad phase), plus the rotation once the
   phases seen single it out; outcome ``win`` on a kill, ``loss`` on a death, else None.
 """
