@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 from osrs_rl.audit import collect
@@ -26,7 +27,7 @@ AUDIT_DIR = "audit"
 CHECKPOINT_MAGIC = b"OSRSRLCK"
 REPLAY_MAGIC = b"OSRSRLRP"
 CHECKPOINT_NAME = "checkpoint.pt"
-FILES = ("heatmap.png", "report.md", "report.json")
+FLAGGED = re.compile(r"^flagged-\d+\.orlr$")           # the only files an earlier audit's report may name
 
 
 class AuditError(ValueError):
@@ -66,7 +67,7 @@ def resolve(path, from_replays: bool = False) -> tuple[str, Path, list[Path]]:
         raise AuditError(f"{path} holds no {CHECKPOINT_NAME} and no replay files (*.orlr)") from None
 
 
-def default_out(kind: str, where: Path) -> Path:
+def default_out(where: Path) -> Path:
     base = where.parent if where.is_file() else where
     return base / AUDIT_DIR
 
@@ -88,7 +89,9 @@ def _check_out(out: Path, named: bool) -> list[Path]:
     is_audit = isinstance(previous, dict) and "checks" in previous
     if not named and any(out.iterdir()) and not is_audit:
         raise AuditError(f"{out} exists and holds no earlier audit; name an output folder with --out")
-    return [out / name for name in (previous or {}).get("saved_replays", []) if is_audit]
+    if not is_audit:
+        return []
+    return [out / name for name in previous.get("saved_replays", []) if isinstance(name, str) and FLAGGED.match(name)]
 
 
 def audit(path, episodes: int = 16, seed: int = 0, greedy: bool = False, out=None, config: dict | None = None,
@@ -100,7 +103,7 @@ def audit(path, episodes: int = 16, seed: int = 0, greedy: bool = False, out=Non
 
     kind, where, replay_files = resolve(path, from_replays)
     named = out is not None
-    out = Path(out) if named else default_out(kind, where)
+    out = Path(out) if named else default_out(where)
     stale = _check_out(out, named)
     if kind == "checkpoint":
         from osrs_rl.train.evaluate import load_policy

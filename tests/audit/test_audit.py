@@ -130,6 +130,8 @@ def test_a_reference_without_the_start_tile_flags_every_tick_there(runs, tmp_pat
     with Image.open(tmp_path / "honest" / "heatmap.png") as img:
         l, t, r, b = tile_box(honest["map"]["view"], 0, *start)
         assert img.convert("RGB").getpixel((l, (t + b) // 2)) != FLAG
+    clean, _ = audit(runs["template"], episodes=3, config={"max_ticks": 80}, out=out)   # the same folder again
+    assert clean["saved_replays"] == [] and not list(out.glob("*.orlr"))                 # its flagged replays go
 
 
 def test_zulrah_a_forbidden_tile_is_flagged_exactly_as_often_as_it_is_stood_on(runs, tmp_path):
