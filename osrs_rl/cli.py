@@ -9,6 +9,8 @@
                   ``render FILE --out x.mp4`` draws it (.png, .gif, .mp4 or a folder of PNG frames)
   osrs-rl view    ``view A.orlr [B.orlr]``: a page on 127.0.0.1 that plays replays (two side by side)
   osrs-rl play    ``play pvp --opponent elite``: play an encounter in that page; save it as a demonstration
+  osrs-rl audit   ``audit RUN``: where a policy stands, when it attacks, what hurts it, what it uses,
+                  against the encounter's reference (heatmap.png, report.md, report.json)
 """
 
 from __future__ import annotations
@@ -271,6 +273,8 @@ def cmd_train(args: argparse.Namespace) -> int:
                       f"osrs-rl replay verify FILE re-simulates one)")
     if trainer.training_replays is not None:
         console.print(f"replays of training episodes (the best so far and a sample): {trainer.training_replays.folder}")
+    if trainer.spec.truth is not None:
+        console.print(f"check what the policy does against the reference: osrs-rl audit {trainer.run_dir}")
     return 0
 
 
@@ -332,6 +336,43 @@ def _render_replay(replay, args: argparse.Namespace) -> int:
             return _error(str(e))
     console.print(f"{total} frame(s) of {replay.encounter} written to {out}", markup=False)
     return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from osrs_rl.audit.console import print_report
+    from osrs_rl.audit.run import AuditError, audit
+    from osrs_rl.train.config import parse_overrides
+
+    if args.episodes < 1:
+        return _error(f"--episodes must be at least 1, got {args.episodes}")
+    try:
+        parsed = parse_overrides(args.overrides)
+    except ValueError as e:
+        return _error(str(e))
+    other = sorted(set(parsed) - {"env"}) + sorted(f"env.{k}" for k in parsed.get("env", {}) if k != "config")
+    if other:
+        return _error(f"audit takes encounter settings only (--env.config.KEY VALUE), not --{other[0]}")
+    config = parsed.get("env", {}).get("config", {})
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("auditing", total=None)
+
+        def report(done, total):
+            bar.update(task, completed=done, total=total, description=f"episodes {done}/{total}")
+
+        try:
+            result, out = audit(args.path, episodes=args.episodes, seed=args.seed, greedy=args.greedy, out=args.out,
+                                config=config, opponents=args.opponent, from_replays=args.replays, progress=report)
+        except (AuditError, ValueError) as e:           # ReplayError, ConfigError and CheckpointError included
+            return _error(str(e))
+    print_report(result, console)
+    files = ["heatmap.png", "report.md", "report.json"] + result["saved_replays"]
+    console.print(f"audit written to {out}: {', '.join(files)}", markup=False, soft_wrap=True)
+    failed = [c["check"] for c in result["checks"] if not c["ok"]]
+    if failed:
+        console.print(f"[bold red]flagged:[/bold red] {'; '.join(failed)}")
+    return 1 if failed and args.strict else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -406,13 +447,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--end", type=int, help="render: last frame (default: the last tick)")
     p.add_argument("--frames", action="store_true", help="render: write --out as a folder of PNG frames")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("audit", help="what a trained policy does, against the encounter's reference",
+                       description="Plays a run's policy (or re-simulates replays) and writes heatmap.png, report.md "
+                                   "and report.json: where it stands (flagged where the reference map says a tile "
+                                   "is not walkable), when it attacks against the target's attackable windows, "
+                                   "damage taken by source, supplies, outcomes. Encounter settings: "
+                                   "--env.config.KEY VALUE.")
+    p.add_argument("path", help="a run folder, a checkpoint, a replay file or a folder of replays")
+    p.add_argument("--episodes", type=int, default=16, help="episodes the policy plays (default 16)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the envs and of the policy's sampling")
+    p.add_argument("--greedy", action="store_true", help="most likely actions, not samples")
+    p.add_argument("--opponent", action="append", metavar="TIER",
+                   help="a scripted tier to play (repeatable, spread over the episodes; default: the training tiers)")
+    p.add_argument("--replays", action="store_true",
+                   help="with a run folder: audit its evaluation replays (RUN/replays/*.orlr) instead of playing")
+    p.add_argument("--out", help="output folder (default: audit/ in the run folder, or beside the replays)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a check is flagged")
+    p.set_defaults(func=cmd_audit)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
-    if args.command == "train":
+    if args.command in ("train", "audit"):
         args.overrides = rest                      # --section.key value pairs, checked by the config
     elif rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")

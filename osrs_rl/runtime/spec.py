@@ -129,6 +129,11 @@ class EncounterSpec:
     """Optional ``reward_components(previous, state, config_record, agent=0) -> {name: float}``: one
     tick's reward of ``agent`` split into named terms, from the records before and after the tick;
     the terms add up to the reward ``step`` wrote. Replays store them per tick; the viewer shows them."""
+    truth: Any = field(default=None, compare=False)
+    """Optional ``osrs_rl.audit.truth.Truth``: the reference map (the tiles the game lets a player stand
+    on), a ``tick(previous, state, config_record, agent)`` reader (tile, attack started, target
+    attackable, damage by source) and the names of the damage, supply and outcome metrics, from which
+    ``osrs-rl audit`` reports what a trained policy does against what the reference allows."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property

@@ -4,6 +4,7 @@ from osrs_rl.encounters.template import mechanics as M
 from osrs_rl.encounters.template.reward_terms import reward_components
 from osrs_rl.encounters.template.scene import scene
 from osrs_rl.encounters.template.state import CONFIG_FIELDS, STATE_DTYPE
+from osrs_rl.encounters.template.truth import TRUTH
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
 SPEC = EncounterSpec(
@@ -31,4 +32,5 @@ SPEC = EncounterSpec(
     cell_key=M.cell_key,
     scene=scene,
     reward_components=reward_components,
+    truth=TRUTH,
 )

@@ -6,6 +6,7 @@ from osrs_rl.encounters.zulrah import view as V
 from osrs_rl.encounters.zulrah.loadouts import fill_config
 from osrs_rl.encounters.zulrah.reward_terms import reward_components
 from osrs_rl.encounters.zulrah.scene import scene
+from osrs_rl.encounters.zulrah.truth import TRUTH
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
 _WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
@@ -52,4 +53,5 @@ SPEC = EncounterSpec(
     config_hook=fill_config,
     scene=scene,
     reward_components=reward_components,
+    truth=TRUTH,
 )

@@ -1,0 +1,84 @@
+"""What ``osrs-rl audit`` checks a Zulrah policy against (``osrs_rl.audit.truth``), read from the records only.
+
+- Reference map: ``loadouts.walkable()`` for now, the platform the encounter's data describes (an
+  APPROXIMATION of the shrine, loadouts.py says why); it is meant to be the shrine's tile map once the
+  encounter has one, so that a simulator platform wider than the game's shows as flagged tiles.
+- The player's tile is ``p.x, p.y`` after the tick: it moves before it attacks (mechanics.py phase 3),
+  so an attack is made from there.
+- An attack started this tick is a new hit of the player's (``SRC_PLAYER``) in the queue: pending now
+  and not pending in the same slot with the same push order and due tick before (an attack's hits land
+  at least one tick later, so none lands within the tick it is made). The attack timer cannot tell it:
+  a bite of food also raises it.
+- Zulrah is attackable, by the reference, from ``rotations.targetable_tick(phase)`` ticks after it
+  surfaces until its phase length (from the rotation table, ``rotations.ROTATIONS``) is up and it dives,
+  while it has hitpoints [reference section 4; M: ZEN]. The attack in a tick sees the clock of the
+  previous record (the clock advances at the end of the tick), so the window is read there; a snakeling
+  is attackable while it is alive in the previous record.
+- Damage by source: the change of the ``damage_taken`` tallies, one metric ``taken_<source>`` each;
+  every source can hurt in the game (Zulrah's three forms and Jad phase, clouds, venom, snakelings).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from osrs_rl.audit.truth import Truth
+from osrs_rl.core.pending_hits import HIT_PENDING
+from osrs_rl.encounters.zulrah import loadouts
+from osrs_rl.encounters.zulrah import rotations as RT
+from osrs_rl.encounters.zulrah import state as ST
+
+DAMAGE_METRICS = tuple("taken_" + n for n in ST.SOURCE_NAMES)
+SUPPLY_METRICS = ("food_used", "prayer_doses_used", "antivenom_doses_used", "ranged_boost_doses_used",
+                  "magic_boost_doses_used", "specs_used")
+OUTCOME_METRICS = ("killed", "died", "timed_out")
+
+
+def reference_walkable(cfg) -> np.ndarray:
+    return loadouts.walkable()
+
+
+def targetable(s) -> bool:
+    """Zulrah can be attacked in a tick that starts from record ``s`` [reference section 4]."""
+    phase = int(s["phase"])
+    ticks = RT.ROTATIONS[int(s["rotation"])][phase].ticks
+    return int(s["z_hp"]) > 0 and RT.targetable_tick(phase) <= int(s["phase_tick"]) < ticks
+
+
+def new_player_hits(previous, s) -> np.ndarray:
+    """Slots of the player's hits pushed during the tick from ``previous`` to ``s``."""
+    now, before = s["hits"], previous["hits"]
+    mine = (now["state"] == HIT_PENDING) & (now["attacker"] == ST.SRC_PLAYER)
+    kept = (before["state"] == HIT_PENDING) & (before["seq"] == now["seq"]) & (before["due_tick"] == now["due_tick"])
+    return np.flatnonzero(mine & ~kept)
+
+
+def tick(previous, s, cfg, agent: int = 0) -> dict:
+    p = s["p"]
+    slots = new_player_hits(previous, s)
+    target, target_ok = "", True
+    if len(slots):
+        aimed = int(s["hits"][slots[0]]["target"])
+        if aimed == ST.TARGET_ZULRAH:
+            target, target_ok = "zulrah", targetable(previous)
+        else:
+            target, target_ok = "snakeling", bool(previous["snakelings"][aimed - 2]["active"])
+    window = targetable(previous)
+    taken = s["damage_taken"].astype(np.int64) - previous["damage_taken"].astype(np.int64)
+    return {"x": int(p["x"]), "y": int(p["y"]), "attack": bool(len(slots)), "target": target,
+            "target_attackable": target_ok, "attackable": window,
+            "window_tick": int(previous["phase_tick"]) - RT.targetable_tick(int(previous["phase"])) if window else None,
+            "damage": {m: int(taken[k]) for k, m in enumerate(DAMAGE_METRICS)}}
+
+
+TRUTH = Truth(
+    reference_walkable=reference_walkable,
+    tick=tick,
+    damage_metrics=DAMAGE_METRICS,
+    supply_metrics=SUPPLY_METRICS,
+    outcome_metrics=OUTCOME_METRICS,
+    window="zulrah",
+    reference="loadouts.walkable(): the platform from the documented player, cloud and snakeling tiles "
+              "(APPROXIMATION until the shrine's tile map is in the encounter's data)",
+    origin=RT.ORIGIN,
+)
