@@ -1,28 +1,32 @@
 """What ``osrs-rl audit`` checks a Zulrah policy against (``osrs_rl.audit.truth``), read from the records only.
 
-- Reference map: ``loadouts.walkable()`` for now, the platform the encounter's data describes (an
-  APPROXIMATION of the shrine, loadouts.py says why); it is meant to be the shrine's tile map once the
-  encounter has one, so that a simulator platform wider than the game's shows as flagged tiles.
+- Reference map: the walkable tiles of ``shrine_map.json`` (the game's collision data, read through
+  ``loadouts.walkable``), so a kernel that lets the player stand where the data says water is flagged.
 - The player's tile is ``p.x, p.y`` after the tick: it moves before it attacks (mechanics.py phase 3),
   so an attack is made from there.
 - An attack started this tick is a new hit of the player's (``SRC_PLAYER``) in the queue: pending now
   and not pending in the same slot with the same push order and due tick before (an attack's hits land
   at least one tick later, so none lands within the tick it is made). The attack timer cannot tell it:
   a bite of food also raises it.
-- Zulrah is attackable, by the reference, from ``rotations.targetable_tick(phase)`` ticks after it
-  surfaces until its phase length (from the rotation table, ``rotations.ROTATIONS``) is up and it dives,
-  while it has hitpoints [reference section 4; M: ZEN]. The attack in a tick sees the clock of the
-  previous record (the clock advances at the end of the tick), so the window is read there; a snakeling
-  is attackable while it is alive in the previous record.
+- Zulrah is attackable, by the reference, from ``rotations.targetable_tick`` ticks after it rises until
+  its dive (``rotations.dive_tick`` of the phase in ``rotations.TIMELINES``), while it has hitpoints
+  [reference section 4; M: ZEN; RL-R], and only along a line the map's pillars do not block (checked
+  here with core.line_of_sight on flags built from the map file, not the kernel's). The attack in a
+  tick sees the clock of the previous record (the clock advances at the end of the tick), so the window
+  is read there; a snakeling is attackable while it is alive in the previous record.
 - Damage by source: the change of the ``damage_taken`` tallies, one metric ``taken_<source>`` each;
   every source can hurt in the game (Zulrah's three forms and Jad phase, clouds, venom, snakelings).
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from osrs_rl.audit.truth import Truth
+from osrs_rl.core import collision as C
+from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.encounters.zulrah import loadouts
 from osrs_rl.encounters.zulrah import rotations as RT
@@ -40,9 +44,21 @@ def reference_walkable(cfg) -> np.ndarray:
 
 def targetable(s) -> bool:
     """Zulrah can be attacked in a tick that starts from record ``s`` [reference section 4]."""
-    phase = int(s["phase"])
-    ticks = RT.ROTATIONS[int(s["rotation"])][phase].ticks
-    return int(s["z_hp"]) > 0 and RT.targetable_tick(phase) <= int(s["phase_tick"]) < ticks
+    timeline, phase = int(s["rotation"]), int(s["phase"])
+    dive = RT.dive_tick(RT.TIMELINES[timeline][phase])
+    return int(s["z_hp"]) > 0 and RT.targetable_tick(timeline, phase) <= int(s["phase_tick"]) < dive
+
+
+@cache
+def _reference_flags() -> np.ndarray:
+    flags = np.where(loadouts.walkable(), 0, C.BLOCKED).astype(C.FLAGS_DTYPE)
+    flags[loadouts.pillars()] |= C.BLOCKS_LOS
+    return flags
+
+
+def in_sight(x, y, zx, zy) -> bool:
+    """A clear line from the player's tile to Zulrah's footprint past the map's pillars (any range)."""
+    return bool(has_line_of_sight(_reference_flags(), x, y, 1, zx, zy, RT.ZULRAH_SIZE, RT.GRID_W))
 
 
 def new_player_hits(previous, s) -> np.ndarray:
@@ -60,14 +76,16 @@ def tick(previous, s, cfg, agent: int = 0) -> dict:
     if len(slots):
         aimed = int(s["hits"][slots[0]]["target"])
         if aimed == ST.TARGET_ZULRAH:
-            target, target_ok = "zulrah", targetable(previous)
+            seen = in_sight(int(p["x"]), int(p["y"]), int(previous["zx"]), int(previous["zy"]))
+            target, target_ok = "zulrah", targetable(previous) and seen
         else:
             target, target_ok = "snakeling", bool(previous["snakelings"][aimed - 2]["active"])
     window = targetable(previous)
     taken = s["damage_taken"].astype(np.int64) - previous["damage_taken"].astype(np.int64)
     return {"x": int(p["x"]), "y": int(p["y"]), "attack": bool(len(slots)), "target": target,
             "target_attackable": target_ok, "attackable": window,
-            "window_tick": int(previous["phase_tick"]) - RT.targetable_tick(int(previous["phase"])) if window else None,
+            "window_tick": int(previous["phase_tick"])
+            - RT.targetable_tick(int(previous["rotation"]), int(previous["phase"])) if window else None,
             "damage": {m: int(taken[k]) for k, m in enumerate(DAMAGE_METRICS)}}
 
 
@@ -78,7 +96,7 @@ TRUTH = Truth(
     supply_metrics=SUPPLY_METRICS,
     outcome_metrics=OUTCOME_METRICS,
     window="zulrah",
-    reference="loadouts.walkable(): the platform from the documented player, cloud and snakeling tiles "
-              "(APPROXIMATION until the shrine's tile map is in the encounter's data)",
+    reference="shrine_map.json: the shrine's walkable tiles and pillars from the game's collision data "
+              "(the RuneLite plugin Shortest Path's dump of the OSRS cache)",
     origin=RT.ORIGIN,
 )
