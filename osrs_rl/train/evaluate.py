@@ -20,7 +20,7 @@ import torch
 
 import osrs_rl
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import atomic_write, load_checkpoint, load_meta
+from osrs_rl.train.checkpoint import atomic_write, load_checkpoint, load_meta, load_state_checked, require_entries
 from osrs_rl.train.config import from_dict
 from osrs_rl.train.distributions import MaskedMultiCategorical
 from osrs_rl.train.league import wilson
@@ -64,6 +64,7 @@ def load_policy(path, device: str = "cpu") -> Policy:
     meta = load_meta(path)
     spec = get_spec(meta.get("encounter", "?"))
     payload, meta = load_checkpoint(path, map_location=device)
+    require_entries(payload, ("config", "model"), f"checkpoint {path}")
     cfg = from_dict(payload["config"])
     expect = model_meta(cfg, spec)
     if meta.get("spec_version") != spec.version:
@@ -73,7 +74,7 @@ def load_policy(path, device: str = "cpu") -> Policy:
         if meta.get(key) != expect[key]:
             raise ValueError(f"checkpoint {path}: {key} {meta.get(key)} does not match the encounter's {expect[key]}")
     model = make_model(cfg, spec).to(device)
-    model.load_state_dict(payload["model"])
+    load_state_checked(model, payload["model"], f"checkpoint {path}")
     model.eval()
     return Policy(model, spec.name, dict(cfg.env.config), training_opponents(cfg))
 
