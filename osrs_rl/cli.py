@@ -205,7 +205,7 @@ def _eval_scripted(args: argparse.Namespace) -> int:
 
 
 def _eval_checkpoint(args: argparse.Namespace) -> int:
-    from osrs_rl.train.evaluate import evaluate, load_policy, print_table
+    from osrs_rl.train.evaluate import evaluate, load_policy, print_table, progress_bar
 
     if args.episodes < 1:
         return _error(f"--episodes must be at least 1, got {args.episodes}")
@@ -216,8 +216,9 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
         if policy.encounter != args.encounter:
             return _error(f"checkpoint {args.checkpoint} is a {policy.encounter!r} policy, not {args.encounter!r}")
         extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
-        rows = evaluate(policy, episodes=args.episodes, opponents=args.opponent or None, seed=args.seed,
-                        greedy=args.greedy, config=extra)
+        with progress_bar(console, "evaluating") as report:
+            rows = evaluate(policy, episodes=args.episodes, opponents=args.opponent or None, seed=args.seed,
+                            greedy=args.greedy, config=extra, progress=report)
     except (ValueError, KeyError) as e:
         return _error(str(e).strip("'\""))
     print_table(rows, console, title=f"{args.checkpoint}: {args.episodes} episodes per opponent")
@@ -238,7 +239,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     from osrs_rl.runtime.registry import names
     from osrs_rl.train.config import load_config
-    from osrs_rl.train.evaluate import evaluate, print_table, save_replays, save_rows
+    from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
     from osrs_rl.train.ppo import NonFiniteError, Trainer, resume_config
 
     if args.encounter not in names():
@@ -286,10 +287,14 @@ def cmd_train(args: argparse.Namespace) -> int:
 
         trainer.model.eval()
         policy = Policy(trainer.model, trainer.spec.name, dict(trainer.cfg.env.config), training_opponents(trainer.cfg))
-        rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1)
+        with progress_bar(console, "evaluating") as report:
+            rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1,
+                            progress=report)
         print_table(rows, console, title=f"evaluation: {trainer.cfg.run.eval_episodes} episodes per opponent")
         save_rows(rows, trainer.run_dir / "eval.json")
-        replays = save_replays(policy, trainer.run_dir / "replays", per_opponent=2, seed=trainer.cfg.run.seed + 2)
+        with progress_bar(console, "saving replays") as report:
+            replays = save_replays(policy, trainer.run_dir / "replays", per_opponent=2, seed=trainer.cfg.run.seed + 2,
+                                   progress=report)
     say(f"logs (TensorBoard events, config.json{', eval.json' if rows else ''}): {trainer.run_dir}")
     say(f"checkpoint: {ckpt}  (train further: {again} --run.total_steps N; "
         f"evaluate: osrs-rl eval {args.encounter} --checkpoint {ckpt})")

@@ -227,6 +227,24 @@ def test_evaluation_tells_losses_from_undecided_fights(tmp_path):
     assert saved[0]["loss_rate"] is None and saved[1]["loss_rate"] == long.loss_rate
 
 
+def test_evaluation_reports_its_progress(tmp_path):
+    """The final evaluation of a run and `eval --checkpoint` draw a progress bar from these reports:
+    episodes done over all opponents, rising to the total, with the opponent being played."""
+    from osrs_rl.train.evaluate import Policy, save_replays
+
+    spec = get_spec("pvp")
+    policy = Policy(build_model(spec.obs_segments, spec.head_sizes, hidden=16), "pvp", {"max_ticks": 20},
+                    ["novice", "average"])
+    calls = []
+    evaluate(policy, episodes=4, progress=lambda done, total, opponent: calls.append((done, total, opponent)))
+    assert calls[0] == (0, 8, "novice") and calls[-1] == (8, 8, "average")
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls) and {c[1] for c in calls} == {8}
+    assert max(c[0] for c in calls if c[2] == "novice") == 4
+    calls.clear()
+    save_replays(policy, tmp_path, per_opponent=1, progress=lambda *c: calls.append(c))
+    assert calls == [(1, 2, "novice"), (2, 2, "average")]
+
+
 def test_multi_agent_needs_an_opponent(tmp_path):
     with pytest.raises(ValueError, match="agent 1 stands idle"):
         Trainer(_cfg(tmp_path, "--league.enabled", "false", encounter="pvp_selfplay"), console=False)
