@@ -207,7 +207,7 @@ def _eval_scripted(args: argparse.Namespace) -> int:
 
 
 def _eval_checkpoint(args: argparse.Namespace) -> int:
-    from osrs_rl.train.evaluate import evaluate, load_policy, print_table
+    from osrs_rl.train.evaluate import evaluate, load_policy, print_table, progress_bar
 
     if args.episodes < 1:
         return _error(f"--episodes must be at least 1, got {args.episodes}")
@@ -218,8 +218,9 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
         if policy.encounter != args.encounter:
             return _error(f"checkpoint {args.checkpoint} is a {policy.encounter!r} policy, not {args.encounter!r}")
         extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
-        rows = evaluate(policy, episodes=args.episodes, opponents=args.opponent or None, seed=args.seed,
-                        greedy=args.greedy, config=extra)
+        with progress_bar(console, "evaluating") as report:
+            rows = evaluate(policy, episodes=args.episodes, opponents=args.opponent or None, seed=args.seed,
+                            greedy=args.greedy, config=extra, progress=report)
     except (ValueError, KeyError) as e:
         return _error(str(e).strip("'\""))
     print_table(rows, console, title=f"{args.checkpoint}: {args.episodes} episodes per opponent")
@@ -236,38 +237,69 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    from rich.markup import escape
+
     from osrs_rl.runtime.registry import names
     from osrs_rl.train.config import load_config
-    from osrs_rl.train.evaluate import evaluate, print_table, save_replays, save_rows
-    from osrs_rl.train.ppo import Trainer
+    from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
+    from osrs_rl.train.ppo import NonFiniteError, Trainer, resume_config
 
     if args.encounter not in names():
         return _error(f"unknown encounter {args.encounter!r}; known: {', '.join(names())}")
+    if args.resume and args.config:
+        return _error("--config goes with a new run: a resumed run keeps the settings stored in its checkpoint "
+                      "(change the ones a resume may change with --section.key value)")
     try:
-        cfg = load_config(args.encounter, args.config, args.overrides)
+        cfg = resume_config(args.resume, args.overrides) if args.resume else load_config(args.encounter, args.config,
+                                                                                        args.overrides)
+        if cfg.env.encounter != args.encounter:
+            return _error(f"checkpoint {args.resume} is a {cfg.env.encounter!r} run, not {args.encounter!r}")
         trainer = Trainer(cfg, resume=args.resume)
     except ValueError as e:
         return _error(str(e))
     ckpt = trainer.checkpoint_path()
+
+    def say(text: str) -> None:             # paths and commands: no markup, no line breaks inside them
+        console.print(text, markup=False, soft_wrap=True)
+    if args.resume:
+        say(f"resuming {args.resume} at step {trainer.global_step:,} of {trainer.cfg.run.total_steps:,}; "
+            f"this run writes to {trainer.run_dir}")
+    else:
+        say(f"this run writes to {trainer.run_dir}")
+    again = f"osrs-rl train {args.encounter} --resume {ckpt}"
     try:
         trainer.train()
-    except KeyboardInterrupt:
-        console.print(f"interrupted at step {trainer.global_step:,}; checkpoint saved: {ckpt} "
-                      f"(continue: osrs-rl train {args.encounter} --resume {ckpt})")
+    except KeyboardInterrupt:              # the message says what the checkpoint holds, never more
+        step = trainer.global_step
+        if trainer.saved_step == step:
+            say(f"interrupted at step {step:,}; checkpoint saved: {ckpt} (continue: {again})")
+        elif trainer.saved_step is not None:
+            say(f"interrupted at step {step:,}; its checkpoint could not be saved; the last one, at step "
+                f"{trainer.saved_step:,}, is {ckpt} (continue: {again})")
+        else:
+            resumed = f"; the one it resumed from is {args.resume}" if args.resume else ""
+            say(f"interrupted at step {step:,} before a checkpoint was saved{resumed}")
         return 130
+    except NonFiniteError as e:
+        console.print("[red]error:[/red] " + escape(str(e)))
+        return 1
     rows = []
     if trainer.cfg.run.eval_episodes > 0:
         from osrs_rl.train.evaluate import Policy, training_opponents
 
         trainer.model.eval()
         policy = Policy(trainer.model, trainer.spec.name, dict(trainer.cfg.env.config), training_opponents(trainer.cfg))
-        rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1)
+        with progress_bar(console, "evaluating") as report:
+            rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1,
+                            progress=report)
         print_table(rows, console, title=f"evaluation: {trainer.cfg.run.eval_episodes} episodes per opponent")
         save_rows(rows, trainer.run_dir / "eval.json")
-        replays = save_replays(policy, trainer.run_dir / "replays", per_opponent=2, seed=trainer.cfg.run.seed + 2)
-    console.print(f"logs (TensorBoard events, config.json{', eval.json' if rows else ''}): {trainer.run_dir}")
-    console.print(f"checkpoint: {ckpt}  (resume: osrs-rl train {args.encounter} --resume {ckpt}; "
-                  f"evaluate: osrs-rl eval {args.encounter} --checkpoint {ckpt})")
+        with progress_bar(console, "saving replays") as report:
+            replays = save_replays(policy, trainer.run_dir / "replays", per_opponent=2, seed=trainer.cfg.run.seed + 2,
+                                   progress=report)
+    say(f"logs (TensorBoard events, config.json{', eval.json' if rows else ''}): {trainer.run_dir}")
+    say(f"checkpoint: {ckpt}  (train further: {again} --run.total_steps N; "
+        f"evaluate: osrs-rl eval {args.encounter} --checkpoint {ckpt})")
     if rows:
         console.print(f"replays of evaluation episodes: {trainer.run_dir / 'replays'} ({len(replays)} files; "
                       f"osrs-rl replay verify FILE re-simulates one)")
@@ -406,7 +438,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "then --section.key value overrides (see osrs_rl/train/config.py).")
     p.add_argument("encounter", help="encounter name, e.g. pvp or template")
     p.add_argument("--config", help="a TOML file of settings (replaces the preset)")
-    p.add_argument("--resume", metavar="CHECKPOINT", help="continue a run from its checkpoint")
+    p.add_argument("--resume", metavar="CHECKPOINT",
+                   help="continue a run from its checkpoint, with the settings stored in it; a resume may change "
+                        "run length, evaluation, logging, device and the learning-rate schedule. It writes into "
+                        "the checkpoint's run folder, or the one --run.out_dir/--run.name name (needed for a "
+                        "checkpoint that is not a run folder's checkpoint.pt)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("eval", help="evaluate a trained policy, a scripted solver, or the scripted PvP ladder")

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import hashlib
 import io
+import itertools
 import json
 import os
 import random
+import re
 import struct
-import tempfile
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
@@ -51,16 +53,78 @@ class CheckpointError(ValueError):
 
 
 # ---- atomic write -----------------------------------------------------------------------------------
+# A write in progress is ".<target name>.<pid>.<n>.tmp" in the target's folder (n counts the writes of
+# one process), so a file a killed process left behind can be told from one still being written.
+STALE_TEMP_AGE = 15 * 60.0       # seconds: older than this a temporary file is stale even if its pid runs
+_TEMP_TAIL = re.compile(r"(\d+)\.(\d+)\.tmp")
+_temp_counter = itertools.count()
+
+
+def temp_name(target: str, pid: int | None = None) -> str:
+    """The name ``atomic_write`` gives its temporary file for ``target`` (a file name)."""
+    return f".{target}.{os.getpid() if pid is None else pid}.{next(_temp_counter)}.tmp"
+
+
+def _pid_alive(pid: int) -> bool:
+    if os.name == "nt":              # os.kill there terminates the process: judge by age alone
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:                  # EPERM: it exists, owned by someone else
+        return True
+    return True
+
+
+def remove_stale_temp_files(folder: str | os.PathLike, target: str | None = None,
+                            max_age: float = STALE_TEMP_AGE) -> list[Path]:
+    """Delete the temporary files interrupted atomic writes left in ``folder`` (of ``target`` only,
+    when given): files named as ``temp_name`` names them whose process is gone or that are older
+    than ``max_age`` seconds. Other files are never touched. Returns the paths removed."""
+    folder = Path(folder)
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:                  # no such folder yet
+        return removed
+    now = time.time()
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(".") and name.endswith(".tmp")):
+            continue
+        if target is not None:
+            prefix = f".{target}."
+            tail = _TEMP_TAIL.fullmatch(name[len(prefix):]) if name.startswith(prefix) else None
+        else:
+            tail = re.fullmatch(r"\..+\.(\d+)\.(\d+)\.tmp", name)
+        if tail is None:
+            continue
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            old = now - entry.stat(follow_symlinks=False).st_mtime > max_age
+            if old or not _pid_alive(int(tail.group(1))):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except FileNotFoundError:    # its writer finished (renamed it) or another cleaner got it
+            continue
+    return removed
+
+
 def atomic_write(path: str | os.PathLike, data: bytes | Iterable[bytes]) -> Path:
     """Write ``data`` to ``path`` so that ``path`` holds either its old contents or all of the new.
 
-    The bytes go to a temporary file in the same folder, are flushed and fsynced, and the file is
-    renamed over ``path`` (``os.replace`` is atomic within one file system). On any failure the
-    temporary file is removed and ``path`` is untouched.
+    The bytes go to a temporary file in the same folder (``temp_name``), are flushed and fsynced,
+    and the file is renamed over ``path`` (``os.replace`` is atomic within one file system). On any
+    failure the temporary file is removed and ``path`` is untouched; temporary files of ``path``
+    that a killed process left behind are removed first (``remove_stale_temp_files``).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temp_files(path.parent, path.name)
+    tmp = path.parent / temp_name(path.name)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as fh:
             _write_chunks(fh, [data] if isinstance(data, bytes | bytearray | memoryview) else data)
@@ -68,7 +132,7 @@ def atomic_write(path: str | os.PathLike, data: bytes | Iterable[bytes]) -> Path
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
     return path
@@ -239,6 +303,61 @@ def load_checkpoint(
     except Exception as e:
         raise CheckpointError(f"{path}: its payload does not load with weights_only=True: {e}") from e
     return payload, meta
+
+
+def require_entries(payload: dict, keys: Iterable[str], source: str) -> None:
+    """Raise ``CheckpointError`` naming the ``keys`` that ``payload`` lacks (``source``: the file)."""
+    if not isinstance(payload, dict):
+        raise CheckpointError(f"{source}: its payload is a {type(payload).__name__}, not a dict")
+    missing = [k for k in keys if k not in payload]
+    if missing:
+        raise CheckpointError(
+            f"{source} has no {', '.join(repr(k) for k in missing)} entr{'y' if len(missing) == 1 else 'ies'} "
+            f"(it has {', '.join(repr(k) for k in payload) or 'nothing'}); it was not written by osrs-rl train"
+        )
+
+
+def non_finite_tensors(state) -> list[str]:
+    """Names (dotted paths) of the floating-point tensors in ``state`` (a tensor, or dicts and lists of
+    them) holding a NaN or an infinity."""
+    bad: list[str] = []
+
+    def walk(value, where):
+        if isinstance(value, torch.Tensor):
+            if value.is_floating_point() or value.is_complex():
+                if not bool(torch.isfinite(value).all()):
+                    bad.append(where)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, f"{where}.{k}" if where else str(k))
+        elif isinstance(value, list | tuple):
+            for i, v in enumerate(value):
+                walk(v, f"{where}[{i}]")
+    walk(state, "")
+    return bad
+
+
+def load_state_checked(module: torch.nn.Module, state, source: str) -> None:
+    """Load ``state`` into ``module`` after checking that it fits: the same parameter and buffer names,
+    each with the module's shape, and only finite values. Raises ``CheckpointError`` naming each
+    parameter that is missing, unexpected, of another shape (both shapes given) or not finite."""
+    if not isinstance(state, dict):
+        raise CheckpointError(f"{source}: its model weights are a {type(state).__name__}, not a state dict")
+    want = module.state_dict()
+    problems = [f"{k} is missing" for k in want if k not in state]
+    problems += [f"{k} is not in this model" for k in state if k not in want]
+    for k, v in state.items():
+        if k in want and not isinstance(v, torch.Tensor):
+            problems.append(f"{k} is a {type(v).__name__}, not a tensor")
+        elif k in want and tuple(v.shape) != tuple(want[k].shape):
+            problems.append(f"{k} has shape {tuple(v.shape)}, the model's is {tuple(want[k].shape)}")
+    if problems:
+        raise CheckpointError(f"{source}: its weights do not fit the model: " + "; ".join(problems))
+    bad = non_finite_tensors(state)
+    if bad:
+        raise CheckpointError(f"{source}: its weights hold NaN or infinite values (in {', '.join(bad)}); "
+                              "the run that wrote it had diverged: use an earlier checkpoint")
+    module.load_state_dict(state)
 
 
 # ---- RNG states -------------------------------------------------------------------------------------

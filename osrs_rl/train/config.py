@@ -13,6 +13,7 @@ sections or keys, and values of the wrong type, are refused with the list of val
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
 import tomllib
 from dataclasses import dataclass, field
@@ -372,3 +373,72 @@ def load_config(encounter: str, config_file: str | Path | None = None, overrides
 def from_dict(values: dict) -> TrainConfig:
     """A config from ``to_dict`` output (as stored in checkpoints)."""
     return apply(TrainConfig(), values, "checkpoint config").validate()
+
+
+# ---- resuming -------------------------------------------------------------------------------------
+# What a resumed run may change: its length, where and how often it writes, its evaluation, where it
+# runs, and the learning-rate schedule (set afresh every update, so a new value takes effect). The
+# rest shapes the model, the envs, the rollout storage or the optimizer's state (weight decay and betas
+# are restored with it), or is the algorithm itself: changing it would be another run.
+RESUMABLE = {
+    "run": ("total_steps", "eval_episodes", "checkpoint_every", "log_every", "device", "torch_threads",
+            "out_dir", "name"),
+    "log": tuple(f.name for f in dataclasses.fields(LogSection)),
+    "optim": ("lr", "lr_final", "schedule"),
+}
+
+
+def resumable(name: str) -> bool:
+    """Whether the setting ``section.key`` may change when a run is resumed."""
+    section, _, key = name.partition(".")
+    return key in RESUMABLE.get(section, ())
+
+
+def changed_settings(before: TrainConfig, after: TrainConfig) -> list[str]:
+    """The settings (``section.key``, ``env.config.KEY`` for the encounter's own) whose values differ."""
+    out = []
+    a, b = before.to_dict(), after.to_dict()
+    for section in a:
+        for key in a[section]:
+            old, new = a[section][key], b[section][key]
+            if isinstance(old, dict):
+                out += [f"{section}.{key}.{k}" for k in {**old, **new} if old.get(k, _MISSING) != new.get(k, _MISSING)]
+            elif old != new:
+                out.append(f"{section}.{key}")
+    return out
+
+
+_MISSING = object()
+
+
+def check_resumable(stored: TrainConfig, cfg: TrainConfig, source: str = "checkpoint") -> None:
+    """Raise ValueError naming each setting in which ``cfg`` differs from the ``stored`` config of the
+    run it resumes, where a resume may not change it (``RESUMABLE``)."""
+    a, b = stored.to_dict(), cfg.to_dict()
+
+    def value(d, name) -> str:
+        section, key, *sub = name.split(".")
+        v = d[section][key]
+        if sub:
+            return repr(v[sub[0]]) if sub[0] in v else "it unset"
+        return repr(v)
+    refused = [n for n in changed_settings(stored, cfg) if not resumable(n)]
+    if refused:
+        which = "; ".join(f"{n} (the run has {value(a, n)}, asked {value(b, n)})" for n in refused)
+        every = {s: [f.name for f in dataclasses.fields(t)] for s, t in _section_types().items()}
+        allowed = ", ".join(f"{s}.*" if list(keys) == every[s] else f"{s}.{{{', '.join(keys)}}}"
+                            for s, keys in RESUMABLE.items())
+        raise ValueError(f"a resume continues the run in {source} with its own settings and cannot change {which}. "
+                         f"A resume may change its length, evaluation, logging, device and learning-rate schedule "
+                         f"({allowed}); start a new run (without --resume) to change the others")
+
+
+def resume_overrides(stored: TrainConfig, overrides: list[str] | None, source: str = "checkpoint") -> TrainConfig:
+    """``stored`` (a run's config, as its checkpoint holds it) with the command-line ``overrides`` that
+    a resume may change applied; any other override that changes a value is refused (``check_resumable``)."""
+    cfg = copy.deepcopy(stored)
+    if overrides:
+        apply(cfg, parse_overrides(overrides), "command line")
+    cfg.validate()
+    check_resumable(stored, cfg, source)
+    return cfg

@@ -11,7 +11,9 @@ boss fight without one (zulrah). Encounters with an opponent hook
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -20,13 +22,15 @@ import torch
 
 import osrs_rl
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import atomic_write, load_checkpoint, load_meta
+from osrs_rl.train.checkpoint import atomic_write, load_checkpoint, load_meta, load_state_checked, require_entries
 from osrs_rl.train.config import from_dict
 from osrs_rl.train.distributions import MaskedMultiCategorical
 from osrs_rl.train.league import wilson
 
 SUCCESS_METRICS = ("won", "killed")     # the first one an encounter has counts as a win
 FAILURE_METRICS = ("lost", "died")      # ... and as a loss; the rest are draws or cut at the tick limit
+
+Progress = Callable[[int, int, str], None]   # (episodes done, episodes in all, the opponent being played)
 
 
 @dataclass
@@ -64,6 +68,7 @@ def load_policy(path, device: str = "cpu") -> Policy:
     meta = load_meta(path)
     spec = get_spec(meta.get("encounter", "?"))
     payload, meta = load_checkpoint(path, map_location=device)
+    require_entries(payload, ("config", "model"), f"checkpoint {path}")
     cfg = from_dict(payload["config"])
     expect = model_meta(cfg, spec)
     if meta.get("spec_version") != spec.version:
@@ -73,15 +78,16 @@ def load_policy(path, device: str = "cpu") -> Policy:
         if meta.get(key) != expect[key]:
             raise ValueError(f"checkpoint {path}: {key} {meta.get(key)} does not match the encounter's {expect[key]}")
     model = make_model(cfg, spec).to(device)
-    model.load_state_dict(payload["model"])
+    load_state_checked(model, payload["model"], f"checkpoint {path}")
     model.eval()
     return Policy(model, spec.name, dict(cfg.env.config), training_opponents(cfg))
 
 
 @torch.no_grad()
 def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bool = False,
-         config: dict | None = None) -> EvalRow:
-    """``episodes`` episodes (one per env) against ``opponent`` (a tier name, or None)."""
+         config: dict | None = None, progress: Callable[[int, int], None] | None = None) -> EvalRow:
+    """``episodes`` episodes (one per env) against ``opponent`` (a tier name, or None);
+    ``progress(done, episodes)`` is called whenever episodes finish."""
     spec = get_spec(policy.encounter)
     if episodes < 1:
         raise ValueError(f"episodes must be >= 1, got {episodes}")
@@ -130,6 +136,8 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
                     lost[i] = row[names.index(failure)] if failure is not None else 0.0
                     ticks[i] = row[names.index("ticks")] if "ticks" in names else 0.0
             done |= ended
+            if progress is not None:
+                progress(int(done.sum()), episodes)
     low, high = wilson(float(won.sum()), episodes)
     return EvalRow(str(opponent) if opponent is not None else "default", episodes, float(won.mean()), low, high,
                    float(ticks.mean()), float(returns.mean()),
@@ -137,14 +145,44 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
 
 
 def evaluate(policy: Policy, episodes: int = 256, opponents=None, seed: int = 0, greedy: bool = False,
-             config: dict | None = None) -> list[EvalRow]:
-    """One :func:`play` per opponent (default: the tiers it trained against, or the configured one)."""
+             config: dict | None = None, progress: Progress | None = None) -> list[EvalRow]:
+    """One :func:`play` per opponent (default: the tiers it trained against, or the configured one).
+    ``progress(done, total, opponent)`` follows the episodes over all opponents (``progress_bar``)."""
     spec = get_spec(policy.encounter)
     if opponents is None:
         opponents = list(dict.fromkeys(policy.opponents)) if spec.opponents is not None else []
-    if not opponents:
-        return [play(policy, episodes, seed, None, greedy, config)]
-    return [play(policy, episodes, seed + k, o, greedy, config) for k, o in enumerate(opponents)]
+    plays = list(enumerate(opponents)) or [(0, None)]
+    total = episodes * len(plays)
+    rows = []
+    for k, opponent in plays:
+        label = str(opponent) if opponent is not None else "default"
+        def report(done: int, _: int, k: int = k, label: str = label) -> None:
+            progress(k * episodes + done, total, label)
+        if progress is not None:
+            progress(k * episodes, total, label)
+        rows.append(play(policy, episodes, seed + k, opponent, greedy, config,
+                         report if progress is not None else None))
+    return rows
+
+
+@contextlib.contextmanager
+def progress_bar(console, description: str) -> Iterator[Progress]:
+    """A transient ``rich`` progress bar on ``console``; yields the ``progress`` callback that
+    ``evaluate`` and ``save_replays`` take. Off a terminal (a log file, a pipe) it prints one line
+    when the work starts instead."""
+    from rich.progress import Progress as Bar
+
+    started = []
+    with Bar(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task(description, total=None)
+
+        def report(done: int, total: int, opponent: str) -> None:
+            if not started:
+                started.append(True)
+                if not console.is_terminal:
+                    console.print(f"{description}: {total:,} episodes ...", markup=False)
+            bar.update(task, completed=done, total=total, description=f"{description} ({opponent})")
+        yield report
 
 
 def print_table(rows: list[EvalRow], console=None, title: str = "evaluation") -> None:
@@ -172,10 +210,11 @@ def save_rows(rows: list[EvalRow], path: Path) -> None:
 
 
 def save_replays(policy: Policy, out_dir, per_opponent: int = 2, opponents=None, seed: int = 0,
-                 greedy: bool = False) -> list[Path]:
+                 greedy: bool = False, progress: Progress | None = None) -> list[Path]:
     """Play ``per_opponent`` episodes per opponent one at a time and save each as a replay
     (``osrs_rl.replay``) with the policy's value and action probabilities per tick; the episode with
-    the highest return per opponent is also saved as ``best-<opponent>.orlr``. Returns the paths."""
+    the highest return per opponent is also saved as ``best-<opponent>.orlr``. Returns the paths.
+    ``progress(done, total, opponent)`` is called after each episode."""
     from osrs_rl.replay import record_policy_episode, save_replay
 
     spec = get_spec(policy.encounter)
@@ -188,6 +227,7 @@ def save_replays(policy: Policy, out_dir, per_opponent: int = 2, opponents=None,
     device = next(model.parameters()).device
     out_dir = Path(out_dir)
     paths = []
+    count = per_opponent * len(opponents or [None])
     for k, opponent in enumerate(opponents or [None]):
         config = dict(policy.env_config)
         if opponent is not None:
@@ -219,6 +259,8 @@ def save_replays(policy: Policy, out_dir, per_opponent: int = 2, opponents=None,
             replay = record_policy_episode(spec.name, config, act, seed=seed + 1000 * k + e,
                                            meta={"opponent": label, "greedy": greedy})
             paths.append(save_replay(out_dir / f"{label}-{e}.orlr", replay))
+            if progress is not None:
+                progress(k * per_opponent + e + 1, count, label)
             total = float(replay.rewards[:, 0].sum())
             if best is None or total > best[0]:
                 best = (total, replay)

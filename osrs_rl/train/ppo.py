@@ -12,7 +12,7 @@ league (``osrs_rl.train.selfplay``) draws agent 1 per episode from snapshots and
 
 from __future__ import annotations
 
-import contextlib
+import copy
 import math
 import os
 import signal
@@ -28,8 +28,18 @@ from torch import nn
 import osrs_rl
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segments
-from osrs_rl.train.checkpoint import capture_rng_state, load_checkpoint, restore_rng_state, save_checkpoint
-from osrs_rl.train.config import TrainConfig, from_dict
+from osrs_rl.train.checkpoint import (
+    CheckpointError,
+    capture_rng_state,
+    load_checkpoint,
+    load_state_checked,
+    non_finite_tensors,
+    remove_stale_temp_files,
+    require_entries,
+    restore_rng_state,
+    save_checkpoint,
+)
+from osrs_rl.train.config import RunSection, TrainConfig, check_resumable, from_dict, parse_overrides, resume_overrides
 from osrs_rl.train.distributions import MaskedMultiCategorical
 from osrs_rl.train.logger import Logger, episode_scalars, opponent_scalars
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
@@ -42,6 +52,11 @@ from osrs_rl.train.training_replays import TrainingReplays
 # the input layer and the output layers stay with AdamW under Muon/Aurora (osrs_rl.train.optim)
 ADAMW_PATTERNS = ("encoder.trunk.0.", "policy.", "value.2.")
 CHECKPOINT_NAME = "checkpoint.pt"
+RESUME_ENTRIES = ("config", "model", "optimizer", "global_step", "iteration", "rng")
+
+
+class NonFiniteError(RuntimeError):
+    """Training produced a NaN or infinite loss or weight: the run stops and keeps its last good checkpoint."""
 
 
 def pick_device(name: str) -> torch.device:
@@ -74,21 +89,78 @@ def make_model(cfg: TrainConfig, spec) -> nn.Module:
                        layers=cfg.model.layers, entity_encoder=cfg.model.entity_encoder)
 
 
-@contextlib.contextmanager
-def _sigterm_as_interrupt():
-    """While training, SIGTERM raises KeyboardInterrupt like Ctrl-C, so the run saves a checkpoint
-    before it stops (only the main thread can install signal handlers)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+def resume_config(checkpoint: str | os.PathLike, overrides: list[str] | None = None) -> TrainConfig:
+    """The settings a run resumed from ``checkpoint`` continues with: the ones stored in it, with the
+    command-line ``overrides`` a resume may change (``config.RESUMABLE``; any other is refused,
+    naming it). Where it writes:
 
-    def stop(signum, frame):
+    - ``--run.out_dir`` and/or ``--run.name`` given: that folder, the missing part as for a new run
+      (``runs``, ``<encounter>-<date>-<time>``);
+    - otherwise the folder of ``checkpoint`` when it is a run folder's ``checkpoint.pt`` (the run goes
+      on where it was, replacing that file);
+    - otherwise (a copied or renamed checkpoint) nowhere: the caller must name the folder.
+
+    The folder a checkpoint's own config records is never used: a copy must not write into the run it
+    was copied from.
+    """
+    path = Path(checkpoint)
+    payload, _ = load_checkpoint(path)
+    require_entries(payload, ("config",), str(path))
+    cfg = resume_overrides(from_dict(payload["config"]), overrides, str(path))
+    named = parse_overrides(overrides or []).get("run", {})
+    if "out_dir" in named or "name" in named:
+        cfg.run.out_dir = cfg.run.out_dir if "out_dir" in named else RunSection().out_dir
+        cfg.run.name = cfg.run.name if "name" in named else ""
+    elif path.name == CHECKPOINT_NAME:
+        folder = path.absolute().parent
+        cfg.run.out_dir, cfg.run.name = str(folder.parent), folder.name
+    else:
+        raise ValueError(f"{path} is not a run folder's {CHECKPOINT_NAME}, so a resume from it has no folder of its "
+                         f"own: name where it writes with --run.out_dir DIR and/or --run.name NAME (to go on in the "
+                         f"run it came from, name that run's folder: this replaces its {CHECKPOINT_NAME})")
+    return cfg
+
+
+class _StopSignals:
+    """While training, Ctrl-C (SIGINT) and SIGTERM (a scheduler's stop, ``kill``) raise KeyboardInterrupt,
+    so the run saves a checkpoint before it stops. The first signal also puts off the ones after it
+    (``hold``): they are noted, not raised, so that they cannot abort that save; the run is stopping
+    anyway. The previous handlers come back on exit. Only the main thread can install signal
+    handlers; in another thread this does nothing."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.previous: dict = {}
+        self.held = False
+        self.put_off = 0
+
+    def __enter__(self) -> _StopSignals:
+        if threading.current_thread() is threading.main_thread():
+            for sig in self.SIGNALS:
+                self.previous[sig] = signal.getsignal(sig)
+                signal.signal(sig, self._stop)
+        return self
+
+    def _stop(self, signum, frame):
+        self.hold()
         raise KeyboardInterrupt(f"signal {signum}")
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+
+    def _later(self, signum, frame):
+        self.put_off += 1
+        # os.write, not print: a buffered stream the main thread is writing to must not be re-entered
+        os.write(2, f"signal {signum}: still saving the checkpoint; the run stops once it is written\n".encode())
+
+    def hold(self) -> None:
+        """From now on, note further stop signals instead of raising them."""
+        if self.previous and not self.held:
+            self.held = True
+            for sig in self.SIGNALS:
+                signal.signal(sig, self._later)
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self.previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
 def schedule(start: float, end: float, progress: float, kind: str) -> float:
@@ -113,19 +185,22 @@ def spread_opponents(env, spec, tiers: list, offset: int = 0) -> None:
 
 
 class Trainer:
-    """One training run. ``resume``: a checkpoint path to continue from (model, optimizer, schedules,
-    counters and RNGs restored; the config stored in it is used, with ``cfg``'s run length)."""
+    """One training run, writing into ``run.out_dir``/``run.name``. ``resume``: a checkpoint path to
+    continue from (model, optimizer, schedules, counters and RNGs restored). ``cfg`` is then the
+    resumed run's settings (``resume_config`` builds them); where it differs from the config stored
+    in the checkpoint in a setting a resume may not change (``config.RESUMABLE``), it is refused."""
 
     def __init__(self, cfg: TrainConfig, resume: str | os.PathLike | None = None, console=True):
         # ---- setup ---------------------------------------------------------------------------------
+        cfg = copy.deepcopy(cfg)           # the run folder's name is filled in below
         self.resume_payload = None
         if resume is not None:
             spec = get_spec(cfg.env.encounter)
             payload, _ = load_checkpoint(resume, expect=model_meta(cfg, spec))
-            stored = from_dict(payload["config"])
-            stored.run.total_steps = cfg.run.total_steps
-            cfg = stored
+            require_entries(payload, RESUME_ENTRIES + (("selfplay",) if cfg.league.enabled else ()), str(resume))
+            check_resumable(from_dict(payload["config"]), cfg, str(resume))
             self.resume_payload = payload
+            self.resume_source = str(resume)
         self.cfg = cfg.validate()
         self.spec = get_spec(cfg.env.encounter)
         if self.spec.num_agents > 1 and not cfg.league.enabled and not cfg.env.opponents:
@@ -147,9 +222,13 @@ class Trainer:
                                          adamw_patterns=ADAMW_PATTERNS)
         self.global_step = 0
         self.iteration = 0
+        self.saved_step: int | None = None     # global_step of the last checkpoint this run wrote
+        self._signals: _StopSignals | None = None
         if self.resume_payload is not None:
             self._restore(self.resume_payload)
         self.run_dir = self._run_dir()
+        for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
+            remove_stale_temp_files(folder)     # left by a run killed in the middle of a write
         self.envs = self._make_envs()
         self.selfplay = None
         if cfg.league.enabled:
@@ -170,10 +249,12 @@ class Trainer:
         self.console = console
 
     def _run_dir(self) -> Path:
-        if self.resume_payload is not None and self.resume_payload.get("run_dir"):
-            return Path(self.resume_payload["run_dir"])
-        name = self.cfg.run.name or f"{self.spec.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-        path = Path(self.cfg.run.out_dir) / name
+        """``run.out_dir``/``run.name`` (a new run without a name gets the encounter and the time, and
+        its config records that name), created if need be."""
+        run = self.cfg.run
+        if not run.name:
+            run.name = f"{self.spec.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+        path = Path(run.out_dir) / run.name
         path.mkdir(parents=True, exist_ok=True)
         return path
 
@@ -195,18 +276,42 @@ class Trainer:
         return self.run_dir / CHECKPOINT_NAME
 
     def save(self, path: Path | None = None) -> Path:
+        """Write the checkpoint (atomically); ``saved_step`` says which step the last one written holds.
+        Weights that are not finite are never written (NonFiniteError)."""
+        state = self.model.state_dict()
+        bad = non_finite_tensors(state)
+        if bad:
+            raise NonFiniteError(f"no checkpoint written at step {self.global_step:,}: the weights hold NaN or "
+                                 f"infinite values (in {', '.join(bad)}); {self._kept()}")
         payload = {
-            "model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+            "model": state, "optimizer": self.optimizer.state_dict(),
             "global_step": self.global_step, "iteration": self.iteration, "config": self.cfg.to_dict(),
-            "rng": capture_rng_state(self.np_rng), "run_dir": str(self.run_dir),
+            "rng": capture_rng_state(self.np_rng),
         }
         if self.selfplay is not None:
             payload["selfplay"] = self.selfplay.state_dict()
-        return save_checkpoint(path or self.checkpoint_path(), payload, model_meta(self.cfg, self.spec))
+        path = save_checkpoint(path or self.checkpoint_path(), payload, model_meta(self.cfg, self.spec))
+        self.saved_step = self.global_step
+        return path
+
+    def _kept(self) -> str:
+        """Which checkpoint a run that stops without saving leaves behind."""
+        if self.saved_step is not None:
+            return f"the last good checkpoint, at step {self.saved_step:,}, is kept: {self.checkpoint_path()}"
+        if self.resume_payload is not None:
+            return f"this run wrote no checkpoint; the one it resumed from is {self.resume_source}"
+        return "this run wrote no checkpoint"
 
     def _restore(self, payload: dict) -> None:
-        self.model.load_state_dict(payload["model"])
-        self.optimizer.load_state_dict(payload["optimizer"])
+        source = self.resume_source
+        load_state_checked(self.model, payload["model"], source)
+        bad = non_finite_tensors(payload["optimizer"])
+        if bad:
+            raise CheckpointError(f"{source}: its optimizer state holds NaN or infinite values (in {', '.join(bad)})")
+        try:
+            self.optimizer.load_state_dict(payload["optimizer"])
+        except (ValueError, KeyError, RuntimeError) as e:
+            raise CheckpointError(f"{source}: its optimizer state does not fit this model's optimizer: {e}") from None
         self.global_step = int(payload["global_step"])
         self.iteration = int(payload["iteration"])
         restore_rng_state(payload["rng"], self.np_rng)
@@ -214,9 +319,16 @@ class Trainer:
     # ---- the loop ------------------------------------------------------------------------------------
     def train(self) -> dict:
         """Train to ``run.total_steps``; returns the last logged scalars. Ctrl-C or SIGTERM (a
-        scheduler's stop, ``kill``) saves a checkpoint, then raises KeyboardInterrupt."""
-        with _sigterm_as_interrupt():
-            return self._train()
+        scheduler's stop, ``kill``) saves a checkpoint, then raises KeyboardInterrupt; further signals
+        wait for that save (``saved_step`` is the step it holds, or stays behind ``global_step`` when
+        it failed). A NaN or infinite loss or weight stops the run with NonFiniteError and writes no
+        checkpoint, so the last good one stays."""
+        with _StopSignals() as signals:
+            self._signals = signals
+            try:
+                return self._train()
+            finally:
+                self._signals = None
 
     def _train(self) -> dict:
         cfg = self.cfg
@@ -268,6 +380,8 @@ class Trainer:
                 self.training_replays.flush(self.global_step, force=True)
             failed = False
         except KeyboardInterrupt:
+            if self._signals is not None:
+                self._signals.hold()   # a second Ctrl-C or SIGTERM must not abort this save
             self.save()                # Ctrl-C keeps the run: --resume continues from here
             raise
         finally:
@@ -338,6 +452,10 @@ class Trainer:
                 for k, v in out.items():
                     sums[k] = sums.get(k, 0.0) + v
                 count += 1
+        finite = torch.stack([torch.isfinite(p).all() for p in self.model.parameters()]).all()
+        if not bool(finite):                    # e.g. an optimizer step that overflowed
+            bad = [n for n, p in self.model.named_parameters() if not bool(torch.isfinite(p).all())]
+            self._diverged(f"the weights are not finite after the update (in {', '.join(bad)})")
         stats = {k: v / max(count, 1) for k, v in sums.items()}
         stats.update(lr=lr, entropy_coef=entropy_coef)
         valid = s.valid
@@ -367,6 +485,15 @@ class Trainer:
         loss.backward()
         grad_norm = nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
         self.optimizer.step()
-        return {"policy": pl.loss.item(), "value": vl.item(), "entropy": entropy.item(),
-                "approx_kl": float(pl.approx_kl), "clip_fraction": float(pl.clip_fraction),
-                "grad_norm": float(grad_norm), "_ratio": (new_logprob - old_logprob).detach().exp().cpu()}
+        out = {"policy": pl.loss.item(), "value": vl.item(), "entropy": entropy.item(),
+               "approx_kl": float(pl.approx_kl), "clip_fraction": float(pl.clip_fraction),
+               "grad_norm": float(grad_norm), "_ratio": (new_logprob - old_logprob).detach().exp().cpu()}
+        checked = ("policy", "value", "entropy", "grad_norm")
+        if not all(math.isfinite(out[k]) for k in checked):
+            self._diverged("the loss is not finite (" + ", ".join(f"{k} {out[k]:.4g}" for k in checked) + ")")
+        return out
+
+    def _diverged(self, what: str) -> None:
+        raise NonFiniteError(f"training diverged at step {self.global_step:,} (iteration {self.iteration + 1}): "
+                             f"{what}. The run stops without saving; {self._kept()}. A lower --optim.lr may help "
+                             "(a resume may change it)")

@@ -2,6 +2,10 @@
 
 import os
 import random
+import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -262,3 +266,78 @@ def test_expect_compares_sequences_and_numpy_values_by_value(tmp_path):
     path = _saved(tmp_path)
     _, meta = load_checkpoint(path, expect={"head_sizes": np.array([2, 3, 2]), "obs_size": np.int64(7)})
     assert meta["obs_size"] == 7
+
+
+# ---- temporary files of interrupted writes ------------------------------------------------------------
+def test_a_write_in_progress_is_named_after_its_target_and_process(tmp_path, monkeypatch):
+    seen = []
+    real = ck._write_chunks
+
+    def spy(fh, chunks):
+        seen.extend(p.name for p in tmp_path.iterdir())
+        real(fh, chunks)
+    monkeypatch.setattr(ck, "_write_chunks", spy)
+    save_checkpoint(tmp_path / "ckpt.pt", {"x": 1}, {})
+    assert len(seen) == 1 and re.fullmatch(rf"\.ckpt\.pt\.{os.getpid()}\.\d+\.tmp", seen[0]), seen
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt.pt"]
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_stale_temp_files_of_a_target_go_at_its_next_write(tmp_path):
+    """What a killed writer left (its process gone, or the file older than STALE_TEMP_AGE) is removed
+    when the same target is written again; a live writer's file, other targets' and files not named
+    like ours stay."""
+    dead, me = _dead_pid(), os.getpid()
+    names = {
+        "dead": f".ckpt.pt.{dead}.0.tmp",
+        "old": f".ckpt.pt.{me}.900.tmp",             # our pid, but hours old: a reused pid's leftover
+        "live": f".ckpt.pt.{me}.901.tmp",            # a write in progress (fresh, its process alive)
+        "other_target": f".other.pt.{dead}.0.tmp",
+        "longer_target": f".ckpt.pt.5.{dead}.0.tmp",  # the temp file of target "ckpt.pt.5"
+        "not_ours": ".ckpt.pt.abc123.tmp",           # e.g. an older osrs-rl's random name
+    }
+    for name in names.values():
+        (tmp_path / name).write_bytes(b"partial")
+    hours_ago = time.time() - 3 * 3600
+    os.utime(tmp_path / names["old"], (hours_ago, hours_ago))
+    save_checkpoint(tmp_path / "ckpt.pt", {"x": 1}, {})
+    left = {p.name for p in tmp_path.iterdir()}
+    assert left == {"ckpt.pt"} | {names[k] for k in ("live", "other_target", "longer_target", "not_ours")}
+    # a sweep of the whole folder (as a run does when it starts) takes every stale one of any target
+    ck.remove_stale_temp_files(tmp_path)
+    assert {p.name for p in tmp_path.iterdir()} == {"ckpt.pt", names["live"], names["not_ours"]}
+
+
+# ---- weights that do not fit ---------------------------------------------------------------------------
+def test_weights_that_do_not_fit_the_model_are_named_with_both_shapes():
+    model = _model()
+    state = model.state_dict()
+    state["0.weight"] = torch.zeros(32, 4)
+    state["extra.bias"] = torch.zeros(2)
+    del state["2.bias"]
+    with pytest.raises(CheckpointError) as e:
+        ck.load_state_checked(model, state, "ckpt.pt")
+    msg = str(e.value)
+    assert "0.weight has shape (32, 4), the model's is (16, 4)" in msg
+    assert "2.bias is missing" in msg and "extra.bias is not in this model" in msg
+
+
+def test_non_finite_weights_are_refused_by_name():
+    model = _model()
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    state = _model(seed=1).state_dict()
+    state["2.weight"][0, 3] = float("nan")
+    state["0.bias"][1] = float("inf")
+    with pytest.raises(CheckpointError, match=r"NaN or infinite values \(in 0\.bias, 2\.weight\)"):
+        ck.load_state_checked(model, state, "ckpt.pt")
+    assert all(torch.equal(v, before[k]) for k, v in model.state_dict().items())   # nothing was loaded
+
+
+def test_missing_entries_are_named():
+    with pytest.raises(CheckpointError, match=r"c\.pt has no 'config' entry \(it has 'model'\)"):
+        ck.require_entries({"model": {}}, ("model", "config"), "c.pt")

@@ -11,7 +11,7 @@ import osrs_rl
 from osrs_rl.cli import main
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.config import LeagueSection, load_config
-from osrs_rl.train.ppo import Trainer
+from osrs_rl.train.ppo import Trainer, resume_config
 from osrs_rl.train.rollout import Collector, RolloutStorage
 from osrs_rl.train.selfplay import SelfPlay
 
@@ -159,8 +159,8 @@ def test_resume_restores_the_league(tmp_path):
     first.train()
     league = first.selfplay.league
     assert [league.name_of(i) for i in league.snapshot_ids] == ["iter_0", "iter_2", "iter_4"]
-    resumed = Trainer(_cfg(tmp_path, *TINY, "--run.total_steps", str(8 * 8 * 6)), resume=first.checkpoint_path(),
-                      console=False)
+    ckpt = first.checkpoint_path()          # the run's own settings (snapshot_every 2), a longer length
+    resumed = Trainer(resume_config(ckpt, ["--run.total_steps", str(8 * 8 * 6)]), resume=ckpt, console=False)
     again = resumed.selfplay.league
     assert again.snapshot_ids == league.snapshot_ids and again.retired_ids == league.retired_ids
     assert again.table() == league.table()

@@ -9,7 +9,7 @@ import torch
 import osrs_rl
 from osrs_rl.cli import main
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import CheckpointError
+from osrs_rl.train.checkpoint import CheckpointError, load_checkpoint
 from osrs_rl.train.config import load_config, parse_overrides
 from osrs_rl.train.evaluate import evaluate, load_policy
 from osrs_rl.train.models import build_model
@@ -227,6 +227,24 @@ def test_evaluation_tells_losses_from_undecided_fights(tmp_path):
     assert saved[0]["loss_rate"] is None and saved[1]["loss_rate"] == long.loss_rate
 
 
+def test_evaluation_reports_its_progress(tmp_path):
+    """The final evaluation of a run and `eval --checkpoint` draw a progress bar from these reports:
+    episodes done over all opponents, rising to the total, with the opponent being played."""
+    from osrs_rl.train.evaluate import Policy, save_replays
+
+    spec = get_spec("pvp")
+    policy = Policy(build_model(spec.obs_segments, spec.head_sizes, hidden=16), "pvp", {"max_ticks": 20},
+                    ["novice", "average"])
+    calls = []
+    evaluate(policy, episodes=4, progress=lambda done, total, opponent: calls.append((done, total, opponent)))
+    assert calls[0] == (0, 8, "novice") and calls[-1] == (8, 8, "average")
+    assert [c[0] for c in calls] == sorted(c[0] for c in calls) and {c[1] for c in calls} == {8}
+    assert max(c[0] for c in calls if c[2] == "novice") == 4
+    calls.clear()
+    save_replays(policy, tmp_path, per_opponent=1, progress=lambda *c: calls.append(c))
+    assert calls == [(1, 2, "novice"), (2, 2, "average")]
+
+
 def test_multi_agent_needs_an_opponent(tmp_path):
     with pytest.raises(ValueError, match="agent 1 stands idle"):
         Trainer(_cfg(tmp_path, "--league.enabled", "false", encounter="pvp_selfplay"), console=False)
@@ -262,7 +280,12 @@ def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
 
 
 def test_sigterm_stops_like_ctrl_c(tmp_path):
-    """A scheduler's SIGTERM (or `kill`) saves a checkpoint and says how to resume, like Ctrl-C."""
+    """A scheduler's SIGTERM (or `kill`) saves a checkpoint and says how to resume, like Ctrl-C.
+    Further SIGTERMs close behind the first (an impatient `kill`, or Ctrl-C twice) must not abort that
+    save while the message claims it: the step reported is the step the file holds. (The wider model
+    makes the save take tens of milliseconds, so that later signals land inside it.)"""
+    import os
+    import re
     import signal
     import subprocess
     import sys
@@ -271,8 +294,10 @@ def test_sigterm_stops_like_ctrl_c(tmp_path):
     out = tmp_path / "runs"
     proc = subprocess.Popen(
         [sys.executable, "-m", "osrs_rl.cli", "train", "template", "--run.total_steps", "100000000",
-         "--run.out_dir", str(out), "--run.name", "t", "--log.console", "false", "--env.num_envs", "16"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+         "--run.out_dir", str(out), "--run.name", "t", "--log.console", "false", "--env.num_envs", "16",
+         "--model.hidden", "256"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "COLUMNS": "1000"})    # whole lines: paths unbroken
     from osrs_rl.train.tensorboard import read_events
 
     events = out / "t"
@@ -286,9 +311,13 @@ def test_sigterm_stops_like_ctrl_c(tmp_path):
     while time.monotonic() < deadline and not logged():
         time.sleep(0.5)
     proc.send_signal(signal.SIGTERM)
+    for _ in range(6):            # more over the next ~20 ms: some land inside the save, not merged with the first
+        time.sleep(0.003)
+        proc.send_signal(signal.SIGTERM)
     text, _ = proc.communicate(timeout=120)
     assert proc.returncode == 130, text
-    assert "checkpoint saved" in text and "--resume" in text
-    resumed = Trainer(_cfg(tmp_path / "runs", "--run.total_steps", "100000000"), resume=events / "checkpoint.pt",
-                      console=False)
-    assert resumed.global_step > 0
+    words = " ".join(text.split())
+    reported = re.search(r"interrupted at step ([\d,]+); checkpoint saved: (\S+) \(continue: .* --resume", words)
+    assert reported, text
+    payload, _ = load_checkpoint(reported.group(2))
+    assert payload["global_step"] == int(reported.group(1).replace(",", "")) > 0
