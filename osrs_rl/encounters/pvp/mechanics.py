@@ -6,10 +6,12 @@ Index (tick order; rules and sources in RULES.md beside this file, numbers in br
      4.5; the offensive one for the style just switched to), then Vengeance [2.1, 9.1];
   2. each player's turn in PID order (``first`` then the other) [1.1]:
      a. hits due on this player land: damage capped at its hitpoints, accurate ice barrages
-        freeze it when it lands [5.3, 5.4], blood barrages heal the caster 25 % of the damage;
-        then Vengeance reflects 75 % onto the attacker (landing in the attacker's next turn) [9.1,
-        9.2], Smite drains a quarter of the damage from the target's prayer [9.3], and Redemption
-        heals a player left below 10 % [9.4];
+        freeze it when it lands [5.3, 5.4], blood barrages heal the caster 25 % of the damage and
+        the amulet of blood fury 30 % of a melee hit's (one hit in five) [6.2, 9.5], never above
+        the caster's base hitpoints nor below its boosted ones; then Vengeance reflects 75 % onto
+        the attacker (landing in the attacker's next turn; not from a hit that kills the caster)
+        [9.1, 9.2, 9.6], Smite drains a quarter of the damage from the target's prayer [9.3], and
+        Redemption heals a player left below 10 % [9.4];
      b. movement: walk 1 or run 2 tiles (a frozen player cannot move) [5.1, 5.7];
      c. an attack when the attack timer allows and the target is in reach [3.8, 3.9]: rolls from
         core.attack against the defender's live combat record; the defender's overhead at this
@@ -22,8 +24,7 @@ Index (tick order; rules and sources in RULES.md beside this file, numbers in br
 
 Approximations (see README.md): an open arena without obstacles, so a greedy step toward or away
 from the opponent is the route the game's pathfinder would take; run energy drains as for a player
-carrying 0 kg with 99 Agility (weight is not tracked); the granite maul's instant special is not
-simulated (no kit draws it).
+carrying 0 kg with 99 Agility (weight is not tracked).
 """
 
 import numpy as np
@@ -37,7 +38,7 @@ from osrs_rl.core.attack import rolls_vs_player, sample_hits
 from osrs_rl.core.consumables import drink_potion, eat_food
 from osrs_rl.core.damage import pvp_protected
 from osrs_rl.core.energy import tick_run_energy, tick_spec_regen, tick_stat_restore, use_spec
-from osrs_rl.core.equipment import attack_speed
+from osrs_rl.core.equipment import SLOT_NAMES, attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import hit_delay
 from osrs_rl.core.movement import RUN_TILES, chebyshev_distance, in_melee_reach, overlaps
@@ -60,7 +61,9 @@ from osrs_rl.core.specials import SP_COST
 from osrs_rl.core.status import ICE_BARRAGE_FREEZE, apply_freeze, can_move, tick_status
 from osrs_rl.encounters.pvp import state as ST
 
-BLOOD_HEAL_PCT = 25          # OSRS wiki "Blood Barrage": heals 25 % of the damage dealt
+BLOOD_HEAL_PCT = 25          # OSRS wiki "Blood spells": heals 25 % of the damage, up to the base hitpoints
+BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN = 1, 5   # OSRS wiki "Amulet of blood fury": 20 % per melee hit
+BLOOD_FURY_HEAL_PCT = 30     # ... heals 30 % of the damage dealt (RULES 9.5)
 PVP_PROTECTED_FREEZE_HALVED = False  # RULES.md: the wiki names halving only for Tele Block [M]
 _OVERHEAD_OF_STYLE = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
 FLAG_PROTECTED = 1 << 8      # encounter flag on a queued hit: the defender prayed against it when it was made
@@ -74,6 +77,7 @@ REDEMPTION_HEAL_DIVISOR = 4  # heals floor(base Prayer / 4): 24 at 99
 SPELL_RANGE = 10             # OSRS wiki "Attack range" (RULES 3.8)
 PID_SHUFFLE_MIN, PID_SHUFFLE_SPREAD = 100, 51   # 100-150 ticks on normal worlds, RULES 1.2
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99            # approximation: weight is not tracked
+_NECK = SLOT_NAMES.index("neck")
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -114,6 +118,14 @@ def overhead_icon(p):
 @njit(cache=True)
 def has_prayer(p, prayer):
     return (np.uint32(p.active_prayers) >> np.uint32(prayer)) & np.uint32(1) != 0
+
+
+@njit(cache=True)
+def heal(p, amount):
+    """Heal up to the base hitpoints: a boosted player keeps its boost, a dead one stays dead."""
+    hp, base = p.levels[HITPOINTS], p.base_levels[HITPOINTS]
+    if hp > 0 and amount > 0 and hp < base:
+        p.levels[HITPOINTS] = min(base, hp + amount)
 
 
 @njit(cache=True)
@@ -262,10 +274,11 @@ def land_hits(s, cfg, target_index):
             attacker.vengeance_damage += damage
             continue
         _on_hit_effects(s, h, attacker, target, damage)
-        if h.heal_pct > 0 and damage > 0:
-            heal = (damage * h.heal_pct) // 100
-            attacker.p.levels[HITPOINTS] = min(attacker.p.base_levels[HITPOINTS],
-                                               attacker.p.levels[HITPOINTS] + heal)
+        if h.heal_pct > 0:
+            # blood spells heal from the damage the spell rolled, even past the target's last
+            # hitpoints (OSRS wiki "Blood spells"); blood fury from the damage dealt
+            healed_from = h.damage if h.style == STYLE_MAGIC else damage
+            heal(attacker.p, healed_from * h.heal_pct // 100)
         if h.freeze_ticks > 0 and (h.flags & FLAG_ACCURATE):
             protected = (h.flags & FLAG_PROTECTED) != 0
             if apply_freeze(target.p, h.freeze_ticks, protected and PVP_PROTECTED_FREEZE_HALVED):
@@ -277,10 +290,11 @@ def land_hits(s, cfg, target_index):
 @njit(cache=True)
 def _on_hit_effects(s, h, attacker, target, damage):
     """Vengeance, Smite and Redemption after a hit from a player landed (RULES 9.1-9.4)."""
-    # Vengeance: the first hit that reflects something uses it up; the reflection is queued on the
-    # attacker now and lands in its next turn (later this tick if its turn is still to come)
-    reflect = damage * VENGEANCE_REFLECT_PCT // 100
-    if target.vengeance and reflect > 0:
+    # Vengeance: the next hit that deals damage reflects 75 %, at least 1, and uses it up; the
+    # reflection is queued on the attacker now and lands in its next turn (later this tick if its
+    # turn is still to come). A hit that kills the caster reflects nothing, whoever has PID (RULES 9.6)
+    reflect = max(1, damage * VENGEANCE_REFLECT_PCT // 100)
+    if target.vengeance and damage > 0 and target.p.levels[HITPOINTS] > 0:
         target.vengeance = 0
         push_hit(s.hits, s.tick, reflect, STYLE_TYPELESS, h.target, h.attacker,
                  FLAG_ACCURATE | FLAG_REFLECTED, 0, 0)
@@ -478,14 +492,14 @@ def _attack(s, cfg, me, kind, target_first, out):
     spell = kind == ST.ATTACK_ICE or kind == ST.ATTACK_BLOOD or (kind == ST.ATTACK_WEAPON and magic_set)
     gear_set = pl.set           # whose attack row, projectile and bolt context apply
     freeze = 0
-    heal = 0
+    heal_pct = 0
     if spell:
         # a staff set autocasts ice on "weapon"; any other set casts by hand with its own bonuses
         blood = kind == ST.ATTACK_BLOOD
         c.spell = cfg.blood_spell if blood else cfg.ice_spell
         c.spell_max = cfg.blood_max if blood else cfg.ice_max
         freeze = 0 if blood else ICE_BARRAGE_FREEZE
-        heal = BLOOD_HEAL_PCT if blood else 0
+        heal_pct = BLOOD_HEAL_PCT if blood else 0
         if not magic_set:
             c.attack_type = S.MAGIC
             c.stance = S.MANUAL_CAST
@@ -507,11 +521,15 @@ def _attack(s, cfg, me, kind, target_first, out):
     if protected:
         flags |= FLAG_PROTECTED
     delay = hit_delay(cfg.set_proj[pl.build, pl.kit, gear_set], distance(s), target_first)
+    fury = style == STYLE_MELEE and pl.p.equipment[_NECK] == cfg.blood_fury_item
     for k in range(n):
         # an accurate hit deals at least 1 (core.damage), so damage > 0 marks the accurate ones
         damage = pvp_protected(NO_TRACE, out[k]) if protected else out[k]
+        pct = heal_pct
+        if fury and damage > 0 and R.chance(s.rng, BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN):
+            pct = BLOOD_FURY_HEAL_PCT           # rolled with the hit, healed when it lands
         push_hit(s.hits, s.tick + delay, damage, style, me, 1 - me,
-                 flags | (FLAG_ACCURATE if out[k] > 0 else 0), heal, freeze)
+                 flags | (FLAG_ACCURATE if out[k] > 0 else 0), pct, freeze)
     pl.p.attack_timer = attack_speed(c)
     pl.last_attack_style = style
     pl.last_attack_tick = s.tick

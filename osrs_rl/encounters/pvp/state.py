@@ -155,4 +155,5 @@ CONFIG_FIELDS = (
     ConfigField("ice_spell", np.int32, derived=True),
     ConfigField("blood_spell", np.int32, derived=True),
     ConfigField("plain_row", np.int64, shape=(1, SPEC_COLS), derived=True),   # attack row of a weaponless cast
+    ConfigField("blood_fury_item", np.int32, derived=True),   # items.json index of the amulet of blood fury
 )
