@@ -10,8 +10,9 @@ whose effect the engine does not simulate (``UNMODELLED_ITEMS``) may not be list
 For every build, kit and gear set this precomputes, with the engine's own calculator code
 (``osrs_rl.calc.build_combatant``): the combat record (levels and prayers are overwritten each
 attack from the live player state), the attack row (normal, or the special for the spec set), the
-hit-delay class, the attack range, the set's prayer bonus and the worn item indices. Supplies map
-onto the six supply slots. Any name that does not resolve raises with the build and set named.
+hit-delay class, the attack range, the set's prayer bonus, the worn item indices and the client
+packets a switch between two sets takes. Supplies map onto the six supply slots. Any name that does
+not resolve raises with the build and set named.
 """
 
 from __future__ import annotations
@@ -220,11 +221,33 @@ def fill_config(cfg) -> None:
         for k, kit in enumerate(build_kits):
             for s, set_name in enumerate(ST.SET_NAMES):
                 _fill_set(cfg, b, k, s, bid, set_name, kit[set_name], levels, items, normal, special)
+            cfg["set_switch_clicks"][b, k] = switch_clicks(cfg["set_worn"][b, k], items)
         cfg["supply_consumable"][b] = -1
         for name, count in build["supplies"].items():
             slot = SUPPLY_OF_NAME.get(name, ST.SUP_FOOD)
             cfg["supply_consumable"][b, slot] = cons.id(name)
             cfg["build_supplies"][b, slot] = count * (ST.DOSES_PER_POTION if slot in POTION_SLOTS else 1)
+
+
+_WEAPON, _SHIELD = E.SLOT_NAMES.index("weapon"), E.SLOT_NAMES.index("shield")
+
+
+def switch_clicks(worn: np.ndarray, items) -> np.ndarray:
+    """Client packets of a switch between worn sets ``worn[from]`` and ``worn[to]`` (item indices, -1
+    empty): one click per item put on and per slot emptied, except the shield that a newly wielded
+    two-handed weapon takes off by itself (RULES 1.1, 3.3)."""
+    n = worn.shape[0]
+    out = np.zeros((n, n), dtype=np.int8)
+    for i in range(n):
+        for j in range(n):
+            a, b = worn[i], worn[j]
+            clicks = int(np.sum((a != b) & (b >= 0)))
+            emptied = (a != b) & (b < 0)
+            weapon = int(b[_WEAPON])
+            if emptied[_SHIELD] and weapon >= 0 and weapon != a[_WEAPON] and items.records[weapon]["two_handed"]:
+                emptied[_SHIELD] = False
+            out[i, j] = clicks + int(np.sum(emptied))
+    return out
 
 
 def _fill_set(cfg, b, k, s, bid, set_name, gear, levels, items, normal, special) -> None:

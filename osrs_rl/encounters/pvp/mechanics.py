@@ -1,6 +1,8 @@
 """NH PvP: two players duel in an open arena; the kernels behind the ``pvp`` and ``pvp_selfplay`` specs.
 
 Index (tick order; rules and sources in RULES.md beside this file, numbers in brackets):
+  0. each player's input budget: at most 10 client packets a tick; the inputs of its action row
+     are taken whole, in the order below, while they fit, and the rest are dropped [1.1];
   1. input of both players, before either turn [1.1, 1.5]: food -> potion -> karambwan
      (core.consumables), the gear switch, overhead and offensive prayers (the build's own, RULES
      4.5; the offensive one for the style just switched to), then Vengeance [2.1, 9.1];
@@ -24,7 +26,8 @@ Index (tick order; rules and sources in RULES.md beside this file, numbers in br
 
 Approximations (see README.md): an open arena without obstacles, so a greedy step toward or away
 from the opponent is the route the game's pathfinder would take; run energy drains as for a player
-carrying 0 kg with 99 Agility (weight is not tracked).
+carrying 0 kg with 99 Agility (weight is not tracked); inputs past the tick's budget are dropped,
+where the game would handle them in the next tick.
 """
 
 import numpy as np
@@ -64,6 +67,7 @@ from osrs_rl.encounters.pvp import state as ST
 BLOOD_HEAL_PCT = 25          # OSRS wiki "Blood spells": heals 25 % of the damage, up to the base hitpoints
 BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN = 1, 5   # OSRS wiki "Amulet of blood fury": 20 % per melee hit
 BLOOD_FURY_HEAL_PCT = 30     # ... heals 30 % of the damage dealt (RULES 9.5)
+INPUTS_PER_TICK = 10         # user events the server handles per player and tick (RULES 1.1)
 PVP_PROTECTED_FREEZE_HALVED = False  # RULES.md: the wiki names halving only for Tele Block [M]
 _OVERHEAD_OF_STYLE = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
 FLAG_PROTECTED = 1 << 8      # encounter flag on a queued hit: the defender prayed against it when it was made
@@ -78,6 +82,11 @@ SPELL_RANGE = 10             # OSRS wiki "Attack range" (RULES 3.8)
 PID_SHUFFLE_MIN, PID_SHUFFLE_SPREAD = 100, 51   # 100-150 ticks on normal worlds, RULES 1.2
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99            # approximation: weight is not tracked
 _NECK = SLOT_NAMES.index("neck")
+# the inputs of an action row in the order a tick applies them and spends its input budget (RULES 1.1)
+IN_FOOD, IN_POTION, IN_KARAMBWAN, IN_SWITCH, IN_OVERHEAD, IN_OFFENSIVE, IN_VENGEANCE, IN_MOVE, IN_ATTACK = range(9)
+NUM_INPUTS = 9
+_HEAD_OF_INPUT = (ST.H_FOOD, ST.H_POTION, ST.H_KARAMBWAN, ST.H_LOADOUT, ST.H_OVERHEAD, ST.H_OFFENSIVE,
+                  ST.H_VENGEANCE, ST.H_MOVE, ST.H_ATTACK)
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -536,14 +545,106 @@ def _attack(s, cfg, me, kind, target_first, out):
 
 
 @njit(cache=True)
-def inputs(s, cfg, me, a):
-    """Phase 1 for player ``me``: what its clicks change before anyone's turn."""
+def _bits(mask):
+    n = 0
+    m = np.uint32(mask)
+    while m:
+        m &= m - np.uint32(1)
+        n += 1
+    return n
+
+
+# The helpers take options, not the action row: passing the row array to them measured slower.
+@njit(cache=True)
+def _new_set(pl, loadout):
+    return pl.set if loadout == ST.LOADOUT_KEEP else loadout - 1
+
+
+@njit(cache=True)
+def _offensive_clicks(cfg, pl, offensive, new_set):
+    if offensive == ST.OFFENSIVE_KEEP:
+        return 0
+    active = np.uint32(pl.p.active_prayers) & offensive_mask(cfg, pl.build)
+    if offensive == ST.OFFENSIVE_ON:
+        style = hit_style(set_attack_type(cfg, pl, new_set))
+        return _bits(np.uint32(cfg.build_offensive[pl.build, style]) & ~active)
+    return _bits(active)
+
+
+@njit(cache=True)
+def _attack_clicks(attack, new_set):
+    if attack == ST.ATTACK_NONE:
+        return 0
+    return 2 if attack == ST.ATTACK_WEAPON and new_set == ST.SET_SPEC else 1
+
+
+@njit(cache=True)
+def _cost(which, option, switch, offensive, attack):
+    """Packets of input ``which`` given its head's option and the three costs that need the state."""
+    if which == IN_SWITCH:
+        return switch
+    if which == IN_OFFENSIVE:
+        return offensive
+    if which == IN_ATTACK:
+        return attack
+    return 1 if option != 0 else 0          # food, a dose, a karambwan, a prayer, Vengeance, a walk
+
+
+@njit(cache=True)
+def input_clicks(s, cfg, me, a, which):
+    """Client packets (user events) input ``which`` (IN_*) of player ``me``'s row ``a`` sends.
+
+    One per item equipped or taken off (a two-handed weapon takes the shield off itself), per
+    prayer toggled (one that clashes goes off by itself), per food, dose, walk or Vengeance click;
+    an attack is a click on the opponent, a special one more on the special attack bar.
+    """
+    pl = s.players[me]
+    new_set = _new_set(pl, a[ST.H_LOADOUT])
+    return _cost(which, a[_HEAD_OF_INPUT[which]], cfg.set_switch_clicks[pl.build, pl.kit, pl.set, new_set],
+                 _offensive_clicks(cfg, pl, a[ST.H_OFFENSIVE], new_set), _attack_clicks(a[ST.H_ATTACK], new_set))
+
+
+@njit(cache=True)
+def accepted_inputs(s, cfg, me, a):
+    """How many of the row's inputs, in IN_* order, fit into this tick's INPUTS_PER_TICK packets.
+
+    The server handles at most 10 user events per player and tick and leaves the rest for later
+    ticks (RULES 1.1). Here an input is whole or not at all (a half-done gear switch would be a
+    set the tables do not hold): the first one that does not fit and every later one are dropped.
+    """
+    pl = s.players[me]
+    new_set = _new_set(pl, a[ST.H_LOADOUT])
+    switch = cfg.set_switch_clicks[pl.build, pl.kit, pl.set, new_set]
+    offensive = _offensive_clicks(cfg, pl, a[ST.H_OFFENSIVE], new_set)
+    attack = _attack_clicks(a[ST.H_ATTACK], new_set)
+    total = 0                              # most rows fit: sum first, walk in order only if not
+    for which in range(NUM_INPUTS):
+        total += _cost(which, a[_HEAD_OF_INPUT[which]], switch, offensive, attack)
+    if total <= INPUTS_PER_TICK:
+        return NUM_INPUTS
+    left = INPUTS_PER_TICK
+    for which in range(NUM_INPUTS):
+        n = _cost(which, a[_HEAD_OF_INPUT[which]], switch, offensive, attack)
+        if n > left:
+            return which
+        left -= n
+    return NUM_INPUTS
+
+
+@njit(cache=True)
+def inputs(s, cfg, me, a, accepted):
+    """Phase 1 for player ``me``: what its clicks change before anyone's turn (the first
+    ``accepted`` inputs of its row, in IN_* order)."""
     # RULES 2.1: supplies before the gear switch (so ``boost`` drinks for the set the player saw);
     # prayers after it, so ``offensive on`` picks the prayer of the style about to attack
-    _consume(s, cfg, me, a[ST.H_FOOD], a[ST.H_KARAMBWAN], a[ST.H_POTION])
-    _switch(s, cfg, me, a[ST.H_LOADOUT])
-    _prayers(s, cfg, me, a[ST.H_OVERHEAD], a[ST.H_OFFENSIVE])
-    if a[ST.H_VENGEANCE] and can_cast_vengeance(s, cfg, me):
+    _consume(s, cfg, me, a[ST.H_FOOD] if accepted > IN_FOOD else 0,
+             a[ST.H_KARAMBWAN] if accepted > IN_KARAMBWAN else 0,
+             a[ST.H_POTION] if accepted > IN_POTION else ST.POTION_NONE)
+    if accepted > IN_SWITCH:
+        _switch(s, cfg, me, a[ST.H_LOADOUT])
+    _prayers(s, cfg, me, a[ST.H_OVERHEAD] if accepted > IN_OVERHEAD else ST.OVERHEAD_KEEP,
+             a[ST.H_OFFENSIVE] if accepted > IN_OFFENSIVE else ST.OFFENSIVE_KEEP)
+    if accepted > IN_VENGEANCE and a[ST.H_VENGEANCE] and can_cast_vengeance(s, cfg, me):
         pl = s.players[me]
         pl.vengeance = 1
         pl.vengeance_cooldown = VENGEANCE_COOLDOWN
@@ -557,15 +658,16 @@ def can_cast_vengeance(s, cfg, me):
 
 
 @njit(cache=True)
-def turn(s, cfg, me, a, target_first, out):
-    """Phase 2 for player ``me``: its hits land, it moves, it attacks."""
+def turn(s, cfg, me, a, accepted, target_first, out):
+    """Phase 2 for player ``me``: its hits land, it moves, it attacks (as far as ``accepted``
+    inputs of its row go)."""
     land_hits(s, cfg, me)
     if s.players[me].p.levels[HITPOINTS] <= 0:
         return
-    moved = _move(s, cfg, me, a[ST.H_MOVE])
+    moved = _move(s, cfg, me, a[ST.H_MOVE] if accepted > IN_MOVE else ST.MOVE_STAY)
     if not cfg.build_unlimited_run[s.players[me].build]:
         tick_run_energy(s.players[me].p, moved >= RUN_TILES, RUN_WEIGHT_KG, AGILITY_LEVEL)
-    _attack(s, cfg, me, a[ST.H_ATTACK], target_first, out)
+    _attack(s, cfg, me, a[ST.H_ATTACK] if accepted > IN_ATTACK else ST.ATTACK_NONE, target_first, out)
 
 
 # ---- phase 3 and 4 ---------------------------------------------------------------------------
@@ -606,15 +708,18 @@ def tick(s, cfg, a0, a1):
     """One game tick with both players' action rows; returns (terminated, truncated)."""
     s.tick += 1
     out = s.splats
-    inputs(s, cfg, 0, a0)
-    inputs(s, cfg, 1, a1)
+    # both budgets from the state before anyone's input: a switch's cost depends on the set worn
+    n0 = accepted_inputs(s, cfg, 0, a0)
+    n1 = accepted_inputs(s, cfg, 1, a1)
+    inputs(s, cfg, 0, a0, n0)
+    inputs(s, cfg, 1, a1, n1)
     # PID: the first player's turn comes first; the second's hits on it land a tick later
     if s.first == 0:
-        turn(s, cfg, 0, a0, False, out)
-        turn(s, cfg, 1, a1, True, out)
+        turn(s, cfg, 0, a0, n0, False, out)
+        turn(s, cfg, 1, a1, n1, True, out)
     else:
-        turn(s, cfg, 1, a1, False, out)
-        turn(s, cfg, 0, a0, True, out)
+        turn(s, cfg, 1, a1, n1, False, out)
+        turn(s, cfg, 0, a0, n0, True, out)
     end_of_tick(s, cfg)
     s.outcome = outcome(s)
     terminated = s.outcome != ST.OUTCOME_NONE
