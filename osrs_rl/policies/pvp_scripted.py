@@ -35,7 +35,7 @@ Each tick a scripted player, in this order:
      adds a brew and a karambwan (combo eat); a brew also when the food is gone. It drinks a
      restore when its prayer is under 20 or brews drained its magic or ranged by more than 8;
   8. Vengeance whenever it is ready;
-  9. the tick's input budget (10 client packets, RULES 1.1): when the row does not fit it puts off,
+  9. the tick's input budget (10 client packets, RULES 1.1, 1.6): when the row does not fit it puts off,
      in this order, Vengeance, the karambwan, the potion, the offensive prayer, then the gear
      switch with its attack and step, and last the food (a slip's random buttons are not trimmed:
      the kernel drops what does not fit).

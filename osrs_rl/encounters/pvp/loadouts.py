@@ -235,7 +235,7 @@ _WEAPON, _SHIELD = E.SLOT_NAMES.index("weapon"), E.SLOT_NAMES.index("shield")
 def switch_clicks(worn: np.ndarray, items) -> np.ndarray:
     """Client packets of a switch between worn sets ``worn[from]`` and ``worn[to]`` (item indices, -1
     empty): one click per item put on and per slot emptied, except the shield that a newly wielded
-    two-handed weapon takes off by itself (RULES 1.1, 3.3)."""
+    two-handed weapon takes off by itself (RULES 1.6, 3.3)."""
     n = worn.shape[0]
     out = np.zeros((n, n), dtype=np.int8)
     for i in range(n):
