@@ -33,12 +33,17 @@ Each tick a scripted player, in this order:
   7. supplies: below ``eat_hp`` of its hitpoints it eats (with the same reaction chance as prayer,
      and not on a tick it attacks: food delays the attack); below ``combo_hp`` it eats at once and
      adds a brew and a karambwan (combo eat); a brew also when the food is gone. It drinks a
-     restore when its prayer is under 20 or brews drained its magic or ranged by more than 8.
+     restore when its prayer is under 20 or brews drained its magic or ranged by more than 8;
+  8. Vengeance whenever it is ready;
+  9. the tick's input budget (10 client packets, RULES 1.1, 1.6): when the row does not fit it puts off,
+     in this order, Vengeance, the karambwan, the potion, the offensive prayer, then the gear
+     switch with its attack and step, and last the food (a slip's random buttons are not trimmed:
+     the kernel drops what does not fit).
 
 Strength is monotone in tier: lower tiers slip more, react later, pray and switch worse, freeze,
 tank and spec less and eat later; the mistake and off-prayer rates are what separate them (see the
 README). ``osrs-rl eval pvp --ladder`` measures the order: with its 1000-tick limit each tier beats
-the one below in 61-80 % of fights and nightmare beats the middle tiers in 99 %. Freeze immunity is
+the one below in 63-92 % of fights and nightmare beats the middle tiers in 98-100 %. Freeze immunity is
 read from the player record: a player sees a freeze end and counts the 5 ticks.
 """
 
@@ -286,3 +291,23 @@ def decide(s, cfg, me, t, intent, mask, out):
     # ---- 8. Vengeance (Lunar builds) whenever it is ready, unless this tick is a slip
     if _legal(mask, ST.H_VENGEANCE, 1):
         out[ST.H_VENGEANCE] = 1
+    _fit_budget(s, cfg, me, out)
+
+
+_PUT_OFF = (ST.H_VENGEANCE, ST.H_KARAMBWAN, ST.H_POTION, ST.H_OFFENSIVE)
+
+
+@njit(cache=True)
+def _fit_budget(s, cfg, me, out):
+    """Step 9: put off inputs (no-op them) until the row fits the tick's input budget."""
+    if M.accepted_inputs(s, cfg, me, out) == M.NUM_INPUTS:
+        return
+    for h in _PUT_OFF:
+        out[h] = 0
+        if M.accepted_inputs(s, cfg, me, out) == M.NUM_INPUTS:
+            return
+    out[ST.H_LOADOUT] = ST.LOADOUT_KEEP
+    out[ST.H_ATTACK] = ST.ATTACK_NONE
+    out[ST.H_MOVE] = ST.MOVE_STAY
+    if M.accepted_inputs(s, cfg, me, out) < M.NUM_INPUTS:
+        out[ST.H_FOOD] = 0

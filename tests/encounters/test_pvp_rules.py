@@ -76,13 +76,13 @@ def test_vengeance_reflects_three_quarters_onto_the_attacker_then_ends():
     assert player(env, 0)["off_prayer_hits_landed"] == 0                   # a reflection is no off-prayer hit
 
 
-def test_a_one_damage_hit_keeps_vengeance_and_cooldown_is_50_ticks():
+def test_a_one_damage_hit_reflects_one_and_cooldown_is_50_ticks():
     env = duel("max_lunar")
     env.step(act(p0_vengeance=1))
-    land_on(env, 0, 1)                                                     # reflects floor(0.75) = 0
-    assert player(env, 0)["vengeance"] == 1
-    land_on(env, 0, 10)
+    land_on(env, 0, 1)                 # floor(0.75) = 0, raised to the minimum of 1 (OSRS wiki "Vengeance")
     assert player(env, 0)["vengeance"] == 0
+    env.step(NOOP)                                                         # the reflection has landed
+    assert player(env, 0)["vengeance_damage"] == 1
     for _ in range(M.VENGEANCE_COOLDOWN - 3 - 1):
         env.step(NOOP)
     assert not env.head_masks()["vengeance"][0, 0, 1]

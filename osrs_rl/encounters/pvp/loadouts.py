@@ -4,14 +4,15 @@ Each build has up to ``MAX_KITS`` kits (gear variants): kit 0 is the gear listed
 others draw every ``variants`` entry (``<slot>_<set>``; ``ammo`` variants apply to every set, as
 the ammo is never switched) and the spec weapon at random, once, from a generator seeded by the
 build's name, so the tables are the same on every machine. At reset each player draws a kit
-(``gear_variants`` config). Spec weapons whose special the engine does not model are left out of
-the draw: the granite maul (its special is instant, RULES 3.7) and weapons without a special row.
+(``gear_variants`` config). Spec weapons without a special row are left out of the draw; an item
+whose effect the engine does not simulate (``UNMODELLED_ITEMS``) may not be listed at all.
 
 For every build, kit and gear set this precomputes, with the engine's own calculator code
 (``osrs_rl.calc.build_combatant``): the combat record (levels and prayers are overwritten each
 attack from the live player state), the attack row (normal, or the special for the spec set), the
-hit-delay class, the attack range, the set's prayer bonus and the worn item indices. Supplies map
-onto the six supply slots. Any name that does not resolve raises with the build and set named.
+hit-delay class, the attack range, the set's prayer bonus, the worn item indices and the client
+packets a switch between two sets takes. Supplies map onto the six supply slots. Any name that does
+not resolve raises with the build and set named.
 """
 
 from __future__ import annotations
@@ -46,13 +47,35 @@ POTION_SLOTS = (ST.SUP_BREW, ST.SUP_RESTORE, ST.SUP_COMBAT, ST.SUP_RANGING)
 VENGEANCE_MAGIC, VENGEANCE_DEFENCE = 94, 40   # OSRS wiki "Vengeance" (RULES 9.1)
 
 
+# Items whose effect the engine does not simulate; a build listing one would fight with it inert.
+# Granite maul: its special is instant (RULES 3.7); rings of recoil and suffering: recoil (RULES 9.5).
+UNMODELLED_ITEMS = ("Granite maul", "Ring of recoil", "Ring of suffering")
+
+
 @cache
 def builds() -> dict:
     with open(BUILDS_PATH, encoding="utf-8") as f:
         data = json.load(f)["builds"]
     if len(data) > ST.MAX_BUILDS:
         raise ValueError(f"builds.json has {len(data)} builds; the state holds at most {ST.MAX_BUILDS}")
+    for bid, build in data.items():
+        check_modelled(bid, build)
     return data
+
+
+def listed_items(build: dict) -> list[str]:
+    """Every item name a build lists: its sets, variants and spec weapons."""
+    names = [n for gear in build["sets"].values() for n in gear.values() if n]
+    names += [n for options in build.get("variants", {}).values() for n in options if n]
+    return names + build["spec_weapons"] + build.get("ranged_spec_weapons", []) + build.get("magic_spec_weapons", [])
+
+
+def check_modelled(bid: str, build: dict) -> None:
+    """Raise when build ``bid`` lists an item of ``UNMODELLED_ITEMS``."""
+    for name in listed_items(build):
+        if name.startswith(UNMODELLED_ITEMS):
+            raise ValueError(f"builds.json: build {bid!r} lists {name!r}, whose effect is not simulated "
+                             f"(loadouts.UNMODELLED_ITEMS); take it off the build or model it")
 
 
 def build_names() -> list[str]:
@@ -120,17 +143,12 @@ def _drop_shield_for_two_handed(gear: dict) -> None:
         gear["shield"] = None
 
 
-UNMODELLED_SPECIALS = ("Granite maul",)      # instant specials (RULES 3.7): not simulated yet
-
-
 def kit_spec_weapons(build: dict) -> list[str]:
-    """Spec weapons a kit may draw: melee and ranged ones whose special the engine models."""
+    """Spec weapons a kit may draw: melee and ranged ones with a special row."""
     items = tables.items()
     special = SP.build_special_table()
     out = []
     for name in build["spec_weapons"] + build.get("ranged_spec_weapons", []):
-        if name.startswith(UNMODELLED_SPECIALS):
-            continue
         if special[int(items.records[items.find(name)]["effect"])][SP.SP_COST] <= 0:
             continue
         out.append(name)
@@ -181,6 +199,7 @@ def fill_config(cfg) -> None:
     all_builds = builds()
     cfg["num_builds"] = len(all_builds)
     cfg["plain_row"][0] = normal[W.NONE]
+    cfg["blood_fury_item"] = items.find("Amulet of blood fury")
     for b, (bid, build) in enumerate(all_builds.items()):
         levels = {k: int(v) for k, v in build["levels"].items()}
         cfg["build_levels"][b] = [levels.get(name, 99) for name in SKILL_NAMES]
@@ -202,11 +221,33 @@ def fill_config(cfg) -> None:
         for k, kit in enumerate(build_kits):
             for s, set_name in enumerate(ST.SET_NAMES):
                 _fill_set(cfg, b, k, s, bid, set_name, kit[set_name], levels, items, normal, special)
+            cfg["set_switch_clicks"][b, k] = switch_clicks(cfg["set_worn"][b, k], items)
         cfg["supply_consumable"][b] = -1
         for name, count in build["supplies"].items():
             slot = SUPPLY_OF_NAME.get(name, ST.SUP_FOOD)
             cfg["supply_consumable"][b, slot] = cons.id(name)
             cfg["build_supplies"][b, slot] = count * (ST.DOSES_PER_POTION if slot in POTION_SLOTS else 1)
+
+
+_WEAPON, _SHIELD = E.SLOT_NAMES.index("weapon"), E.SLOT_NAMES.index("shield")
+
+
+def switch_clicks(worn: np.ndarray, items) -> np.ndarray:
+    """Client packets of a switch between worn sets ``worn[from]`` and ``worn[to]`` (item indices, -1
+    empty): one click per item put on and per slot emptied, except the shield that a newly wielded
+    two-handed weapon takes off by itself (RULES 1.6, 3.3)."""
+    n = worn.shape[0]
+    out = np.zeros((n, n), dtype=np.int8)
+    for i in range(n):
+        for j in range(n):
+            a, b = worn[i], worn[j]
+            clicks = int(np.sum((a != b) & (b >= 0)))
+            emptied = (a != b) & (b < 0)
+            weapon = int(b[_WEAPON])
+            if emptied[_SHIELD] and weapon >= 0 and weapon != a[_WEAPON] and items.records[weapon]["two_handed"]:
+                emptied[_SHIELD] = False
+            out[i, j] = clicks + int(np.sum(emptied))
+    return out
 
 
 def _fill_set(cfg, b, k, s, bid, set_name, gear, levels, items, normal, special) -> None:

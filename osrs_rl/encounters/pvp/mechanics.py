@@ -1,15 +1,19 @@
 """NH PvP: two players duel in an open arena; the kernels behind the ``pvp`` and ``pvp_selfplay`` specs.
 
 Index (tick order; rules and sources in RULES.md beside this file, numbers in brackets):
+  0. each player's input budget: at most 10 client packets a tick; the inputs of its action row
+     are taken whole, in the order below, while they fit, and the rest are dropped [1.1];
   1. input of both players, before either turn [1.1, 1.5]: food -> potion -> karambwan
      (core.consumables), the gear switch, overhead and offensive prayers (the build's own, RULES
      4.5; the offensive one for the style just switched to), then Vengeance [2.1, 9.1];
   2. each player's turn in PID order (``first`` then the other) [1.1]:
      a. hits due on this player land: damage capped at its hitpoints, accurate ice barrages
-        freeze it when it lands [5.3, 5.4], blood barrages heal the caster 25 % of the damage;
-        then Vengeance reflects 75 % onto the attacker (landing in the attacker's next turn) [9.1,
-        9.2], Smite drains a quarter of the damage from the target's prayer [9.3], and Redemption
-        heals a player left below 10 % [9.4];
+        freeze it when it lands [5.3, 5.4], blood barrages heal the caster 25 % of the damage and
+        the amulet of blood fury 30 % of a melee hit's (one hit in five) [6.2, 9.5], never above
+        the caster's base hitpoints nor below its boosted ones; then Vengeance reflects 75 % onto
+        the attacker (landing in the attacker's next turn; not from a hit that kills the caster)
+        [9.1, 9.2, 9.6], Smite drains a quarter of the damage from the target's prayer [9.3], and
+        Redemption heals a player left below 10 % [9.4];
      b. movement: walk 1 or run 2 tiles (a frozen player cannot move) [5.1, 5.7];
      c. an attack when the attack timer allows and the target is in reach [3.8, 3.9]: rolls from
         core.attack against the defender's live combat record; the defender's overhead at this
@@ -22,8 +26,8 @@ Index (tick order; rules and sources in RULES.md beside this file, numbers in br
 
 Approximations (see README.md): an open arena without obstacles, so a greedy step toward or away
 from the opponent is the route the game's pathfinder would take; run energy drains as for a player
-carrying 0 kg with 99 Agility (weight is not tracked); the granite maul's instant special is not
-simulated (no kit draws it).
+carrying 0 kg with 99 Agility (weight is not tracked); inputs past the tick's budget are dropped,
+where the game would handle them in the next tick.
 """
 
 import numpy as np
@@ -37,7 +41,7 @@ from osrs_rl.core.attack import rolls_vs_player, sample_hits
 from osrs_rl.core.consumables import drink_potion, eat_food
 from osrs_rl.core.damage import pvp_protected
 from osrs_rl.core.energy import tick_run_energy, tick_spec_regen, tick_stat_restore, use_spec
-from osrs_rl.core.equipment import attack_speed
+from osrs_rl.core.equipment import SLOT_NAMES, attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import hit_delay
 from osrs_rl.core.movement import RUN_TILES, chebyshev_distance, in_melee_reach, overlaps
@@ -60,7 +64,10 @@ from osrs_rl.core.specials import SP_COST
 from osrs_rl.core.status import ICE_BARRAGE_FREEZE, apply_freeze, can_move, tick_status
 from osrs_rl.encounters.pvp import state as ST
 
-BLOOD_HEAL_PCT = 25          # OSRS wiki "Blood Barrage": heals 25 % of the damage dealt
+BLOOD_HEAL_PCT = 25          # OSRS wiki "Blood spells": heals 25 % of the damage, up to the base hitpoints
+BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN = 1, 5   # OSRS wiki "Amulet of blood fury": 20 % per melee hit
+BLOOD_FURY_HEAL_PCT = 30     # ... heals 30 % of the damage dealt (RULES 9.5)
+INPUTS_PER_TICK = 10         # user events the server handles per player and tick (RULES 1.1)
 PVP_PROTECTED_FREEZE_HALVED = False  # RULES.md: the wiki names halving only for Tele Block [M]
 _OVERHEAD_OF_STYLE = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
 FLAG_PROTECTED = 1 << 8      # encounter flag on a queued hit: the defender prayed against it when it was made
@@ -74,6 +81,12 @@ REDEMPTION_HEAL_DIVISOR = 4  # heals floor(base Prayer / 4): 24 at 99
 SPELL_RANGE = 10             # OSRS wiki "Attack range" (RULES 3.8)
 PID_SHUFFLE_MIN, PID_SHUFFLE_SPREAD = 100, 51   # 100-150 ticks on normal worlds, RULES 1.2
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99            # approximation: weight is not tracked
+_NECK = SLOT_NAMES.index("neck")
+# the inputs of an action row in the order a tick applies them and spends its input budget (RULES 1.1)
+IN_FOOD, IN_POTION, IN_KARAMBWAN, IN_SWITCH, IN_OVERHEAD, IN_OFFENSIVE, IN_VENGEANCE, IN_MOVE, IN_ATTACK = range(9)
+NUM_INPUTS = 9
+_HEAD_OF_INPUT = (ST.H_FOOD, ST.H_POTION, ST.H_KARAMBWAN, ST.H_LOADOUT, ST.H_OVERHEAD, ST.H_OFFENSIVE,
+                  ST.H_VENGEANCE, ST.H_MOVE, ST.H_ATTACK)
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -114,6 +127,14 @@ def overhead_icon(p):
 @njit(cache=True)
 def has_prayer(p, prayer):
     return (np.uint32(p.active_prayers) >> np.uint32(prayer)) & np.uint32(1) != 0
+
+
+@njit(cache=True)
+def heal(p, amount):
+    """Heal up to the base hitpoints: a boosted player keeps its boost, a dead one stays dead."""
+    hp, base = p.levels[HITPOINTS], p.base_levels[HITPOINTS]
+    if hp > 0 and amount > 0 and hp < base:
+        p.levels[HITPOINTS] = min(base, hp + amount)
 
 
 @njit(cache=True)
@@ -262,10 +283,11 @@ def land_hits(s, cfg, target_index):
             attacker.vengeance_damage += damage
             continue
         _on_hit_effects(s, h, attacker, target, damage)
-        if h.heal_pct > 0 and damage > 0:
-            heal = (damage * h.heal_pct) // 100
-            attacker.p.levels[HITPOINTS] = min(attacker.p.base_levels[HITPOINTS],
-                                               attacker.p.levels[HITPOINTS] + heal)
+        if h.heal_pct > 0:
+            # blood spells heal from the damage the spell rolled, even past the target's last
+            # hitpoints (OSRS wiki "Blood spells"); blood fury from the damage dealt
+            healed_from = h.damage if h.style == STYLE_MAGIC else damage
+            heal(attacker.p, healed_from * h.heal_pct // 100)
         if h.freeze_ticks > 0 and (h.flags & FLAG_ACCURATE):
             protected = (h.flags & FLAG_PROTECTED) != 0
             if apply_freeze(target.p, h.freeze_ticks, protected and PVP_PROTECTED_FREEZE_HALVED):
@@ -277,10 +299,11 @@ def land_hits(s, cfg, target_index):
 @njit(cache=True)
 def _on_hit_effects(s, h, attacker, target, damage):
     """Vengeance, Smite and Redemption after a hit from a player landed (RULES 9.1-9.4)."""
-    # Vengeance: the first hit that reflects something uses it up; the reflection is queued on the
-    # attacker now and lands in its next turn (later this tick if its turn is still to come)
-    reflect = damage * VENGEANCE_REFLECT_PCT // 100
-    if target.vengeance and reflect > 0:
+    # Vengeance: the next hit that deals damage reflects 75 %, at least 1, and uses it up; the
+    # reflection is queued on the attacker now and lands in its next turn (later this tick if its
+    # turn is still to come). A hit that kills the caster reflects nothing, whoever has PID (RULES 9.6)
+    reflect = max(1, damage * VENGEANCE_REFLECT_PCT // 100)
+    if target.vengeance and damage > 0 and target.p.levels[HITPOINTS] > 0:
         target.vengeance = 0
         push_hit(s.hits, s.tick, reflect, STYLE_TYPELESS, h.target, h.attacker,
                  FLAG_ACCURATE | FLAG_REFLECTED, 0, 0)
@@ -478,14 +501,14 @@ def _attack(s, cfg, me, kind, target_first, out):
     spell = kind == ST.ATTACK_ICE or kind == ST.ATTACK_BLOOD or (kind == ST.ATTACK_WEAPON and magic_set)
     gear_set = pl.set           # whose attack row, projectile and bolt context apply
     freeze = 0
-    heal = 0
+    heal_pct = 0
     if spell:
         # a staff set autocasts ice on "weapon"; any other set casts by hand with its own bonuses
         blood = kind == ST.ATTACK_BLOOD
         c.spell = cfg.blood_spell if blood else cfg.ice_spell
         c.spell_max = cfg.blood_max if blood else cfg.ice_max
         freeze = 0 if blood else ICE_BARRAGE_FREEZE
-        heal = BLOOD_HEAL_PCT if blood else 0
+        heal_pct = BLOOD_HEAL_PCT if blood else 0
         if not magic_set:
             c.attack_type = S.MAGIC
             c.stance = S.MANUAL_CAST
@@ -507,25 +530,121 @@ def _attack(s, cfg, me, kind, target_first, out):
     if protected:
         flags |= FLAG_PROTECTED
     delay = hit_delay(cfg.set_proj[pl.build, pl.kit, gear_set], distance(s), target_first)
+    fury = style == STYLE_MELEE and pl.p.equipment[_NECK] == cfg.blood_fury_item
     for k in range(n):
         # an accurate hit deals at least 1 (core.damage), so damage > 0 marks the accurate ones
         damage = pvp_protected(NO_TRACE, out[k]) if protected else out[k]
+        pct = heal_pct
+        if fury and damage > 0 and R.chance(s.rng, BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN):
+            pct = BLOOD_FURY_HEAL_PCT           # rolled with the hit, healed when it lands
         push_hit(s.hits, s.tick + delay, damage, style, me, 1 - me,
-                 flags | (FLAG_ACCURATE if out[k] > 0 else 0), heal, freeze)
+                 flags | (FLAG_ACCURATE if out[k] > 0 else 0), pct, freeze)
     pl.p.attack_timer = attack_speed(c)
     pl.last_attack_style = style
     pl.last_attack_tick = s.tick
 
 
 @njit(cache=True)
-def inputs(s, cfg, me, a):
-    """Phase 1 for player ``me``: what its clicks change before anyone's turn."""
+def _bits(mask):
+    n = 0
+    m = np.uint32(mask)
+    while m:
+        m &= m - np.uint32(1)
+        n += 1
+    return n
+
+
+# The helpers take options, not the action row: passing the row array to them measured slower.
+@njit(cache=True)
+def _new_set(pl, loadout):
+    return pl.set if loadout == ST.LOADOUT_KEEP else loadout - 1
+
+
+@njit(cache=True)
+def _offensive_clicks(cfg, pl, offensive, new_set):
+    if offensive == ST.OFFENSIVE_KEEP:
+        return 0
+    active = np.uint32(pl.p.active_prayers) & offensive_mask(cfg, pl.build)
+    if offensive == ST.OFFENSIVE_ON:
+        style = hit_style(set_attack_type(cfg, pl, new_set))
+        return _bits(np.uint32(cfg.build_offensive[pl.build, style]) & ~active)
+    return _bits(active)
+
+
+@njit(cache=True)
+def _attack_clicks(attack, new_set):
+    if attack == ST.ATTACK_NONE:
+        return 0
+    return 2 if attack == ST.ATTACK_WEAPON and new_set == ST.SET_SPEC else 1
+
+
+@njit(cache=True)
+def _cost(which, option, switch, offensive, attack):
+    """Packets of input ``which`` given its head's option and the three costs that need the state."""
+    if which == IN_SWITCH:
+        return switch
+    if which == IN_OFFENSIVE:
+        return offensive
+    if which == IN_ATTACK:
+        return attack
+    return 1 if option != 0 else 0          # food, a dose, a karambwan, a prayer, Vengeance, a walk
+
+
+@njit(cache=True)
+def input_clicks(s, cfg, me, a, which):
+    """Client packets (user events) input ``which`` (IN_*) of player ``me``'s row ``a`` sends.
+
+    One per item equipped or taken off (a two-handed weapon takes the shield off itself), per
+    prayer toggled (one that clashes goes off by itself), per food, dose, walk or Vengeance click;
+    an attack is a click on the opponent, a special one more on the special attack bar.
+    """
+    pl = s.players[me]
+    new_set = _new_set(pl, a[ST.H_LOADOUT])
+    return _cost(which, a[_HEAD_OF_INPUT[which]], cfg.set_switch_clicks[pl.build, pl.kit, pl.set, new_set],
+                 _offensive_clicks(cfg, pl, a[ST.H_OFFENSIVE], new_set), _attack_clicks(a[ST.H_ATTACK], new_set))
+
+
+@njit(cache=True)
+def accepted_inputs(s, cfg, me, a):
+    """How many of the row's inputs, in IN_* order, fit into this tick's INPUTS_PER_TICK packets.
+
+    The server handles at most 10 user events per player and tick and leaves the rest for later
+    ticks (RULES 1.1). Here an input is whole or not at all (a half-done gear switch would be a
+    set the tables do not hold): the first one that does not fit and every later one are dropped.
+    """
+    pl = s.players[me]
+    new_set = _new_set(pl, a[ST.H_LOADOUT])
+    switch = cfg.set_switch_clicks[pl.build, pl.kit, pl.set, new_set]
+    offensive = _offensive_clicks(cfg, pl, a[ST.H_OFFENSIVE], new_set)
+    attack = _attack_clicks(a[ST.H_ATTACK], new_set)
+    total = 0                              # most rows fit: sum first, walk in order only if not
+    for which in range(NUM_INPUTS):
+        total += _cost(which, a[_HEAD_OF_INPUT[which]], switch, offensive, attack)
+    if total <= INPUTS_PER_TICK:
+        return NUM_INPUTS
+    left = INPUTS_PER_TICK
+    for which in range(NUM_INPUTS):
+        n = _cost(which, a[_HEAD_OF_INPUT[which]], switch, offensive, attack)
+        if n > left:
+            return which
+        left -= n
+    return NUM_INPUTS
+
+
+@njit(cache=True)
+def inputs(s, cfg, me, a, accepted):
+    """Phase 1 for player ``me``: what its clicks change before anyone's turn (the first
+    ``accepted`` inputs of its row, in IN_* order)."""
     # RULES 2.1: supplies before the gear switch (so ``boost`` drinks for the set the player saw);
     # prayers after it, so ``offensive on`` picks the prayer of the style about to attack
-    _consume(s, cfg, me, a[ST.H_FOOD], a[ST.H_KARAMBWAN], a[ST.H_POTION])
-    _switch(s, cfg, me, a[ST.H_LOADOUT])
-    _prayers(s, cfg, me, a[ST.H_OVERHEAD], a[ST.H_OFFENSIVE])
-    if a[ST.H_VENGEANCE] and can_cast_vengeance(s, cfg, me):
+    _consume(s, cfg, me, a[ST.H_FOOD] if accepted > IN_FOOD else 0,
+             a[ST.H_KARAMBWAN] if accepted > IN_KARAMBWAN else 0,
+             a[ST.H_POTION] if accepted > IN_POTION else ST.POTION_NONE)
+    if accepted > IN_SWITCH:
+        _switch(s, cfg, me, a[ST.H_LOADOUT])
+    _prayers(s, cfg, me, a[ST.H_OVERHEAD] if accepted > IN_OVERHEAD else ST.OVERHEAD_KEEP,
+             a[ST.H_OFFENSIVE] if accepted > IN_OFFENSIVE else ST.OFFENSIVE_KEEP)
+    if accepted > IN_VENGEANCE and a[ST.H_VENGEANCE] and can_cast_vengeance(s, cfg, me):
         pl = s.players[me]
         pl.vengeance = 1
         pl.vengeance_cooldown = VENGEANCE_COOLDOWN
@@ -539,15 +658,16 @@ def can_cast_vengeance(s, cfg, me):
 
 
 @njit(cache=True)
-def turn(s, cfg, me, a, target_first, out):
-    """Phase 2 for player ``me``: its hits land, it moves, it attacks."""
+def turn(s, cfg, me, a, accepted, target_first, out):
+    """Phase 2 for player ``me``: its hits land, it moves, it attacks (as far as ``accepted``
+    inputs of its row go)."""
     land_hits(s, cfg, me)
     if s.players[me].p.levels[HITPOINTS] <= 0:
         return
-    moved = _move(s, cfg, me, a[ST.H_MOVE])
+    moved = _move(s, cfg, me, a[ST.H_MOVE] if accepted > IN_MOVE else ST.MOVE_STAY)
     if not cfg.build_unlimited_run[s.players[me].build]:
         tick_run_energy(s.players[me].p, moved >= RUN_TILES, RUN_WEIGHT_KG, AGILITY_LEVEL)
-    _attack(s, cfg, me, a[ST.H_ATTACK], target_first, out)
+    _attack(s, cfg, me, a[ST.H_ATTACK] if accepted > IN_ATTACK else ST.ATTACK_NONE, target_first, out)
 
 
 # ---- phase 3 and 4 ---------------------------------------------------------------------------
@@ -588,15 +708,18 @@ def tick(s, cfg, a0, a1):
     """One game tick with both players' action rows; returns (terminated, truncated)."""
     s.tick += 1
     out = s.splats
-    inputs(s, cfg, 0, a0)
-    inputs(s, cfg, 1, a1)
+    # both budgets from the state before anyone's input: a switch's cost depends on the set worn
+    n0 = accepted_inputs(s, cfg, 0, a0)
+    n1 = accepted_inputs(s, cfg, 1, a1)
+    inputs(s, cfg, 0, a0, n0)
+    inputs(s, cfg, 1, a1, n1)
     # PID: the first player's turn comes first; the second's hits on it land a tick later
     if s.first == 0:
-        turn(s, cfg, 0, a0, False, out)
-        turn(s, cfg, 1, a1, True, out)
+        turn(s, cfg, 0, a0, n0, False, out)
+        turn(s, cfg, 1, a1, n1, True, out)
     else:
-        turn(s, cfg, 1, a1, False, out)
-        turn(s, cfg, 0, a0, True, out)
+        turn(s, cfg, 1, a1, n1, False, out)
+        turn(s, cfg, 0, a0, n0, True, out)
     end_of_tick(s, cfg)
     s.outcome = outcome(s)
     terminated = s.outcome != ST.OUTCOME_NONE

@@ -28,10 +28,11 @@ HEADS = (
     ActionHead("vengeance", ST.HEAD_SIZES[ST.H_VENGEANCE], ("no", "cast")),
 )
 SEGMENTS = (
-    ObsSegment("self", V.SELF_FEATURES),
-    ObsSegment("opponent", V.OPPONENT_FEATURES),
-    ObsSegment("relation", V.RELATION_FEATURES),
-    ObsSegment("privileged", V.PRIVILEGED_FEATURES),   # hidden state: for a critic, never a policy
+    ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
+    ObsSegment("opponent", V.OPPONENT_FEATURES, 1, V.OPPONENT_NAMES),
+    ObsSegment("relation", V.RELATION_FEATURES, 1, V.RELATION_NAMES),
+    # hidden state and PID: for a critic, never a policy (osrs_rl.train.models reads it in the value only)
+    ObsSegment("privileged", V.PRIVILEGED_FEATURES, 1, V.PRIVILEGED_NAMES),
 )
 
 
@@ -92,7 +93,7 @@ def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
 
 
 _COMMON = dict(
-    version=2, state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
+    version=3, state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
     obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_components=reward_components,
 )

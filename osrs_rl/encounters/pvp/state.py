@@ -138,6 +138,8 @@ CONFIG_FIELDS = (
     ConfigField("set_prayer_bonus", np.int16, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS), derived=True),
     ConfigField("set_worn", np.int16, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS, 11), derived=True),
     ConfigField("set_bolt_ctx", np.int64, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS, CTX_LEN), derived=True),
+    # client packets of a switch from one set (third index) to another (fourth), loadouts.switch_clicks
+    ConfigField("set_switch_clicks", np.int8, shape=(MAX_BUILDS, MAX_KITS, NUM_SETS, NUM_SETS), derived=True),
     ConfigField("build_levels", np.int16, shape=(MAX_BUILDS, NUM_SKILLS), derived=True),
     ConfigField("build_offensive", np.uint32, shape=(MAX_BUILDS, 3), derived=True),   # prayer masks by style
     ConfigField("build_unlimited_prayer", np.int8, shape=(MAX_BUILDS,), derived=True),  # LMS: no drain
@@ -155,4 +157,5 @@ CONFIG_FIELDS = (
     ConfigField("ice_spell", np.int32, derived=True),
     ConfigField("blood_spell", np.int32, derived=True),
     ConfigField("plain_row", np.int64, shape=(1, SPEC_COLS), derived=True),   # attack row of a weaponless cast
+    ConfigField("blood_fury_item", np.int32, derived=True),   # items.json index of the amulet of blood fury
 )

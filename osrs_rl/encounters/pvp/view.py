@@ -2,9 +2,11 @@
 
 A player sees its own state; of the opponent only what the game shows (its build and worn gear
 style and reach, overhead, an HP bar in 30ths, freeze, the last attack and Vengeance cast
-animations); both positions. The ``privileged`` segment holds the opponent's hidden state (exact
-hitpoints, special energy, prayer, supplies, whether Vengeance is armed) and the PID timer for a critic:
-policies must not read it (the trainer drops that segment from the policy's input).
+animations); both positions. The ``privileged`` segment holds what a player cannot see: the
+opponent's hidden state (exact hitpoints, special energy, prayer, supplies, whether Vengeance is
+armed), who has PID and the PID timer (a player only infers PID from the order hits land in). It is
+for a critic: policies must not read it (``osrs_rl.train.models`` feeds segments named
+``privileged`` to the value head only).
 """
 
 import numpy as np
@@ -13,24 +15,46 @@ from numba import njit
 from osrs_rl.core import styles as S
 from osrs_rl.core.movement import chebyshev_distance, in_melee_reach, overlaps
 from osrs_rl.core.pending_hits import HIT_PENDING
+from osrs_rl.core.player import RUN_ENERGY_MAX
 from osrs_rl.core.skills import ATTACK, DEFENCE, HITPOINTS, MAGIC, PRAYER, RANGED, STRENGTH
-from osrs_rl.core.status import can_move
+from osrs_rl.core.status import FREEZE_IMMUNITY_TICKS, can_move
 from osrs_rl.encounters.pvp import mechanics as M
 from osrs_rl.encounters.pvp import state as ST
 
 HP_BAR_STEPS = 30          # the overhead HP bar shows hitpoints in 30ths (OSRS wiki "Hitpoints") [M]
+MAX_LEVEL = 99.0           # levels, hitpoints and prayer points scale by the highest level
+MAX_SPEC = 100.0           # special energy in percent
+RUN_SCALE = float(RUN_ENERGY_MAX)   # the game's 10000 units of run energy (core.player)
+PID_TIMER_SCALE = float(M.PID_SHUFFLE_MIN + M.PID_SHUFFLE_SPREAD - 1)   # the longest PID period, 150 ticks
 MAX_TIMER = 6.0
 SUPPLY_SCALE = 20.0
 BOOST_SCALE = 20.0
 PENDING_SCALE = 4.0
-FREEZE_SCALE = 32.0
-SELF_FEATURES = 46
-OPPONENT_FEATURES = 25
-RELATION_FEATURES = 7
-PRIVILEGED_FEATURES = 11
+FREEZE_SCALE = 32.0        # an ice barrage freezes for 32 ticks (RULES 5.1)
+IMMUNITY_SCALE = FREEZE_SCALE + FREEZE_IMMUNITY_TICKS   # immunity outlasts a freeze by 5 ticks (RULES 5.2)
 NUM_OVERHEAD_ICONS = 5     # protect melee, missiles, magic; smite; redemption
 RANGE_SCALE = 10.0
 SINCE_SCALE = 10.0
+_OVERHEAD_NAMES = ("melee", "missiles", "magic", "smite", "redemption")
+_BUILDS = tuple(f"build_{b}" for b in range(ST.MAX_BUILDS))
+SELF_NAMES = (
+    "hitpoints", "prayer", "spec_energy", "attack_timer", "food_timer", "potion_timer", "karambwan_timer",
+    "freeze", "freeze_immunity", "vengeance", "vengeance_cooldown", "vengeance_available", "run_energy",
+    "reach", *(f"set_{n}" for n in ST.SET_NAMES), *(f"overhead_{n}" for n in _OVERHEAD_NAMES), *_BUILDS,
+    "offensive_on", *ST.SUPPLY_NAMES, "attack_boost", "strength_boost", "defence_boost", "ranged_boost",
+    "magic_boost", "spec_set",
+)
+OPPONENT_NAMES = (
+    "hp_bar", "style_melee", "style_ranged", "style_magic", *(f"overhead_{n}" for n in _OVERHEAD_NAMES),
+    "freeze", "last_melee", "last_ranged", "last_magic", "since_attack", "spec_set", "since_vengeance",
+    "reach", *_BUILDS,
+)
+RELATION_NAMES = ("distance", "melee_reach", "my_reach", "its_reach", "incoming", "outgoing", "time")
+PRIVILEGED_NAMES = ("hitpoints", "spec_energy", "prayer", *ST.SUPPLY_NAMES, "vengeance", "pid", "pid_timer")
+SELF_FEATURES = len(SELF_NAMES)
+OPPONENT_FEATURES = len(OPPONENT_NAMES)
+RELATION_FEATURES = len(RELATION_NAMES)
+PRIVILEGED_FEATURES = len(PRIVILEGED_NAMES)
 OBS_SIZE = SELF_FEATURES + OPPONENT_FEATURES + RELATION_FEATURES + PRIVILEGED_FEATURES
 _BOOSTED = (ATTACK, STRENGTH, DEFENCE, RANGED, MAGIC)
 
@@ -54,22 +78,21 @@ def observe_player(s, cfg, me, o):
     p, q = pl.p, foe.p
     k = 0
     # ---- self ----
-    o[k] = p.levels[HITPOINTS] / 99.0
-    o[k + 1] = p.levels[PRAYER] / 99.0
-    o[k + 2] = p.spec_energy / 100.0
+    o[k] = p.levels[HITPOINTS] / MAX_LEVEL
+    o[k + 1] = p.levels[PRAYER] / MAX_LEVEL
+    o[k + 2] = p.spec_energy / MAX_SPEC
     o[k + 3] = min(max(p.attack_timer, 0), MAX_TIMER) / MAX_TIMER
     o[k + 4] = 1.0 if p.food_timer > 0 else 0.0
     o[k + 5] = 1.0 if p.potion_timer > 0 else 0.0
     o[k + 6] = 1.0 if p.karambwan_timer > 0 else 0.0
     o[k + 7] = p.freeze_ticks / FREEZE_SCALE
-    o[k + 8] = p.freeze_immunity_ticks / 5.0
+    o[k + 8] = p.freeze_immunity_ticks / IMMUNITY_SCALE
     o[k + 9] = pl.vengeance
     o[k + 10] = pl.vengeance_cooldown / M.VENGEANCE_COOLDOWN
     o[k + 11] = 1.0 if cfg.build_vengeance[pl.build] else 0.0
-    o[k + 12] = p.run_energy / 10000.0
-    o[k + 13] = 1.0 if s.first == me else 0.0           # PID: players learn it from hit timing
-    o[k + 14] = M.set_reach(cfg, pl, pl.set) / RANGE_SCALE
-    k += 15
+    o[k + 12] = p.run_energy / RUN_SCALE
+    o[k + 13] = M.set_reach(cfg, pl, pl.set) / RANGE_SCALE
+    k += 14
     for j in range(ST.NUM_SETS):
         o[k + j] = 1.0 if pl.set == j else 0.0
     k += ST.NUM_SETS
@@ -125,13 +148,14 @@ def observe_player(s, cfg, me, o):
     o[k + 6] = s.tick / cfg.max_ticks
     k += RELATION_FEATURES
     # ---- privileged: hidden from a real player ----
-    o[k] = q.levels[HITPOINTS] / 99.0
-    o[k + 1] = q.spec_energy / 100.0
-    o[k + 2] = q.levels[PRAYER] / 99.0
+    o[k] = q.levels[HITPOINTS] / MAX_LEVEL
+    o[k + 1] = q.spec_energy / MAX_SPEC
+    o[k + 2] = q.levels[PRAYER] / MAX_LEVEL
     for j in range(ST.NUM_SUPPLIES):
         o[k + 3 + j] = foe.supplies[j] / SUPPLY_SCALE
     o[k + 9] = foe.vengeance
-    o[k + 10] = max(s.pid_timer, 0) / 150.0
+    o[k + 10] = 1.0 if s.first == me else 0.0          # PID: a player infers it from the order hits land in
+    o[k + 11] = max(s.pid_timer, 0) / PID_TIMER_SCALE
 
 
 @njit(cache=True)
