@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from osrs_rl.replay.file import Replay
 from osrs_rl.replay.render import TILE_PX, overlay_names, render_scene, scene_size
 from osrs_rl.replay.scene import scenes_for_replay
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import atomic_write
+from osrs_rl.train.checkpoint import atomic_write, temp_name
 
 DEFAULT_FPS = 5.0           # three times game speed (a tick is 0.6 s): --fps 1.667 plays in real time
 KINDS = {".png": "png", ".gif": "gif", ".mp4": "mp4"}
@@ -132,10 +131,12 @@ def _write_mp4(out: Path, images, size: tuple[int, int], fps: float) -> Path:
     import imageio_ffmpeg
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".mp4", dir=out.parent)
-    os.close(fd)
+    # created 0666 so that the user's umask decides the mode, as for any file they make (mkstemp's 0600
+    # would hide a rendered video from the group); ffmpeg picks the container by the .mp4 ending
+    tmp = out.parent / f"{temp_name(out.name)}.mp4"
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
-        writer = imageio_ffmpeg.write_frames(tmp, size, fps=fps, codec="libx264", macro_block_size=1,
+        writer = imageio_ffmpeg.write_frames(str(tmp), size, fps=fps, codec="libx264", macro_block_size=1,
                                              output_params=["-movflags", "+faststart"])
         writer.send(None)                       # start ffmpeg
         try:
@@ -145,6 +146,6 @@ def _write_mp4(out: Path, images, size: tuple[int, int], fps: float) -> Path:
             writer.close()
         os.replace(tmp, out)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return out

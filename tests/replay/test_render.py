@@ -4,6 +4,8 @@ MP4 (template replays: no PvP compile here)."""
 
 import copy
 import functools
+import os
+import stat
 
 import imageio_ffmpeg
 import numpy as np
@@ -198,6 +200,17 @@ def test_mp4(tmp_path):
     meta = next(reader)
     assert meta["size"][0] % 2 == 0 and meta["size"][1] % 2 == 0
     assert sum(1 for _ in reader) == 7
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_mp4_mode_follows_the_umask(tmp_path, umask):
+    old = os.umask(umask)
+    try:
+        mp4 = render_replay(_replay(), tmp_path / "fight.mp4", start=0, end=1)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(mp4.stat().st_mode) == 0o666 & ~umask
+    assert not list(tmp_path.glob(".*"))
 
 
 def test_bad_outputs_are_named(tmp_path):
