@@ -84,9 +84,13 @@ class Replay:
         return out
 
     def outcome(self) -> str:
-        if self.terminated:
-            return "terminated"
-        return "truncated" if self.truncated else "unfinished (recording stopped)"
+        """How the episode ended: ``won``, ``lost``, ``killed``, ``died``, ``timed out``, ... from its final
+        metrics (``osrs_rl.replay.outcome``; re-simulated once, then kept)."""
+        if "_outcome" not in self.__dict__:
+            from osrs_rl.replay.outcome import replay_outcome
+
+            self.__dict__["_outcome"] = replay_outcome(self)
+        return self.__dict__["_outcome"]
 
     def validate(self) -> None:
         """Check the arrays' dtypes and shapes against each other; raise ReplayError naming the first bad one."""
