@@ -238,9 +238,11 @@ class PlaySession:
         return self._scene
 
     def state(self) -> dict:
-        """Everything the page draws after a tick."""
+        """Everything the page draws after a tick: only what the player could see in the game."""
+        from osrs_rl.replay.scene import as_player_sees
+
         return {"encounter": self.spec.name, "tick": self.tick, "done": self.done, "terminated": self.terminated,
-                "truncated": self.truncated, "scene": self.scene(), "heads": self.legal(),
+                "truncated": self.truncated, "scene": as_player_sees(self.scene()), "heads": self.legal(),
                 "reward": float(self.rewards[-1][0]) if self.rewards else 0.0,
                 "return": float(sum(r[0] for r in self.rewards)), "meta": self.meta}
 

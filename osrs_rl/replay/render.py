@@ -7,7 +7,8 @@ is a square of its size in its colour with, inside it: an HP bar (top), its over
 (two letters, top left), its attack timer (top right: the ticks left in a dark disc, a green dot when
 ready), its style (bottom left: ``mel`` / ``rng`` / ``mag`` on red / green / blue) and, when frozen, a
 cyan border and ``F`` with the ticks left (bottom right); a dead entity is crossed out. Hits in flight
-are lines from attacker to target in the style's colour, labelled ``damage @t<landing tick>``;
+are arrows from attacker to target in the style's colour, labelled with the style only: the game
+shows a projectile, not its damage, until it lands (then it is a hitsplat);
 hitsplats are discs on the target (red hit, blue 0, green heal). Objects are drawn by kind (cloud:
 translucent green, pillar: grey block, shield: yellow frame, target: orange, safespot: white frame).
 Overlays are off unless asked for: ``los`` tints the tiles from which the agent could attack (cyan),
@@ -205,6 +206,18 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
 
+def arrowhead(start: tuple[float, float], end: tuple[float, float], tile_px: int) -> list[tuple[float, float]]:
+    """The three corners of the arrowhead of a line ``start`` -> ``end``: its tip a quarter tile short of
+    ``end`` (so it sits on the target's edge, not under its badges), a third of a tile long."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    n = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    ux, uy = dx / n, dy / n
+    tip = (end[0] - ux * tile_px / 4, end[1] - uy * tile_px / 4)
+    back, half = tile_px / 3, tile_px / 7
+    base = (tip[0] - ux * back, tip[1] - uy * back)
+    return [tip, (base[0] - uy * half, base[1] + ux * half), (base[0] + uy * half, base[1] - ux * half)]
+
+
 def _draw_pending_hits(draw, scene: dict, entities: dict, tile_px: int) -> None:
     stacked: dict[tuple[str, str], int] = {}
     for h in scene["pending_hits"]:
@@ -214,10 +227,10 @@ def _draw_pending_hits(draw, scene: dict, entities: dict, tile_px: int) -> None:
         (x0, y0), (x1, y1) = _centre(scene, src, tile_px), _centre(scene, dst, tile_px)
         color = STYLE_COLORS.get(h["style"], (150, 150, 150))
         draw.line((x0, y0, x1, y1), fill=color, width=2)
-        draw.ellipse((x1 - 3, y1 - 3, x1 + 3, y1 + 3), fill=color)
+        draw.polygon(arrowhead((x0, y0), (x1, y1), tile_px), fill=color)
         k = stacked.get((h["from"], h["to"]), 0)
         stacked[(h["from"], h["to"])] = k + 1
-        label = f"{h['damage']} @t{h['due_tick']}"
+        label = STYLE_SHORT.get(h["style"], h["style"])
         lx, ly = x1 + (x0 - x1) * 0.35, y1 + (y0 - y1) * 0.35 + k * line_height()
         tl, tt, tr, tb = font().getbbox(label)
         draw.rectangle((lx - 2, ly + tt - 1, lx + tr - tl + 2, ly + tb + 1), fill=(0, 0, 0), outline=color)
@@ -289,8 +302,7 @@ def panel_lines(scene: dict, annotations=None) -> list[tuple[str, tuple]]:
     for e in scene["entities"]:
         add(f"{e['id']} at ({e['x']}, {e['y']}): " + (", ".join(e["notes"]) or "-"), DIM)
     if scene["pending_hits"]:
-        add("In flight: " + "; ".join(f"{h['from']}->{h['to']} {h['style']} {h['damage']} lands t{h['due_tick']}"
-                                      for h in scene["pending_hits"]), DIM)
+        add("In flight: " + "; ".join(f"{h['from']}->{h['to']} {h['style']}" for h in scene["pending_hits"]), DIM)
     if annotations:
         out.append(("", TEXT))
         for line in annotations:

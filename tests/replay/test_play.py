@@ -9,6 +9,7 @@ from osrs_rl.replay import load_replay, verify_replay
 from osrs_rl.replay import play as play_module
 from osrs_rl.replay.cli_web import parse_config
 from osrs_rl.replay.play import PlayError, PlaySession
+from osrs_rl.replay.scene import validate_scene
 from tests.replay.web_fixtures import tiny_checkpoint
 
 
@@ -100,6 +101,11 @@ def test_pvp_session_moves_attacks_prays_and_saves(pvp, tmp_path):
     assert me["x"] < start["x"] and me["y"] == start["y"]             # walked (ran) west
     assert me["overhead"] == "magic" and me["attack_timer"] > 0       # prayed and attacked
     assert any(h["from"] == "p0" for h in state["scene"]["pending_hits"])
+    # what the page gets holds no damage of hits still in flight (the player cannot see it in the game);
+    # the session's own scene still knows it
+    assert all(h["damage"] is None for h in state["scene"]["pending_hits"])
+    assert all(isinstance(h["damage"], int) for h in pvp.scene()["pending_hits"])
+    validate_scene(state["scene"])
     assert pvp.legal()[1]["legal"][1] is False                        # the attack timer masks a new attack
     with pytest.raises(PlayError, match="attack 'weapon' is not allowed now"):
         pvp.step({"attack": "weapon"})

@@ -152,6 +152,27 @@ def test_hits_in_flight_splats_and_objects_are_drawn():
     assert tinted != floor and tinted[1] > tinted[0]     # translucent green over the floor
 
 
+def test_a_hit_in_flight_shows_its_style_and_direction_not_its_damage():
+    scene = _scene()
+    scene["pending_hits"] = [{"from": "p0", "to": "boss", "style": "magic", "damage": 30, "due_tick": 14}]
+    image = R.render_scene(validate_scene(scene))
+    other = copy.deepcopy(scene)
+    other["pending_hits"][0]["damage"] = 7               # a different hit still to land looks the same
+    assert _diff_box(image, R.render_scene(other)) is None
+    assert not any("30" in text for text, _ in R.panel_lines(scene, []))
+    assert any("p0->boss magic" in text for text, _ in R.panel_lines(scene, []))
+    # the arrowhead: a filled triangle near the target, off the line itself
+    (x0, y0), (x1, y1) = R._centre(scene, scene["entities"][0], T), R._centre(scene, scene["entities"][1], T)
+    tip, left, right = R.arrowhead((x0, y0), (x1, y1), T)
+    inside = ((tip[0] + left[0] + right[0]) / 3, (tip[1] + left[1] + right[1]) / 3)
+    wing = ((inside[0] + left[0]) / 2, (inside[1] + left[1]) / 2)   # between the line and a corner of the head
+    assert image.getpixel((round(wing[0]), round(wing[1]))) == R.STYLE_COLORS["magic"]
+    assert R.render_scene(_scene()).getpixel((round(wing[0]), round(wing[1]))) != R.STYLE_COLORS["magic"]
+    reverse = copy.deepcopy(scene)
+    reverse["pending_hits"][0].update({"from": "boss", "to": "p0"})
+    assert _diff_box(image, R.render_scene(reverse)) is not None     # the direction shows
+
+
 def test_annotations_go_into_the_panel():
     scene = _scene()
     plain, noted = R.render_scene(scene), R.render_scene(scene, annotations=["value +0.31", "attack: go 90%"])

@@ -19,6 +19,7 @@ const HOTKEYS = {                 // "head:label" -> key, for the heads an encou
   "potion:brew": "b", "potion:restore": "g", "potion:boost": "h", "vengeance:cast": "v",
 };
 const SPLAT_COLORS = { hit: "#c0392b", block: "#2e6fbf", heal: "#27ae60" };
+const STYLE_COLORS = { melee: "#e74c3c", ranged: "#2ecc71", magic: "#5dade2", typeless: "#bbbbbb" };
 const OVERLAY_STYLE = { line_of_sight: "rgba(120, 220, 120, 0.30)", danger: "rgba(230, 60, 60, 0.35)" };
 
 // ---- small helpers ---------------------------------------------------------------------------------
@@ -213,13 +214,19 @@ function drawScene(pane, scene) {
       hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen };
   }
   ctx.setLineDash([4, 4]); ctx.lineWidth = 1.5;
-  for (const h of scene.pending_hits || []) {       // hits in flight: a dashed line and the landing tick
+  // hits in flight: a dashed arrow in the style's colour, labelled with the style only (the game shows the
+  // projectile, not its damage, until it lands as a hitsplat)
+  for (const h of scene.pending_hits || []) {
     const p = centre[h.from], q = centre[h.to];
     if (!p || !q) continue;
-    ctx.strokeStyle = "#ffd866"; ctx.beginPath(); ctx.moveTo(p[0], p[1]); ctx.lineTo(q[0], q[1]); ctx.stroke();
-    const text = `${h.style} ${h.damage} @${h.due_tick}`;
-    label(ctx, text, (p[0] + q[0]) / 2, (p[1] + q[1]) / 2 - 6, "#ffd866");
-    drawn.pending.push(text);
+    const color = STYLE_COLORS[h.style] || "#ffd866";
+    ctx.strokeStyle = color; ctx.beginPath(); ctx.moveTo(p[0], p[1]); ctx.lineTo(q[0], q[1]); ctx.stroke();
+    const head = arrowhead(p, q, ts);
+    ctx.setLineDash([]); ctx.fillStyle = color; ctx.beginPath(); ctx.moveTo(...head[0]); ctx.lineTo(...head[1]);
+    ctx.lineTo(...head[2]); ctx.closePath(); ctx.fill(); ctx.setLineDash([4, 4]);
+    const text = h.style;
+    label(ctx, text, (p[0] + q[0]) / 2, (p[1] + q[1]) / 2 - 6, color);
+    drawn.pending.push({ text, from: h.from, to: h.to, style: h.style, arrow: head });
   }
   ctx.setLineDash([]);
   (scene.hitsplats || []).forEach((s, k) => {
@@ -234,6 +241,14 @@ function drawScene(pane, scene) {
   pane.drawn = drawn;
   cv.dataset.tick = scene.tick;
   cv.dataset.overlays = Object.entries(drawn.overlays).filter(([, n]) => n > 0).map(([k]) => k).join(",");
+}
+
+// the arrowhead of a line p -> q: its tip a quarter tile short of q (on the target's edge), a third of a tile long
+function arrowhead(p, q, ts) {
+  const dx = q[0] - p[0], dy = q[1] - p[1], n = Math.max(Math.hypot(dx, dy), 1e-9), ux = dx / n, uy = dy / n;
+  const tip = [q[0] - ux * ts / 4, q[1] - uy * ts / 4], back = ts / 3, half = ts / 7;
+  const base = [tip[0] - ux * back, tip[1] - uy * back];
+  return [tip, [base[0] - uy * half, base[1] + ux * half], [base[0] + uy * half, base[1] - ux * half]];
 }
 
 function label(ctx, text, x, y, color) {
