@@ -4,7 +4,8 @@
 
 Frame ``k`` is the state after ``k`` ticks (frame 0: the initial state), re-simulated from the replay
 (``scenes_for_replay``). Its annotation lines, when the replay has them, are the policy's outputs for
-the decision taken in that state (value, the most likely option of each head with its probability)
+the decision taken in that state (value, the option each head took with its probability, and the
+most likely one when that differs)
 and the reward of the tick that led to it, with its components; the actions taken next are listed too.
 Every file is written atomically: to a temporary file in the same folder, then renamed.
 """
@@ -53,15 +54,23 @@ def frame_annotations(replay: Replay, k: int) -> list[str]:
         if replay.values is not None:
             lines.append(f"value {float(replay.values[k]):+.3f}")
         if replay.probs is not None:
-            for head, p in zip(spec.action_heads, replay.probs, strict=True):
-                best = int(np.argmax(p[k]))
-                label = head.labels[best] if head.labels else str(best)
-                lines.append(f"{head.name}: {label} {float(p[k][best]):.0%}")
+            # the option the policy took (agent 0's action), with its probability; the most likely one
+            # beside it when the sample fell elsewhere
+            for h, (head, p) in enumerate(zip(spec.action_heads, replay.probs, strict=True)):
+                chosen, best = int(replay.actions[k, 0, h]), int(np.argmax(p[k]))
+                line = f"{head.name}: {_option(head, chosen)} {float(p[k][chosen]):.0%}"
+                if best != chosen:
+                    line += f" (most likely {_option(head, best)} {float(p[k][best]):.0%})"
+                lines.append(line)
         for a, agent in enumerate(spec.agents):
             taken = [f"{h.name}={h.labels[v] if h.labels else v}"
                      for h, v in zip(spec.action_heads, replay.actions[k, a].tolist(), strict=True) if v != 0]
             lines.append(f"next action {agent}: {' '.join(taken) or 'nothing'}")
     return lines
+
+
+def _option(head, k: int) -> str:
+    return head.labels[k] if head.labels else str(k)
 
 
 def frame_range(replay: Replay, kind: str, tick: int | None, start: int | None, end: int | None) -> range:

@@ -14,7 +14,8 @@ translucent green, pillar: grey block, shield: yellow frame, target: orange, saf
 Overlays are off unless asked for: ``los`` tints the tiles from which the agent could attack (cyan),
 ``danger`` the tiles where it could be hit (red). Right: a text panel with the tick, phase and
 outcome, each player's HP, prayer, run energy, special energy, active prayers, inventory, equipment,
-stats and timers, the entities' notes, the hits in flight and any annotation lines (policy outputs).
+stats and timers, the entities' notes, the hits in flight, any annotation lines (policy outputs) and a
+key to the marks (``legend_lines``).
 Only Pillow's default font is used.
 Writing a replay's frames to PNG, GIF or MP4 is ``export.py`` (``osrs-rl replay render``).
 """
@@ -307,7 +308,19 @@ def panel_lines(scene: dict, annotations=None) -> list[tuple[str, tuple]]:
         out.append(("", TEXT))
         for line in annotations:
             add(line, (250, 210, 120))
+    out.append(("", TEXT))
+    for line in legend_lines():
+        add(line, DIM)
     return out
+
+
+def legend_lines() -> list[str]:
+    """What the marks on the arena mean (the panel's last lines)."""
+    overheads = ", ".join(f"{badge} {name}" for name, (badge, _) in OVERHEAD_BADGES.items())
+    return ["Key: top left overhead (" + overheads + "); top right ticks to attack (green dot: ready); "
+            "bottom left style (" + ", ".join(f"{v} {k}" for k, v in STYLE_SHORT.items()) + "); cyan border, "
+            "F<n>: cannot move for n ticks; arrows: hits in flight, coloured by style (red melee, green ranged, "
+            "blue magic); discs: hitsplats (red hit, blue 0, green heal); tints: cyan line of sight, red danger."]
 
 
 def _draw_panel(draw, scene: dict, annotations, left: int) -> None:

@@ -18,6 +18,7 @@ from osrs_rl.replay import render as R
 from osrs_rl.replay.export import frame_annotations, render_replay
 from osrs_rl.replay.scene import validate_scene
 from osrs_rl.runtime.checks import random_legal_actions
+from osrs_rl.runtime.registry import get_spec
 
 T = R.TILE_PX
 
@@ -198,6 +199,30 @@ def test_frame_annotations():
     assert first[0] == "value +0.250" and any(line.startswith("attack: ") for line in first)
     assert first[-1].startswith("next action player: ")
     assert last == [f"reward of tick {replay.ticks - 1}: {replay.rewards[-1, 0]:+.3f} (hp +0.500)"]
+
+
+
+def test_frame_annotations_name_the_option_taken():
+    replay = _replay()
+    heads = get_spec("template").action_heads
+    seen_other = False
+    for k in range(replay.ticks):
+        lines = frame_annotations(replay, k)
+        for h, head in enumerate(heads):
+            chosen, best = int(replay.actions[k, 0, h]), int(np.argmax(replay.probs[h][k]))
+            line = next(x for x in lines if x.startswith(f"{head.name}: "))
+            label = head.labels[chosen] if head.labels else str(chosen)
+            assert line.startswith(f"{head.name}: {label} {float(replay.probs[h][k][chosen]):.0%}"), (k, line)
+            seen_other |= best != chosen
+            assert ("most likely" in line) == (best != chosen)
+    assert seen_other                                    # random actions are not always the most likely
+
+
+def test_the_panel_has_a_key_to_the_marks():
+    text = " ".join(t for t, _ in R.panel_lines(_scene(), []))
+    for mark in ("Key:", "Ma magic", "ticks to attack", "rng ranged", "cannot move", "hits in flight", "hitsplats",
+                 "line of sight", "danger"):
+        assert mark in text, mark
 
 
 def test_png_frames_and_gif(tmp_path):
