@@ -6,7 +6,9 @@ Left: the arena, north up, one ``tile_px`` square per tile; blocked tiles dark a
 is a square of its size in its colour with, inside it: an HP bar (top), its overhead prayer badge
 (two letters, top left), its attack timer (top right: the ticks left in a dark disc, a green dot when
 ready), its style (bottom left: ``mel`` / ``rng`` / ``mag`` on red / green / blue) and, when frozen, a
-cyan border and ``F`` with the ticks left (bottom right); a dead entity is crossed out. Hits in flight
+cyan border and ``F`` with the ticks left (bottom right); a dead entity is crossed out. Entities on the
+same tiles share them side by side (``entity_box``; a slice too narrow for them drops the attack
+timer and ``F`` marks, which the panel's timers still give). Hits in flight
 are arrows from attacker to target in the style's colour, labelled with the style only: the game
 shows a projectile, not its damage, until it lands (then it is a hitsplat);
 hitsplats are discs on the target (red hit, blue 0, green heal). Objects are drawn by kind (cloud:
@@ -154,8 +156,19 @@ def _draw_translucent(image, scene: dict, tile_px: int, overlays: tuple[str, ...
     image.alpha_composite(layer)
 
 
-def _centre(scene: dict, e: dict, tile_px: int) -> tuple[float, float]:
+def entity_box(scene: dict, e: dict, tile_px: int = TILE_PX) -> tuple[int, int, int, int]:
+    """The pixels ``e`` is drawn in: its tiles, or, when other entities stand on the same tiles (PvP
+    "under"), its vertical slice of them (in scene order), so that none hides another."""
+    stack = [o["id"] for o in scene["entities"] if (o["x"], o["y"], o["size"]) == (e["x"], e["y"], e["size"])]
     l, t, r, b = tile_box(scene, e["x"], e["y"], e["size"], tile_px)
+    if len(stack) < 2:
+        return l, t, r, b
+    k, n = stack.index(e["id"]), len(stack)
+    return l + (r - l) * k // n, t, l + (r - l) * (k + 1) // n, b
+
+
+def _centre(scene: dict, e: dict, tile_px: int) -> tuple[float, float]:
+    l, t, r, b = entity_box(scene, e, tile_px)
     return (l + r) / 2, (t + b) / 2
 
 
@@ -169,8 +182,9 @@ def _text_in(draw, box, text: str, fill, background, outline=None) -> None:
 
 
 def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
-    l, t, r, b = tile_box(scene, e["x"], e["y"], e["size"], tile_px)
+    l, t, r, b = entity_box(scene, e, tile_px)
     l, t, r, b = l + 2, t + 2, r - 3, b - 3                  # a gap shows the tile under it
+    roomy = r - l >= 30                                       # a slice of a shared tile keeps two badges
     color = e["color"]
     draw.rectangle((l, t, r, b), fill=color, outline=(0, 0, 0))
     if e["frozen"] > 0:
@@ -185,7 +199,7 @@ def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
         text, bg = OVERHEAD_BADGES.get(e["overhead"], (e["overhead"][:2], (120, 120, 120)))
         fg = (0, 0, 0) if sum(bg) > 500 else (255, 255, 255)
         _text_in(draw, (l + 3, t + 10, l + 18, t + 21), text, fg, bg, outline=(0, 0, 0))
-    if e["attack_timer"] is not None:
+    if e["attack_timer"] is not None and roomy:
         if e["attack_timer"] <= 0:
             draw.ellipse((r - 10, t + 12, r - 4, t + 18), fill=(60, 230, 80), outline=(0, 0, 0))
         else:
@@ -194,7 +208,7 @@ def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
     if e["style"] is not None:
         _text_in(draw, (l + 3, b - 12, l + 21, b - 2), STYLE_SHORT.get(e["style"], e["style"][:3]),
                  (255, 255, 255), STYLE_COLORS.get(e["style"], (120, 120, 120)), outline=(0, 0, 0))
-    if e["frozen"] > 0:
+    if e["frozen"] > 0 and roomy:
         _text_in(draw, (r - 19, b - 12, r - 3, b - 2), f"F{e['frozen']}", FROZEN, (10, 30, 40))
     if e["size"] >= 2:
         _text_in(draw, (l + 20, (t + b) // 2 - 6, r - 20, (t + b) // 2 + 6), e["id"], TEXT, tuple(_rgb(color)))

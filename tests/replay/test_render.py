@@ -174,6 +174,18 @@ def test_a_hit_in_flight_shows_its_style_and_direction_not_its_damage():
     assert _diff_box(image, R.render_scene(reverse)) is not None     # the direction shows
 
 
+def test_entities_on_one_tile_are_both_drawn():
+    scene = _scene()
+    scene["entities"].append(_entity("p1", 11, 21, color="#ef4444"))     # under p0
+    image = R.render_scene(validate_scene(scene))
+    a, b = R.entity_box(scene, scene["entities"][0], T), R.entity_box(scene, scene["entities"][2], T)
+    assert a[2] <= b[0] and (a[0], b[2]) == (R.tile_box(scene, 11, 21, 1, T)[0], R.tile_box(scene, 11, 21, 1, T)[2])
+    def low(box):                                                # inside the box, clear of its badges
+        return box[0] + 4, box[3] - 16
+    assert image.getpixel(low(a)) == _rgb("#3b82f6") and image.getpixel(low(b)) == _rgb("#ef4444")
+    assert R._centre(scene, scene["entities"][0], T) != R._centre(scene, scene["entities"][2], T)
+
+
 def test_annotations_go_into_the_panel():
     scene = _scene()
     plain, noted = R.render_scene(scene), R.render_scene(scene, annotations=["value +0.31", "attack: go 90%"])
