@@ -40,13 +40,16 @@ def test_template_clicks_buttons_and_masks(tmp_path):
     player = _entity(state, "player")
     assert state["tick"] == 1 and player["overhead"] == "melee" and player["attack_timer"] == 3
     assert s.legal()[1]["legal"] == [True, False, True]          # on now: only "off" switches it
+    assert state["outcome"] is None
     while not s.done:
-        s.step({})
-    with pytest.raises(PlayError, match="the episode ended at tick 10"):
+        state = s.step({})
+    assert state["outcome"] == s.outcome == "timed out"          # who won, as the replay will say
+    with pytest.raises(PlayError, match=r"the episode ended at tick 10 \(timed out\)"):
         s.step({})
     path = s.save(tmp_path / "demo.orlr")
     replay = load_replay(path)
     assert replay.meta == {"source": "human"} and replay.ticks == 10 and replay.truncated
+    assert replay.outcome() == "timed out"
     assert verify_replay(replay).ok
     assert np.allclose(sum(replay.reward_components.values()), replay.rewards[:, 0], atol=1e-6)
 

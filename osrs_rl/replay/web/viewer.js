@@ -508,7 +508,7 @@ function setPlayState(state) {
   document.body.dataset.tick = state.tick;
   renderActionButtons(state.heads);
   renderQueue();
-  if (state.done) { setAuto(false); setStatus(`the fight is over (${state.terminated ? "decided" : "time"}): save it or start a new one`); }
+  if (state.done) { setAuto(false); setStatus(`the fight is over: ${state.outcome || (state.terminated ? "decided" : "time")}; save it or start a new one`); }
 }
 
 function renderActionButtons(heads) {
