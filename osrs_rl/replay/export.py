@@ -4,7 +4,8 @@
 
 Frame ``k`` is the state after ``k`` ticks (frame 0: the initial state), re-simulated from the replay
 (``scenes_for_replay``). Its annotation lines, when the replay has them, are the policy's outputs for
-the decision taken in that state (value, the most likely option of each head with its probability)
+the decision taken in that state (value, the option each head took with its probability, and the
+most likely one when that differs)
 and the reward of the tick that led to it, with its components; the actions taken next are listed too.
 Every file is written atomically: to a temporary file in the same folder, then renamed.
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from osrs_rl.replay.file import Replay
 from osrs_rl.replay.render import TILE_PX, overlay_names, render_scene, scene_size
 from osrs_rl.replay.scene import scenes_for_replay
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import atomic_write
+from osrs_rl.train.checkpoint import atomic_write, temp_name
 
 DEFAULT_FPS = 5.0           # three times game speed (a tick is 0.6 s): --fps 1.667 plays in real time
 KINDS = {".png": "png", ".gif": "gif", ".mp4": "mp4"}
@@ -54,15 +54,23 @@ def frame_annotations(replay: Replay, k: int) -> list[str]:
         if replay.values is not None:
             lines.append(f"value {float(replay.values[k]):+.3f}")
         if replay.probs is not None:
-            for head, p in zip(spec.action_heads, replay.probs, strict=True):
-                best = int(np.argmax(p[k]))
-                label = head.labels[best] if head.labels else str(best)
-                lines.append(f"{head.name}: {label} {float(p[k][best]):.0%}")
+            # the option the policy took (agent 0's action), with its probability; the most likely one
+            # beside it when the sample fell elsewhere
+            for h, (head, p) in enumerate(zip(spec.action_heads, replay.probs, strict=True)):
+                chosen, best = int(replay.actions[k, 0, h]), int(np.argmax(p[k]))
+                line = f"{head.name}: {_option(head, chosen)} {float(p[k][chosen]):.0%}"
+                if best != chosen:
+                    line += f" (most likely {_option(head, best)} {float(p[k][best]):.0%})"
+                lines.append(line)
         for a, agent in enumerate(spec.agents):
             taken = [f"{h.name}={h.labels[v] if h.labels else v}"
                      for h, v in zip(spec.action_heads, replay.actions[k, a].tolist(), strict=True) if v != 0]
             lines.append(f"next action {agent}: {' '.join(taken) or 'nothing'}")
     return lines
+
+
+def _option(head, k: int) -> str:
+    return head.labels[k] if head.labels else str(k)
 
 
 def frame_range(replay: Replay, kind: str, tick: int | None, start: int | None, end: int | None) -> range:
@@ -132,10 +140,12 @@ def _write_mp4(out: Path, images, size: tuple[int, int], fps: float) -> Path:
     import imageio_ffmpeg
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".mp4", dir=out.parent)
-    os.close(fd)
+    # created 0666 so that the user's umask decides the mode, as for any file they make (mkstemp's 0600
+    # would hide a rendered video from the group); ffmpeg picks the container by the .mp4 ending
+    tmp = out.parent / f"{temp_name(out.name)}.mp4"
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
-        writer = imageio_ffmpeg.write_frames(tmp, size, fps=fps, codec="libx264", macro_block_size=1,
+        writer = imageio_ffmpeg.write_frames(str(tmp), size, fps=fps, codec="libx264", macro_block_size=1,
                                              output_params=["-movflags", "+faststart"])
         writer.send(None)                       # start ffmpeg
         try:
@@ -145,6 +155,6 @@ def _write_mp4(out: Path, images, size: tuple[int, int], fps: float) -> Path:
             writer.close()
         os.replace(tmp, out)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return out

@@ -14,6 +14,11 @@ File layout (all integers little-endian)::
                      (name, dtype string such as "<i8", shape, byte offset, byte length)
     arrays           the arrays' raw C-order bytes back to back, at the offsets the header gives
 
+Reading never inflates more than the body declares: the header comes first (at most ``MAX_HEADER_BYTES``),
+its arrays' sizes are checked against each other and against ``MAX_BODY_BYTES`` before the rest is
+inflated, and inflation stops one byte past the declared end (a zlib bomb costs its declared size, not
+its ratio of about 1000 to 1).
+
 The JSON header means a tool learns the encounter, its spec version and config without touching the
 arrays; the version sits at a fixed place, so a newer format is named as such; the checksum turns a
 damaged or truncated file into a clear error instead of a replay that silently fails to reproduce.
@@ -37,6 +42,8 @@ MAGIC = b"OSRSRLRP"
 _HEADER = struct.Struct("<8sIQ32s")
 _BODY_LEN = struct.Struct("<I")
 _COMPRESSION_LEVEL = 6
+MAX_HEADER_BYTES = 16 << 20     # a header holds settings and one short entry per array
+MAX_BODY_BYTES = 1 << 30        # 1 GiB of arrays: a 100,000-tick episode with every annotation is far less
 
 
 class ReplayError(ValueError):
@@ -77,9 +84,13 @@ class Replay:
         return out
 
     def outcome(self) -> str:
-        if self.terminated:
-            return "terminated"
-        return "truncated" if self.truncated else "unfinished (recording stopped)"
+        """How the episode ended: ``won``, ``lost``, ``killed``, ``died``, ``timed out``, ... from its final
+        metrics (``osrs_rl.replay.outcome``; re-simulated once, then kept)."""
+        if "_outcome" not in self.__dict__:
+            from osrs_rl.replay.outcome import replay_outcome
+
+            self.__dict__["_outcome"] = replay_outcome(self)
+        return self.__dict__["_outcome"]
 
     def validate(self) -> None:
         """Check the arrays' dtypes and shapes against each other; raise ReplayError naming the first bad one."""
@@ -212,10 +223,8 @@ def decode(data: bytes, where: str = "replay") -> Replay:
     if hashlib.sha256(payload).digest() != digest:
         raise ReplayError(f"{where} is corrupt: checksum mismatch (the file was damaged after it was written)")
     try:
-        body = zlib.decompress(payload)
-        (head_len,) = _BODY_LEN.unpack_from(body)
-        header = json.loads(body[_BODY_LEN.size:_BODY_LEN.size + head_len])
-        arrays = _read_arrays(body[_BODY_LEN.size + head_len:], header["arrays"])
+        header, blob = _inflate(payload)
+        arrays = _read_arrays(blob, header["arrays"])
         probs = None if header["num_heads_probs"] is None else \
             [arrays[f"probs/{h}"] for h in range(header["num_heads_probs"])]
         replay = Replay(
@@ -226,11 +235,52 @@ def decode(data: bytes, where: str = "replay") -> Replay:
             values=arrays.get("values"), probs=probs,
             reward_components={n: arrays[f"reward_components/{n}"] for n in header["reward_components"]},
             meta=header["meta"])
-    except (zlib.error, struct.error, ValueError, KeyError, TypeError) as e:
+    except _TooLarge as e:
+        raise ReplayError(f"{where} is too large to read: {e}") from None
+    except (zlib.error, struct.error, ValueError, KeyError, TypeError, RecursionError) as e:
         # the checksum matched, so the writer itself produced this: say so rather than "corrupt"
         raise ReplayError(f"{where} is malformed (checksum fine, contents unreadable): {e}") from None
     replay.validate()
     return replay
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _inflate(payload: bytes) -> tuple[dict, bytes]:
+    """(header, array bytes) of a compressed body, inflating no more than the header declares."""
+    z = zlib.decompressobj()
+    start = z.decompress(payload, _BODY_LEN.size)
+    (head_len,) = _BODY_LEN.unpack_from(start)
+    if head_len > MAX_HEADER_BYTES:
+        raise _TooLarge(f"its header declares {head_len} bytes; the limit is {MAX_HEADER_BYTES}")
+    head = z.decompress(z.unconsumed_tail, head_len)
+    if len(head) < head_len:
+        raise ValueError(f"the body ends inside its {head_len}-byte header")
+    header = json.loads(head)
+    declared = _declared_size(header["arrays"])
+    if declared > MAX_BODY_BYTES:
+        raise _TooLarge(f"its arrays declare {declared} bytes; the limit is {MAX_BODY_BYTES}")
+    blob = z.decompress(z.unconsumed_tail, declared + 1)
+    if len(blob) > declared or z.unconsumed_tail or not z.eof:
+        raise ValueError(f"the body holds more than the {declared} array bytes its header declares")
+    return header, blob
+
+
+def _declared_size(entries: list[dict]) -> int:
+    """The bytes the header's arrays take, after checking that each entry's size matches its dtype and
+    shape and that they lie back to back (so nothing is read twice or left out)."""
+    end = 0
+    for e in entries:
+        dtype, shape, nbytes = np.dtype(e["dtype"]), tuple(e["shape"]), e["nbytes"]
+        if not all(isinstance(n, int) and n >= 0 for n in (*shape, nbytes, e["offset"])):
+            raise ValueError(f"array {e['name']!r} has a bad shape, offset or size")
+        if dtype.hasobject or nbytes != dtype.itemsize * math.prod(shape) or e["offset"] != end:
+            raise ValueError(f"array {e['name']!r} ({dtype} {shape}) does not fit its {nbytes} bytes at "
+                             f"{e['offset']}")
+        end += nbytes
+    return end
 
 
 def _read_arrays(blob: bytes, entries: list[dict]) -> dict[str, np.ndarray]:

@@ -193,6 +193,7 @@ class PlaySession:
         self.rewards: list[np.ndarray] = []
         self.hashes: list[int] = []
         self.terminated = self.truncated = False
+        self.outcome: str | None = None    # once done: won, lost, killed, died, timed out (replay.outcome)
         self._scene = None
         self._previous = None          # the state record before the last tick: the scene's hitsplats
         self._scratch = None
@@ -238,9 +239,12 @@ class PlaySession:
         return self._scene
 
     def state(self) -> dict:
-        """Everything the page draws after a tick."""
-        return {"encounter": self.spec.name, "tick": self.tick, "done": self.done, "terminated": self.terminated,
-                "truncated": self.truncated, "scene": self.scene(), "heads": self.legal(),
+        """Everything the page draws after a tick: only what the player could see in the game."""
+        from osrs_rl.replay.scene import as_player_sees
+
+        return {"encounter": self.spec.name, "tick": self.tick, "done": self.done, "outcome": self.outcome,
+                "terminated": self.terminated,
+                "truncated": self.truncated, "scene": as_player_sees(self.scene()), "heads": self.legal(),
                 "reward": float(self.rewards[-1][0]) if self.rewards else 0.0,
                 "return": float(sum(r[0] for r in self.rewards)), "meta": self.meta}
 
@@ -291,8 +295,7 @@ class PlaySession:
     def step(self, intents: dict | None = None) -> dict:
         """One tick: agent 0 does ``intents`` (nothing else), a checkpoint opponent acts for agent 1."""
         if self.done:
-            raise PlayError(f"the episode ended at tick {self.tick} ({'won or lost' if self.terminated else 'time'})"
-                            ": save it or start a new session")
+            raise PlayError(f"the episode ended at tick {self.tick} ({self.outcome}): save it or start a new session")
         row = self.action_row(intents or {})
         actions = np.zeros((1, self.spec.num_agents, self.spec.num_heads), dtype=np.int64)
         actions[0, 0] = row
@@ -304,6 +307,12 @@ class PlaySession:
         self.rewards.append(np.array(rew[0], dtype=np.float32).reshape(self.spec.num_agents))
         self.hashes.append(tick_digest(state_record(self.env)))
         self.terminated, self.truncated = bool(term[0]), bool(trunc[0])
+        if self.done:
+            from osrs_rl.replay.outcome import outcome_from_metrics
+
+            done = self.env.pop_metrics()
+            metrics = {n: float(done[n][-1]) for n in self.env.spec.metric_names} if len(done["phase"]) else None
+            self.outcome = outcome_from_metrics(self.env.spec, metrics, self.terminated, self.truncated)
         self._scene = None
         return self.state()
 

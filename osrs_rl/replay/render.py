@@ -6,14 +6,18 @@ Left: the arena, north up, one ``tile_px`` square per tile; blocked tiles dark a
 is a square of its size in its colour with, inside it: an HP bar (top), its overhead prayer badge
 (two letters, top left), its attack timer (top right: the ticks left in a dark disc, a green dot when
 ready), its style (bottom left: ``mel`` / ``rng`` / ``mag`` on red / green / blue) and, when frozen, a
-cyan border and ``F`` with the ticks left (bottom right); a dead entity is crossed out. Hits in flight
-are lines from attacker to target in the style's colour, labelled ``damage @t<landing tick>``;
+cyan border and ``F`` with the ticks left (bottom right); a dead entity is crossed out. Entities on the
+same tiles share them side by side (``entity_box``; a slice too narrow for them drops the attack
+timer and ``F`` marks, which the panel's timers still give). Hits in flight
+are arrows from attacker to target in the style's colour, labelled with the style only: the game
+shows a projectile, not its damage, until it lands (then it is a hitsplat);
 hitsplats are discs on the target (red hit, blue 0, green heal). Objects are drawn by kind (cloud:
 translucent green, pillar: grey block, shield: yellow frame, target: orange, safespot: white frame).
 Overlays are off unless asked for: ``los`` tints the tiles from which the agent could attack (cyan),
 ``danger`` the tiles where it could be hit (red). Right: a text panel with the tick, phase and
 outcome, each player's HP, prayer, run energy, special energy, active prayers, inventory, equipment,
-stats and timers, the entities' notes, the hits in flight and any annotation lines (policy outputs).
+stats and timers, the entities' notes, the hits in flight, any annotation lines (policy outputs) and a
+key to the marks (``legend_lines``).
 Only Pillow's default font is used.
 Writing a replay's frames to PNG, GIF or MP4 is ``export.py`` (``osrs-rl replay render``).
 """
@@ -152,8 +156,19 @@ def _draw_translucent(image, scene: dict, tile_px: int, overlays: tuple[str, ...
     image.alpha_composite(layer)
 
 
-def _centre(scene: dict, e: dict, tile_px: int) -> tuple[float, float]:
+def entity_box(scene: dict, e: dict, tile_px: int = TILE_PX) -> tuple[int, int, int, int]:
+    """The pixels ``e`` is drawn in: its tiles, or, when other entities stand on the same tiles (PvP
+    "under"), its vertical slice of them (in scene order), so that none hides another."""
+    stack = [o["id"] for o in scene["entities"] if (o["x"], o["y"], o["size"]) == (e["x"], e["y"], e["size"])]
     l, t, r, b = tile_box(scene, e["x"], e["y"], e["size"], tile_px)
+    if len(stack) < 2:
+        return l, t, r, b
+    k, n = stack.index(e["id"]), len(stack)
+    return l + (r - l) * k // n, t, l + (r - l) * (k + 1) // n, b
+
+
+def _centre(scene: dict, e: dict, tile_px: int) -> tuple[float, float]:
+    l, t, r, b = entity_box(scene, e, tile_px)
     return (l + r) / 2, (t + b) / 2
 
 
@@ -167,8 +182,9 @@ def _text_in(draw, box, text: str, fill, background, outline=None) -> None:
 
 
 def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
-    l, t, r, b = tile_box(scene, e["x"], e["y"], e["size"], tile_px)
+    l, t, r, b = entity_box(scene, e, tile_px)
     l, t, r, b = l + 2, t + 2, r - 3, b - 3                  # a gap shows the tile under it
+    roomy = r - l >= 30                                       # a slice of a shared tile keeps two badges
     color = e["color"]
     draw.rectangle((l, t, r, b), fill=color, outline=(0, 0, 0))
     if e["frozen"] > 0:
@@ -183,7 +199,7 @@ def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
         text, bg = OVERHEAD_BADGES.get(e["overhead"], (e["overhead"][:2], (120, 120, 120)))
         fg = (0, 0, 0) if sum(bg) > 500 else (255, 255, 255)
         _text_in(draw, (l + 3, t + 10, l + 18, t + 21), text, fg, bg, outline=(0, 0, 0))
-    if e["attack_timer"] is not None:
+    if e["attack_timer"] is not None and roomy:
         if e["attack_timer"] <= 0:
             draw.ellipse((r - 10, t + 12, r - 4, t + 18), fill=(60, 230, 80), outline=(0, 0, 0))
         else:
@@ -192,7 +208,7 @@ def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
     if e["style"] is not None:
         _text_in(draw, (l + 3, b - 12, l + 21, b - 2), STYLE_SHORT.get(e["style"], e["style"][:3]),
                  (255, 255, 255), STYLE_COLORS.get(e["style"], (120, 120, 120)), outline=(0, 0, 0))
-    if e["frozen"] > 0:
+    if e["frozen"] > 0 and roomy:
         _text_in(draw, (r - 19, b - 12, r - 3, b - 2), f"F{e['frozen']}", FROZEN, (10, 30, 40))
     if e["size"] >= 2:
         _text_in(draw, (l + 20, (t + b) // 2 - 6, r - 20, (t + b) // 2 + 6), e["id"], TEXT, tuple(_rgb(color)))
@@ -205,6 +221,18 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
 
+def arrowhead(start: tuple[float, float], end: tuple[float, float], tile_px: int) -> list[tuple[float, float]]:
+    """The three corners of the arrowhead of a line ``start`` -> ``end``: its tip a quarter tile short of
+    ``end`` (so it sits on the target's edge, not under its badges), a third of a tile long."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    n = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    ux, uy = dx / n, dy / n
+    tip = (end[0] - ux * tile_px / 4, end[1] - uy * tile_px / 4)
+    back, half = tile_px / 3, tile_px / 7
+    base = (tip[0] - ux * back, tip[1] - uy * back)
+    return [tip, (base[0] - uy * half, base[1] + ux * half), (base[0] + uy * half, base[1] - ux * half)]
+
+
 def _draw_pending_hits(draw, scene: dict, entities: dict, tile_px: int) -> None:
     stacked: dict[tuple[str, str], int] = {}
     for h in scene["pending_hits"]:
@@ -214,10 +242,10 @@ def _draw_pending_hits(draw, scene: dict, entities: dict, tile_px: int) -> None:
         (x0, y0), (x1, y1) = _centre(scene, src, tile_px), _centre(scene, dst, tile_px)
         color = STYLE_COLORS.get(h["style"], (150, 150, 150))
         draw.line((x0, y0, x1, y1), fill=color, width=2)
-        draw.ellipse((x1 - 3, y1 - 3, x1 + 3, y1 + 3), fill=color)
+        draw.polygon(arrowhead((x0, y0), (x1, y1), tile_px), fill=color)
         k = stacked.get((h["from"], h["to"]), 0)
         stacked[(h["from"], h["to"])] = k + 1
-        label = f"{h['damage']} @t{h['due_tick']}"
+        label = STYLE_SHORT.get(h["style"], h["style"])
         lx, ly = x1 + (x0 - x1) * 0.35, y1 + (y0 - y1) * 0.35 + k * line_height()
         tl, tt, tr, tb = font().getbbox(label)
         draw.rectangle((lx - 2, ly + tt - 1, lx + tr - tl + 2, ly + tb + 1), fill=(0, 0, 0), outline=color)
@@ -289,13 +317,24 @@ def panel_lines(scene: dict, annotations=None) -> list[tuple[str, tuple]]:
     for e in scene["entities"]:
         add(f"{e['id']} at ({e['x']}, {e['y']}): " + (", ".join(e["notes"]) or "-"), DIM)
     if scene["pending_hits"]:
-        add("In flight: " + "; ".join(f"{h['from']}->{h['to']} {h['style']} {h['damage']} lands t{h['due_tick']}"
-                                      for h in scene["pending_hits"]), DIM)
+        add("In flight: " + "; ".join(f"{h['from']}->{h['to']} {h['style']}" for h in scene["pending_hits"]), DIM)
     if annotations:
         out.append(("", TEXT))
         for line in annotations:
             add(line, (250, 210, 120))
+    out.append(("", TEXT))
+    for line in legend_lines():
+        add(line, DIM)
     return out
+
+
+def legend_lines() -> list[str]:
+    """What the marks on the arena mean (the panel's last lines)."""
+    overheads = ", ".join(f"{badge} {name}" for name, (badge, _) in OVERHEAD_BADGES.items())
+    return ["Key: top left overhead (" + overheads + "); top right ticks to attack (green dot: ready); "
+            "bottom left style (" + ", ".join(f"{v} {k}" for k, v in STYLE_SHORT.items()) + "); cyan border, "
+            "F<n>: cannot move for n ticks; arrows: hits in flight, coloured by style (red melee, green ranged, "
+            "blue magic); discs: hitsplats (red hit, blue 0, green heal); tints: cyan line of sight, red danger."]
 
 
 def _draw_panel(draw, scene: dict, annotations, left: int) -> None:

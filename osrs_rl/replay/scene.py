@@ -12,7 +12,7 @@ A scene is a JSON-serialisable dict::
      "entities": [{"id": str, "name": str, "kind": "player" | "npc", "x": int, "y": int, "size": int,
                    "hp": int, "max_hp": int, "overhead": str | None, "style": str | None,
                    "attack_timer": int | None, "frozen": int, "color": "#rrggbb", "notes": [str, ...]}],
-     "pending_hits": [{"from": id, "to": id, "style": str, "damage": int, "due_tick": int}],
+     "pending_hits": [{"from": id, "to": id, "style": str, "damage": int | None, "due_tick": int}],
      "hitsplats": [{"on": id, "damage": int, "kind": "hit" | "block" | "heal"}],
      "objects": [{"kind": str, "x": int, "y": int, "size": int, "label": str}],
      "overlays": {"line_of_sight": [[x, y], ...], "danger": [[x, y], ...]},
@@ -28,7 +28,8 @@ Meanings:
   ``"redemption"``, ``"retribution"``) or None; ``style``: ``"melee"``, ``"ranged"`` or ``"magic"``;
   ``attack_timer``: ticks until the entity may attack (0: now); ``frozen``: ticks left frozen;
 - ``pending_hits``: hits in flight, ``due_tick`` is the tick at whose start they land; ``style``
-  adds ``"typeless"`` (recoil, Vengeance); ``damage`` is what will land before the hitpoints cap;
+  adds ``"typeless"`` (recoil, Vengeance); ``damage`` is what will land before the hitpoints cap, None
+  in a scene as a player sees it (``as_player_sees``: the game shows the projectile, not its damage);
 - ``hitsplats``: hits that landed during the tick that produced this state (blue ``block`` = 0);
 - ``objects``: encounter objects by ``kind`` (``"cloud"``, ``"pillar"``, ``"shield"``, ...);
 - ``overlays``: ``line_of_sight``: tiles from which the agent could attack its target now;
@@ -74,6 +75,13 @@ def scene_of(env, i: int = 0, agent: int = 0, previous=None) -> dict:
     """The scene of env ``i`` of a live VecEnv, seen as ``agent``; ``previous``: the record one tick
     earlier (``copy_record`` before the step), for hitsplats."""
     return scene_fn(env.spec)(env.states[i], env.config[0], agent=agent, previous=previous)
+
+
+def as_player_sees(scene: dict) -> dict:
+    """``scene`` without what a player cannot see yet: the damage of hits still in flight (the game draws
+    the projectile and its style; the number appears as a hitsplat when it lands). What ``osrs-rl play``
+    sends to the page."""
+    return {**scene, "pending_hits": [{**h, "damage": None} for h in scene["pending_hits"]]}
 
 
 def scenes_for_replay(replay: Replay, agent: int = 0) -> list[dict]:
@@ -163,7 +171,8 @@ def validate_scene(scene: dict) -> dict:
         _str(h["from"], f"{where}.from", ids)
         _str(h["to"], f"{where}.to", ids)
         _str(h["style"], f"{where}.style", HIT_STYLES)
-        _int(h["damage"], f"{where}.damage")
+        if h["damage"] is not None:
+            _int(h["damage"], f"{where}.damage")
         _int(h["due_tick"], f"{where}.due_tick")
     for n, h in enumerate(_list(scene["hitsplats"], "hitsplats")):
         where = f"hitsplats[{n}]"

@@ -11,8 +11,16 @@ small JSON API, on 127.0.0.1 only.
     POST /api/play/SID/step          {"intents": {head: option}} -> the state after one tick
     POST /api/play/SID/save          {"name"?} -> the demonstration's path and verify result
 
-Errors are JSON ``{"error": message}`` with a 4xx code: 400 bad input, 404 unknown path, replay or
-session, 405 wrong method, 409 a finished episode, 413 a body too large.
+Errors are JSON ``{"error": message}`` with a 4xx code: 400 bad input (a Content-Length that is not a
+count, a body that is not JSON or nests too deep), 403 a Host or Origin other than this server's own
+(a web page that rebinds its DNS name to 127.0.0.1 still sends its own name: refusing it keeps other
+sites out), 404 unknown path, replay or session, 405 wrong method, 409 a finished episode, 413 a body
+too large.
+
+A connection that sends nothing for ``READ_TIMEOUT_S`` is closed (a half-sent request would hold a
+thread for ever), a client that hangs up mid-reply is not an error worth a traceback, and play
+sessions are evicted least recently used first: at most ``MAX_SESSIONS``, none idle longer than
+``SESSION_IDLE_S``.
 """
 
 from __future__ import annotations
@@ -20,9 +28,11 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sys
 import threading
 import time
 import traceback
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,6 +46,11 @@ from osrs_rl.replay.viewer_data import replay_payload, summary
 
 HOST = "127.0.0.1"
 MAX_BODY = 1 << 20
+READ_TIMEOUT_S = 30.0       # seconds a connection may stay silent (before and inside a request)
+MAX_SESSIONS = 16           # play sessions kept at once (each holds an env and its recording)
+SESSION_IDLE_S = 3600.0     # a play session untouched this long is freed
+_LOCAL_NAMES = ("127.0.0.1", "localhost")
+_DISCONNECTS = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
 STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                 ".css": "text/css; charset=utf-8"}
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
@@ -61,11 +76,15 @@ class PlayDefaults:
 class ViewerApp:
     """The server's state: replays by id (loaded up front, scenes built on first request) and play sessions."""
 
-    def __init__(self, replays=(), play: PlayDefaults | None = None, save_dir="demonstrations"):
+    def __init__(self, replays=(), play: PlayDefaults | None = None, save_dir="demonstrations",
+                 max_sessions: int = MAX_SESSIONS, session_idle_s: float = SESSION_IDLE_S, clock=time.monotonic):
         self.replays: dict[str, dict] = {}
         self.play = play
         self.save_dir = Path(save_dir)
-        self.sessions: dict[str, dict] = {}
+        self.sessions: OrderedDict[str, dict] = OrderedDict()      # least recently used first
+        self.max_sessions = max_sessions
+        self.session_idle_s = session_idle_s
+        self._clock = clock
         self._ids = itertools.count()
         self._lock = threading.Lock()
         self._policy = None
@@ -124,14 +143,28 @@ class ViewerApp:
         except (PlayError, KeyError, ValueError) as e:
             raise ApiError(400, str(e).strip("'\"")) from None
         with self._lock:
+            self._evict(room_for=1)
             sid = f"s{next(self._ids)}"
-            self.sessions[sid] = {"session": session, "lock": threading.Lock()}
+            self.sessions[sid] = {"session": session, "lock": threading.Lock(), "used": self._clock()}
         return {"session": sid, **session.state()}
 
+    def _evict(self, room_for: int = 0) -> None:
+        """Free sessions idle too long, then the least recently used until ``room_for`` more fit (lock held)."""
+        now = self._clock()
+        for sid in [s for s, e in self.sessions.items() if now - e["used"] > self.session_idle_s]:
+            del self.sessions[sid]
+        while self.sessions and len(self.sessions) + room_for > self.max_sessions:
+            self.sessions.popitem(last=False)
+
     def _session(self, sid: str) -> dict:
-        entry = self.sessions.get(sid)
-        if entry is None:
-            raise ApiError(404, f"no play session {sid!r}")
+        with self._lock:
+            self._evict()
+            entry = self.sessions.get(sid)
+            if entry is None:
+                raise ApiError(404, f"no play session {sid!r} (sessions idle for {self.session_idle_s:g} s, or "
+                                    f"beyond the newest {self.max_sessions}, are freed)")
+            entry["used"] = self._clock()
+            self.sessions.move_to_end(sid)
         return entry
 
     def session_state(self, sid: str) -> dict:
@@ -233,9 +266,34 @@ def _route(app: ViewerApp, method: str, path: str, body: dict):
     raise ApiError(404, f"no API endpoint {path!r}")
 
 
-def handler_for(app: ViewerApp, quiet: bool = True):
+def _host_allowed(host: str | None, port: int) -> bool:
+    """``host`` (a Host header, or an Origin's netloc) names this server: 127.0.0.1 or localhost, with
+    this server's port or none."""
+    if not host:
+        return False
+    name, sep, p = host.rpartition(":") if not host.endswith("]") else (host, "", "")
+    if not sep:
+        name, p = host, ""
+    return name.lower() in _LOCAL_NAMES and p in ("", str(port))
+
+
+def _origin_allowed(origin: str | None, port: int) -> bool:
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme == "http" and not parts.path.strip("/") and _host_allowed(parts.netloc, port)
+
+
+def handler_for(app: ViewerApp, quiet: bool = True, read_timeout: float = READ_TIMEOUT_S):
     class Handler(BaseHTTPRequestHandler):
         server_version = "osrs-rl-viewer"
+        timeout = read_timeout          # StreamRequestHandler sets it on the socket: reads time out
+
+        def handle(self):
+            try:
+                super().handle()
+            except _DISCONNECTS + (TimeoutError,):        # the client went away or stalled: nothing to tell it
+                self.close_connection = True
 
         def log_message(self, format, *args):        # noqa: A002 (the base class's name)
             if not quiet:
@@ -253,16 +311,26 @@ def handler_for(app: ViewerApp, quiet: bool = True):
             self._send(status, json.dumps(obj, allow_nan=False).encode(), "application/json")
 
         def _body(self) -> dict:
-            length = int(self.headers.get("Content-Length") or 0)
+            text = (self.headers.get("Content-Length") or "0").strip()
+            if not (text.isascii() and text.isdigit()):
+                self.close_connection = True         # the body's end is unknown: the connection cannot go on
+                raise ApiError(400, f"Content-Length must be a byte count, got {text[:40]!r}")
+            length = int(text)
             if length > MAX_BODY:
+                self.close_connection = True
                 raise ApiError(413, f"request body of {length} bytes; the limit is {MAX_BODY}")
             raw = self.rfile.read(length) if length else b""
+            if len(raw) < length:
+                self.close_connection = True
+                raise ApiError(400, f"the request body ended after {len(raw)} of {length} bytes")
             if not raw.strip():
                 return {}
             try:
                 body = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError) as e:
                 raise ApiError(400, f"the request body is not JSON: {e}") from None
+            except RecursionError:
+                raise ApiError(400, "the request body nests too deep to be a request") from None
             if not isinstance(body, dict):
                 raise ApiError(400, f"the request body must be a JSON object, got {type(body).__name__}")
             return body
@@ -270,6 +338,14 @@ def handler_for(app: ViewerApp, quiet: bool = True):
         def _handle(self, method: str) -> None:
             path = urlsplit(self.path).path
             try:
+                port = self.server.server_address[1]
+                if not _host_allowed(self.headers.get("Host"), port):
+                    self.close_connection = True
+                    raise ApiError(403, f"Host {self.headers.get('Host')!r} is not this server "
+                                        f"(127.0.0.1:{port} or localhost:{port})")
+                if not _origin_allowed(self.headers.get("Origin"), port):
+                    self.close_connection = True
+                    raise ApiError(403, f"requests from {self.headers.get('Origin')!r} are refused")
                 if method == "GET" and not path.startswith("/api/"):
                     name = "index.html" if path in ("/", "/index.html") else path.removeprefix("/static/")
                     data = _static(name) if name == "index.html" or path.startswith("/static/") else None
@@ -283,6 +359,8 @@ def handler_for(app: ViewerApp, quiet: bool = True):
                 self._json(e.status, {"error": str(e)})
             except (PlayError, ReplayError) as e:
                 self._json(HTTPStatus.BAD_REQUEST, {"error": str(e)})
+            except _DISCONNECTS + (TimeoutError,):
+                raise                  # handle() closes the connection quietly
             except Exception as e:     # a bug: say so to the page instead of dropping the connection
                 traceback.print_exc()
                 self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": f"{type(e).__name__}: {e}"})
@@ -301,12 +379,21 @@ def handler_for(app: ViewerApp, quiet: bool = True):
     return Handler
 
 
-class ViewerServer:
-    """``app`` served on 127.0.0.1:``port`` (0: a free port) by a ThreadingHTTPServer."""
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
 
-    def __init__(self, app: ViewerApp, port: int = 0, quiet: bool = True):
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], _DISCONNECTS + (TimeoutError,)):
+            super().handle_error(request, client_address)
+
+
+class ViewerServer:
+    """``app`` served on 127.0.0.1:``port`` (0: a free port) by a ThreadingHTTPServer; a connection
+    silent for ``read_timeout`` seconds is closed."""
+
+    def __init__(self, app: ViewerApp, port: int = 0, quiet: bool = True, read_timeout: float = READ_TIMEOUT_S):
         self.app = app
-        self.httpd = ThreadingHTTPServer((HOST, port), handler_for(app, quiet))
+        self.httpd = _Server((HOST, port), handler_for(app, quiet, read_timeout))
         self.httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 

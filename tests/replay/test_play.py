@@ -9,6 +9,7 @@ from osrs_rl.replay import load_replay, verify_replay
 from osrs_rl.replay import play as play_module
 from osrs_rl.replay.cli_web import parse_config
 from osrs_rl.replay.play import PlayError, PlaySession
+from osrs_rl.replay.scene import validate_scene
 from tests.replay.web_fixtures import tiny_checkpoint
 
 
@@ -39,13 +40,16 @@ def test_template_clicks_buttons_and_masks(tmp_path):
     player = _entity(state, "player")
     assert state["tick"] == 1 and player["overhead"] == "melee" and player["attack_timer"] == 3
     assert s.legal()[1]["legal"] == [True, False, True]          # on now: only "off" switches it
+    assert state["outcome"] is None
     while not s.done:
-        s.step({})
-    with pytest.raises(PlayError, match="the episode ended at tick 10"):
+        state = s.step({})
+    assert state["outcome"] == s.outcome == "timed out"          # who won, as the replay will say
+    with pytest.raises(PlayError, match=r"the episode ended at tick 10 \(timed out\)"):
         s.step({})
     path = s.save(tmp_path / "demo.orlr")
     replay = load_replay(path)
     assert replay.meta == {"source": "human"} and replay.ticks == 10 and replay.truncated
+    assert replay.outcome() == "timed out"
     assert verify_replay(replay).ok
     assert np.allclose(sum(replay.reward_components.values()), replay.rewards[:, 0], atol=1e-6)
 
@@ -100,6 +104,11 @@ def test_pvp_session_moves_attacks_prays_and_saves(pvp, tmp_path):
     assert me["x"] < start["x"] and me["y"] == start["y"]             # walked (ran) west
     assert me["overhead"] == "magic" and me["attack_timer"] > 0       # prayed and attacked
     assert any(h["from"] == "p0" for h in state["scene"]["pending_hits"])
+    # what the page gets holds no damage of hits still in flight (the player cannot see it in the game);
+    # the session's own scene still knows it
+    assert all(h["damage"] is None for h in state["scene"]["pending_hits"])
+    assert all(isinstance(h["damage"], int) for h in pvp.scene()["pending_hits"])
+    validate_scene(state["scene"])
     assert pvp.legal()[1]["legal"][1] is False                        # the attack timer masks a new attack
     with pytest.raises(PlayError, match="attack 'weapon' is not allowed now"):
         pvp.step({"attack": "weapon"})

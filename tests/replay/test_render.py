@@ -4,6 +4,8 @@ MP4 (template replays: no PvP compile here)."""
 
 import copy
 import functools
+import os
+import stat
 
 import imageio_ffmpeg
 import numpy as np
@@ -16,6 +18,7 @@ from osrs_rl.replay import render as R
 from osrs_rl.replay.export import frame_annotations, render_replay
 from osrs_rl.replay.scene import validate_scene
 from osrs_rl.runtime.checks import random_legal_actions
+from osrs_rl.runtime.registry import get_spec
 
 T = R.TILE_PX
 
@@ -150,6 +153,39 @@ def test_hits_in_flight_splats_and_objects_are_drawn():
     assert tinted != floor and tinted[1] > tinted[0]     # translucent green over the floor
 
 
+def test_a_hit_in_flight_shows_its_style_and_direction_not_its_damage():
+    scene = _scene()
+    scene["pending_hits"] = [{"from": "p0", "to": "boss", "style": "magic", "damage": 30, "due_tick": 14}]
+    image = R.render_scene(validate_scene(scene))
+    other = copy.deepcopy(scene)
+    other["pending_hits"][0]["damage"] = 7               # a different hit still to land looks the same
+    assert _diff_box(image, R.render_scene(other)) is None
+    assert not any("30" in text for text, _ in R.panel_lines(scene, []))
+    assert any("p0->boss magic" in text for text, _ in R.panel_lines(scene, []))
+    # the arrowhead: a filled triangle near the target, off the line itself
+    (x0, y0), (x1, y1) = R._centre(scene, scene["entities"][0], T), R._centre(scene, scene["entities"][1], T)
+    tip, left, right = R.arrowhead((x0, y0), (x1, y1), T)
+    inside = ((tip[0] + left[0] + right[0]) / 3, (tip[1] + left[1] + right[1]) / 3)
+    wing = ((inside[0] + left[0]) / 2, (inside[1] + left[1]) / 2)   # between the line and a corner of the head
+    assert image.getpixel((round(wing[0]), round(wing[1]))) == R.STYLE_COLORS["magic"]
+    assert R.render_scene(_scene()).getpixel((round(wing[0]), round(wing[1]))) != R.STYLE_COLORS["magic"]
+    reverse = copy.deepcopy(scene)
+    reverse["pending_hits"][0].update({"from": "boss", "to": "p0"})
+    assert _diff_box(image, R.render_scene(reverse)) is not None     # the direction shows
+
+
+def test_entities_on_one_tile_are_both_drawn():
+    scene = _scene()
+    scene["entities"].append(_entity("p1", 11, 21, color="#ef4444"))     # under p0
+    image = R.render_scene(validate_scene(scene))
+    a, b = R.entity_box(scene, scene["entities"][0], T), R.entity_box(scene, scene["entities"][2], T)
+    assert a[2] <= b[0] and (a[0], b[2]) == (R.tile_box(scene, 11, 21, 1, T)[0], R.tile_box(scene, 11, 21, 1, T)[2])
+    def low(box):                                                # inside the box, clear of its badges
+        return box[0] + 4, box[3] - 16
+    assert image.getpixel(low(a)) == _rgb("#3b82f6") and image.getpixel(low(b)) == _rgb("#ef4444")
+    assert R._centre(scene, scene["entities"][0], T) != R._centre(scene, scene["entities"][2], T)
+
+
 def test_annotations_go_into_the_panel():
     scene = _scene()
     plain, noted = R.render_scene(scene), R.render_scene(scene, annotations=["value +0.31", "attack: go 90%"])
@@ -177,6 +213,30 @@ def test_frame_annotations():
     assert last == [f"reward of tick {replay.ticks - 1}: {replay.rewards[-1, 0]:+.3f} (hp +0.500)"]
 
 
+
+def test_frame_annotations_name_the_option_taken():
+    replay = _replay()
+    heads = get_spec("template").action_heads
+    seen_other = False
+    for k in range(replay.ticks):
+        lines = frame_annotations(replay, k)
+        for h, head in enumerate(heads):
+            chosen, best = int(replay.actions[k, 0, h]), int(np.argmax(replay.probs[h][k]))
+            line = next(x for x in lines if x.startswith(f"{head.name}: "))
+            label = head.labels[chosen] if head.labels else str(chosen)
+            assert line.startswith(f"{head.name}: {label} {float(replay.probs[h][k][chosen]):.0%}"), (k, line)
+            seen_other |= best != chosen
+            assert ("most likely" in line) == (best != chosen)
+    assert seen_other                                    # random actions are not always the most likely
+
+
+def test_the_panel_has_a_key_to_the_marks():
+    text = " ".join(t for t, _ in R.panel_lines(_scene(), []))
+    for mark in ("Key:", "Ma magic", "ticks to attack", "rng ranged", "cannot move", "hits in flight", "hitsplats",
+                 "line of sight", "danger"):
+        assert mark in text, mark
+
+
 def test_png_frames_and_gif(tmp_path):
     replay = _replay()
     png = render_replay(replay, tmp_path / "last.png")
@@ -198,6 +258,17 @@ def test_mp4(tmp_path):
     meta = next(reader)
     assert meta["size"][0] % 2 == 0 and meta["size"][1] % 2 == 0
     assert sum(1 for _ in reader) == 7
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077])
+def test_mp4_mode_follows_the_umask(tmp_path, umask):
+    old = os.umask(umask)
+    try:
+        mp4 = render_replay(_replay(), tmp_path / "fight.mp4", start=0, end=1)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(mp4.stat().st_mode) == 0o666 & ~umask
+    assert not list(tmp_path.glob(".*"))
 
 
 def test_bad_outputs_are_named(tmp_path):

@@ -186,6 +186,74 @@ def test_bad_files_give_clear_errors(good_file, tmp_path, damage, message):
         load_replay(bad)
 
 
+def _repack(data: bytes, edit) -> bytes:
+    """``data`` (a replay file) with its body replaced by ``edit(header, arrays)`` -> (header, arrays), then
+    compressed and checksummed again: a file the writer could have produced, however odd its contents."""
+    import hashlib
+    import json
+    import zlib
+
+    from osrs_rl.replay.file import _HEADER
+
+    body = zlib.decompress(data[_HEADER.size:])
+    (n,) = struct.unpack_from("<I", body)
+    header, arrays = edit(json.loads(body[4:4 + n]), body[4 + n:])
+    head = json.dumps(header).encode()
+    payload = zlib.compress(struct.pack("<I", len(head)) + head + arrays, 9)
+    return _HEADER.pack(MAGIC, FORMAT_VERSION, len(payload), hashlib.sha256(payload).digest()) + payload
+
+
+def test_inflation_stops_at_the_declared_size(good_file):
+    import tracemalloc
+
+    bomb = _repack(good_file.read_bytes(), lambda h, a: (h, a + bytes(64 << 20)))    # 64 MiB of zeros after
+    assert len(bomb) < 1 << 20                                                       # ... in under 1 MiB
+    tracemalloc.start()
+    try:
+        with pytest.raises(ReplayError, match="more than the .* array bytes its header declares"):
+            decode(bomb)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20, peak                      # the undeclared tail is never inflated
+
+
+def test_declared_sizes_are_checked_before_inflating(good_file, monkeypatch):
+    from osrs_rl.replay import file
+
+    data = good_file.read_bytes()
+    total = sum(e["nbytes"] for e in decode_header(data)["arrays"])
+    monkeypatch.setattr(file, "MAX_BODY_BYTES", total - 1)
+    with pytest.raises(ReplayError, match=f"too large to read: its arrays declare {total} bytes"):
+        decode(data)
+    monkeypatch.setattr(file, "MAX_BODY_BYTES", total)
+    assert decode(data).ticks == _replay("template").ticks
+
+    def huge(h, a):                                  # the last entry claims 2**40 items of a tiny blob
+        last = h["arrays"][-1]
+        last["shape"], last["nbytes"] = [1 << 40], np.dtype(last["dtype"]).itemsize << 40
+        return h, a
+    with pytest.raises(ReplayError, match="too large to read"):
+        decode(_repack(data, huge))
+
+    def overlapping(h, a):
+        h["arrays"][1]["offset"] = 0
+        return h, a
+    with pytest.raises(ReplayError, match="does not fit"):
+        decode(_repack(data, overlapping))
+
+
+def decode_header(data: bytes) -> dict:
+    import json
+    import zlib
+
+    from osrs_rl.replay.file import _HEADER
+
+    body = zlib.decompress(data[_HEADER.size:])
+    (n,) = struct.unpack_from("<I", body)
+    return json.loads(body[4:4 + n])
+
+
 def test_missing_unknown_encounter_and_version_mismatch(tmp_path):
     with pytest.raises(ReplayError, match="no replay file"):
         load_replay(tmp_path / "nope.orlr")

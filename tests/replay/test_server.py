@@ -188,3 +188,105 @@ def test_pvp_sessions_choose_their_opponent(tmp_path):
         assert click["intents"] == {"move": 3}                      # away from the opponent, toward the west
     finally:
         server.close()
+
+
+# ---- hardening (issue 15, item 11) -----------------------------------------------------------------------
+def _raw(base: str, request: bytes, timeout: float = 30) -> bytes:
+    """The whole reply to ``request`` sent as is on a fresh connection (until the server closes it)."""
+    import socket
+
+    host, port = urlsplit(base).netloc.split(":")
+    with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+        sock.sendall(request)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _status_and_error(reply: bytes) -> tuple[int, str]:
+    head, _, body = reply.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)["error"]
+
+
+def test_bad_length_and_deep_json_are_400(play_server):
+    base, _ = play_server
+    sid = _call(base, "/api/play", {})[1]["session"]
+    host = urlsplit(base).netloc.encode()
+    for length in (b"abc", b"-5", b"1e3"):
+        reply = _raw(base, b"POST /api/play/" + sid.encode() + b"/step HTTP/1.1\r\nHost: " + host
+                     + b"\r\nContent-Length: " + length + b"\r\n\r\n{}")
+        status, err = _status_and_error(reply)
+        assert status == 400 and "Content-Length must be a byte count" in err, (length, err)
+    deep = b"[" * 100_000 + b"]" * 100_000           # deeper than Python's recursion limit
+    status, err = _call(base, f"/api/play/{sid}/step", raw=deep)
+    assert status == 400 and "nests too deep" in err["error"]
+
+
+def test_foreign_host_and_origin_are_refused(view_server):
+    port = urlsplit(view_server).port
+    ok = [("127.0.0.1", None), (f"127.0.0.1:{port}", None), (f"localhost:{port}", f"http://localhost:{port}"),
+          (f"127.0.0.1:{port}", f"http://127.0.0.1:{port}")]
+    bad = [("evil.example", None), (f"evil.example:{port}", None), (f"127.0.0.1:{port + 1}", None),
+           (f"127.0.0.1:{port}", "http://evil.example"), (f"127.0.0.1:{port}", f"http://evil.example:{port}"),
+           (f"127.0.0.1:{port}", "null"), (None, None)]
+    for host, origin in ok + bad:
+        headers = ("" if host is None else f"Host: {host}\r\n") + ("" if origin is None else f"Origin: {origin}\r\n")
+        reply = _raw(view_server, f"GET /api/replays HTTP/1.0\r\n{headers}\r\n".encode())
+        status = int(reply.split()[1])
+        assert status == (200 if (host, origin) in ok else 403), (host, origin, reply[:200])
+
+
+def test_a_silent_connection_is_closed(tmp_path):
+    server = ViewerServer(ViewerApp(), read_timeout=0.5).start()
+    try:
+        host = urlsplit(server.url).netloc.encode()
+        # a request line without its end, and a request that promises a body and stops: both are dropped
+        # instead of holding a thread (the client's own timeout of 30 s fails the test on a server that waits)
+        for partial in (b"GET /api/config HTT", b"POST /api/play HTTP/1.1\r\nHost: " + host
+                        + b"\r\nContent-Length: 10\r\n\r\n{"):
+            assert _raw(server.url, partial) == b""
+        assert _call(server.url, "/api/config")[0] == 200
+    finally:
+        server.close()
+
+
+def test_clients_hanging_up_leave_no_traceback(view_server, capfd):
+    import socket
+    import struct
+    import threading
+    import time
+
+    host, port = urlsplit(view_server).netloc.split(":")
+    for _ in range(20):
+        sock = socket.create_connection((host, int(port)), timeout=30)
+        sock.sendall(f"GET /api/replays/0 HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))    # close with a reset
+        sock.close()
+    for _ in range(600):           # the handler threads finish on their own; wait for them (bounded)
+        if not any("process_request" in t.name for t in threading.enumerate()):
+            break
+        time.sleep(0.05)
+    assert _call(view_server, "/api/config")[0] == 200
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "BrokenPipe" not in err and "ConnectionReset" not in err, err[-2000:]
+
+
+def test_play_sessions_are_evicted_least_recently_used_and_when_idle(tmp_path):
+    now = [0.0]
+    app = ViewerApp(play=PlayDefaults("template", {"max_ticks": 10}), save_dir=tmp_path, max_sessions=3,
+                    session_idle_s=100.0, clock=lambda: now[0])
+    sids = [app.new_session({})["session"] for _ in range(3)]
+    app.session_state(sids[0])                         # s0 used: s1 is now the least recently used
+    sids.append(app.new_session({})["session"])
+    assert list(app.sessions) == [sids[2], sids[0], sids[3]]
+    with pytest.raises(Exception, match="no play session 's1'"):
+        app.session_state(sids[1])
+    now[0] = 50.0
+    app.session_state(sids[3])
+    now[0] = 120.0                                     # s2 and s0 idle 120 s, s3 only 70 s
+    assert app.session_state(sids[3])["session"] == sids[3]
+    assert list(app.sessions) == [sids[3]]
+    for _ in range(10):                                # many sessions never hold more than the cap
+        app.new_session({})
+    assert len(app.sessions) == 3

@@ -289,3 +289,87 @@ def test_human_play_clicks_change_the_state_as_asked(driver, play_server):
     assert replay.meta == {"source": "human", "opponent": "average"} and replay.ticks == ticks
     assert replay.actions[0, 0].tolist()[:4] == [0, 1, 3, 1] and verify_replay(replay).ok
     driver.save_screenshot("/tmp/viewer-play.png")
+
+
+# ---- legibility (issue 15, item 16) ------------------------------------------------------------------------
+def _crowded(scene: dict) -> dict:
+    """``scene`` crowded into the arena's top-left corner: both players on one tile (PvP "under"), three more
+    entities around them with long names, hits in flight both ways, hitsplats and an object."""
+    import copy
+
+    from osrs_rl.replay.scene import validate_scene
+
+    s = copy.deepcopy(scene)
+    a = s["arena"]
+    corner = (a["x0"] + 1, a["y0"] + a["height"] - 1)             # the top row: names would clip above it
+    p0, p1 = s["entities"][:2]
+    p0.update(x=corner[0], y=corner[1], hp=63, overhead="magic", frozen=4)
+    p1.update(x=corner[0], y=corner[1], hp=41, name="player 1 (scripted elite, a long name)")
+    extra = []
+    for k, (dx, dy) in enumerate([(1, 0), (0, -1), (1, -1)]):
+        extra.append({**copy.deepcopy(p1), "id": f"n{k}", "name": f"snakeling number {k} (npc)", "kind": "npc",
+                      "x": corner[0] + dx, "y": corner[1] + dy, "attack_timer": k, "frozen": k})
+    s["entities"] = [p0, p1, *extra]
+    s["pending_hits"] = [{"from": "p1", "to": "p0", "style": "magic", "damage": 37, "due_tick": s["tick"] + 2},
+                         {"from": "p0", "to": "p1", "style": "ranged", "damage": 24, "due_tick": s["tick"] + 1},
+                         {"from": "n0", "to": "p0", "style": "melee", "damage": 11, "due_tick": s["tick"] + 1}]
+    s["hitsplats"] = [{"on": "p0", "damage": 12, "kind": "hit"}, {"on": "p0", "damage": 0, "kind": "block"},
+                      {"on": "p1", "damage": 30, "kind": "hit"}]
+    s["objects"] = [{"kind": "cloud", "x": corner[0] + 2, "y": corner[1], "size": 1, "label": "toxic cloud"}]
+    return validate_scene(s)
+
+
+def test_a_crowded_scene_is_legible(driver, tmp_path):
+    path = save_annotated(tmp_path, "pvp", 3)
+    app = ViewerApp([path])
+    payload = app.replay("0")
+    crowded = _crowded(payload["scenes"][5])
+    payload["scenes"][0] = crowded
+    server = ViewerServer(app).start()
+    try:
+        _open(driver, server.url)
+        drawn = _drawn(driver)
+        size = _js(driver, "const c = document.getElementById('canvas-0'); return [c.width, c.height]")
+        boxes = drawn["labels"]
+        # every entity has its name and hp/max, every hit in flight its style (no damage), every splat its number
+        for e in crowded["entities"]:
+            texts = {b["kind"]: b["text"] for b in boxes if b["of"] == e["id"]}
+            assert texts["name"] == e["name"] and texts["hp"] == f"{e['hp']}/{e['max_hp']}", e["id"]
+        assert sorted(b["text"] for b in boxes if b["kind"] == "pending") == ["magic", "melee", "ranged"]
+        assert sorted(b["text"] for b in boxes if b["kind"] == "splat") == ["0", "12", "30"]
+        for n, a in enumerate(boxes):                     # inside the canvas, and no two overlap
+            left, top, right, bottom = a["box"]
+            assert 0 <= left and 0 <= top and right <= size[0] and bottom <= size[1], a
+            for b in boxes[n + 1:]:
+                l2, t2, r2, b2 = b["box"]
+                assert not (left < r2 and l2 < right and top < b2 and t2 < bottom), (a, b)
+        # the two players on one tile are both drawn, side by side, and hovering each names it
+        p0, p1 = drawn["entities"]["p0"], drawn["entities"]["p1"]
+        assert p0["stacked"] == p1["stacked"] == 2 and p0["left"] + p0["width"] <= p1["left"]
+        for eid, d in (("p0", p0), ("p1", p1)):
+            tile = _js(driver, "return window.viewer.panes[0].tileAt(arguments[0], arguments[1])", d["x"], d["y"])
+            assert tile == {"x": crowded["entities"][0]["x"], "y": crowded["entities"][0]["y"]}
+            _hover_canvas(driver, d["x"], d["y"])
+            name = next(e["name"] for e in crowded["entities"] if e["id"] == eid)
+            _wait(lambda name=name: name in driver.find_element("id", "canvas-0").get_attribute("title"),
+                  f"the tooltip of {eid}")
+        assert "immobile" in driver.find_element("id", "key-0").text      # the badges have a legend
+        driver.save_screenshot("/tmp/viewer-crowded.png")
+        # the top-actions table stays inside its pane
+        driver.find_element("id", "btn-fwd").click()
+        fits = _js(driver, "const t = document.getElementById('top-0'), a = document.getElementById('annot-0');"
+                           "return [t.getBoundingClientRect().right, a.getBoundingClientRect().right, a.scrollWidth,"
+                           " a.clientWidth]")
+        assert fits[0] <= fits[1] + 0.5 and fits[2] <= fits[3], fits
+        driver.save_screenshot("/tmp/viewer-actions.png")
+    finally:
+        server.close()
+
+
+def _hover_canvas(driver, x: float, y: float) -> None:
+    from selenium.webdriver import ActionChains
+
+    canvas = driver.find_element("id", "canvas-0")
+    size = canvas.size
+    ActionChains(driver).move_to_element_with_offset(canvas, int(x - size["width"] / 2),
+                                                     int(y - size["height"] / 2)).perform()

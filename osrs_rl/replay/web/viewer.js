@@ -19,6 +19,7 @@ const HOTKEYS = {                 // "head:label" -> key, for the heads an encou
   "potion:brew": "b", "potion:restore": "g", "potion:boost": "h", "vengeance:cast": "v",
 };
 const SPLAT_COLORS = { hit: "#c0392b", block: "#2e6fbf", heal: "#27ae60" };
+const STYLE_COLORS = { melee: "#e74c3c", ranged: "#2ecc71", magic: "#5dade2", typeless: "#bbbbbb" };
 const OVERLAY_STYLE = { line_of_sight: "rgba(120, 220, 120, 0.30)", danger: "rgba(230, 60, 60, 0.35)" };
 
 // ---- small helpers ---------------------------------------------------------------------------------
@@ -64,12 +65,22 @@ class Pane {
     this.timeline = el("div", { id: `timeline-${i}`, class: "timeline" });
     this.legend = el("div", { class: "legend" }, ...[["hit", "#e06c75"], ["kill", "#98c379"], ["death", "#ff0000"],
       ["prayer switch", "#61afef"]].map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }), name)));
+    // what the marks on the canvas mean (the same in view and play)
+    this.key = el("div", { id: `key-${i}`, class: "legend key" },
+      el("span", {}, "name above, hp/max inside, below: [overhead] style t<ticks to attack> immobile <ticks>"),
+      ...Object.entries(STYLE_COLORS).map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }),
+        `${name} hit in flight (arrow)`)),
+      ...Object.entries(SPLAT_COLORS).map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}; border-radius: 4px` }),
+        `${name} splat`)));
     this.root = el("div", { id: `pane-${i}`, class: "pane" }, this.title,
-      el("div", { class: "body" }, el("div", {}, this.canvas, this.hover, this.timeline, this.legend), this.side,
-        this.annot));
+      el("div", { class: "body" }, el("div", { class: "stage" }, this.canvas, this.hover, this.timeline, this.legend, this.key),
+        this.side, this.annot));
     this.canvas.addEventListener("mousemove", (ev) => {
       const t = this.tileAt(ev.offsetX, ev.offsetY);
-      this.hover.textContent = t ? `tile (${t.x}, ${t.y})` : "";
+      const e = this.entityAtPixel(ev.offsetX, ev.offsetY);
+      const text = (t ? `tile (${t.x}, ${t.y})` : "") + (e ? `: ${describe(e)}` : "");
+      this.hover.textContent = text;
+      this.canvas.title = text;         // the tooltip
     });
     this.timeline.addEventListener("click", (ev) => {
       const n = this.lastFrame();
@@ -87,6 +98,14 @@ class Pane {
     const col = Math.floor(px / ts), row = Math.floor(py / ts);
     if (col < 0 || row < 0 || col >= a.width || row >= a.height) return null;
     return { x: a.x0 + col, y: a.y0 + a.height - 1 - row };
+  }
+
+  // the entity drawn under canvas pixel (px, py) (entities sharing a tile each have their own slice)
+  entityAtPixel(px, py) {
+    const d = this.drawn ? this.drawn.entities : {};
+    const id = Object.keys(d).find((k) => px >= d[k].left && px < d[k].left + d[k].width && py >= d[k].top
+      && py < d[k].top + d[k].height);
+    return id === undefined ? null : { id, ...d[id] };
   }
 
   entityAt(tile) {
@@ -186,54 +205,130 @@ function drawScene(pane, scene) {
     ctx.fillStyle = OVERLAY_STYLE[name];
     for (const [x, y] of tiles) ctx.fillRect(left(x), top(y), ts, ts);
   }
+  // text is not drawn where it is asked for but collected and laid out at the end (placeLabels), so
+  // that no two labels overlap and none leaves the canvas
+  const labels = [];
   for (const o of scene.objects || []) {
     ctx.strokeStyle = "#d4b483"; ctx.lineWidth = 2;
     ctx.strokeRect(left(o.x) + 2, top(o.y + o.size - 1) + 2, o.size * ts - 4, o.size * ts - 4);
-    label(ctx, o.label, left(o.x) + (o.size * ts) / 2, top(o.y + o.size - 1) + (o.size * ts) / 2, "#d4b483");
+    labels.push({ text: o.label, x: left(o.x) + (o.size * ts) / 2, y: top(o.y + o.size - 1) + (o.size * ts) / 2,
+      color: "#d4b483", kind: "object", of: o.kind });
   }
+  // entities on the same tiles (PvP "under") share them: each gets a vertical slice, so none hides another
+  const stacks = {};
+  for (const e of scene.entities) (stacks[`${e.x},${e.y},${e.size}`] ||= []).push(e.id);
   const centre = {};
   for (const e of scene.entities) {
-    const x0 = left(e.x), y0 = top(e.y + e.size - 1), w = e.size * ts;
-    centre[e.id] = [x0 + w / 2, y0 + w / 2];
+    const stack = stacks[`${e.x},${e.y},${e.size}`], n = stack.length, k = stack.indexOf(e.id);
+    const full = e.size * ts, w = full / n, x0 = left(e.x) + k * w, y0 = top(e.y + e.size - 1);
+    const cx = x0 + w / 2, cy = y0 + full / 2;
+    centre[e.id] = [cx, cy];
     ctx.fillStyle = e.color || "#cccccc";
     ctx.globalAlpha = e.hp > 0 ? 0.9 : 0.35;
-    ctx.fillRect(x0 + 2, y0 + 2, w - 4, w - 4);
+    ctx.fillRect(x0 + 1, y0 + 2, w - 2, full - 4);
     ctx.globalAlpha = 1;
-    if (e.frozen > 0) { ctx.strokeStyle = "#7fdbff"; ctx.lineWidth = 3; ctx.strokeRect(x0 + 2, y0 + 2, w - 4, w - 4); }
+    if (n > 1) { ctx.strokeStyle = "#000"; ctx.lineWidth = 1; ctx.strokeRect(x0 + 1.5, y0 + 2.5, w - 3, full - 5); }
+    if (e.frozen > 0) { ctx.strokeStyle = "#7fdbff"; ctx.lineWidth = 3; ctx.strokeRect(x0 + 2, y0 + 2, w - 4, full - 4); }
     const frac = e.max_hp > 0 ? Math.min(1, Math.max(0, e.hp) / e.max_hp) : 0;   // the HP bar (brews overheal)
-    ctx.fillStyle = "#c0392b"; ctx.fillRect(x0 + 2, y0 - 5, w - 4, 4);
-    ctx.fillStyle = "#2ecc71"; ctx.fillRect(x0 + 2, y0 - 5, (w - 4) * frac, 4);
+    ctx.fillStyle = "#c0392b"; ctx.fillRect(x0 + 2, y0 + 2, w - 4, 4);        // inside the tile: never clipped
+    ctx.fillStyle = "#2ecc71"; ctx.fillRect(x0 + 2, y0 + 2, (w - 4) * frac, 4);
     const hpText = `${e.hp}/${e.max_hp}`;
     const bits = [e.overhead ? `[${e.overhead}]` : null, e.style, e.attack_timer !== null && e.attack_timer !== undefined ? `t${e.attack_timer}` : null,
-      e.frozen > 0 ? `frozen ${e.frozen}` : null].filter(Boolean);
-    label(ctx, e.name, x0 + w / 2, y0 - 12, "#fff");
-    label(ctx, hpText, x0 + w / 2, y0 + w / 2, "#fff");
-    if (bits.length) label(ctx, bits.join(" "), x0 + w / 2, y0 + w + 8, "#ffd866");
-    drawn.entities[e.id] = { x: x0 + w / 2, y: y0 + w / 2, left: x0, top: y0, width: w, tile: [e.x, e.y],
-      hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen };
+      e.frozen > 0 ? `immobile ${e.frozen}` : null].filter(Boolean);
+    labels.push({ text: hpText, x: cx, y: cy, color: "#fff", kind: "hp", of: e.id });
+    labels.push({ text: e.name, x: cx, y: y0 - 8, color: "#fff", kind: "name", of: e.id });
+    if (bits.length) labels.push({ text: bits.join(" "), x: cx, y: y0 + full + 8, color: "#ffd866", kind: "bits", of: e.id });
+    drawn.entities[e.id] = { x: cx, y: cy, left: x0, top: y0, width: w, height: full, stacked: n, tile: [e.x, e.y],
+      hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen, name: e.name,
+      hp: e.hp, maxHp: e.max_hp };
   }
+  // hits in flight: a dashed arrow in the style's colour, labelled with the style only (the game shows the
+  // projectile, not its damage, until it lands as a hitsplat)
   ctx.setLineDash([4, 4]); ctx.lineWidth = 1.5;
-  for (const h of scene.pending_hits || []) {       // hits in flight: a dashed line and the landing tick
+  for (const h of scene.pending_hits || []) {
     const p = centre[h.from], q = centre[h.to];
     if (!p || !q) continue;
-    ctx.strokeStyle = "#ffd866"; ctx.beginPath(); ctx.moveTo(p[0], p[1]); ctx.lineTo(q[0], q[1]); ctx.stroke();
-    const text = `${h.style} ${h.damage} @${h.due_tick}`;
-    label(ctx, text, (p[0] + q[0]) / 2, (p[1] + q[1]) / 2 - 6, "#ffd866");
-    drawn.pending.push(text);
+    const color = STYLE_COLORS[h.style] || "#ffd866";
+    ctx.strokeStyle = color; ctx.beginPath(); ctx.moveTo(p[0], p[1]); ctx.lineTo(q[0], q[1]); ctx.stroke();
+    const head = arrowhead(p, q, ts);
+    ctx.setLineDash([]); ctx.fillStyle = color; ctx.beginPath(); ctx.moveTo(...head[0]); ctx.lineTo(...head[1]);
+    ctx.lineTo(...head[2]); ctx.closePath(); ctx.fill(); ctx.setLineDash([4, 4]);
+    labels.push({ text: h.style, x: (p[0] + q[0]) / 2, y: (p[1] + q[1]) / 2 - 6, color, kind: "pending", of: h.to });
+    drawn.pending.push({ text: h.style, from: h.from, to: h.to, style: h.style, arrow: head });
   }
   ctx.setLineDash([]);
-  (scene.hitsplats || []).forEach((s, k) => {
+  (scene.hitsplats || []).forEach((s) => {
     const c = centre[s.on];
     if (!c) return;
-    const x = c[0] + (k % 2 ? 12 : -12), y = c[1] - 12;
-    ctx.fillStyle = SPLAT_COLORS[s.kind] || "#c0392b";
-    ctx.beginPath(); ctx.arc(x, y, 9, 0, 2 * Math.PI); ctx.fill();
-    label(ctx, String(s.damage), x, y + 1, "#fff");
+    labels.push({ text: String(s.damage), x: c[0], y: c[1] - 12, color: "#fff", kind: "splat", of: s.on,
+      disc: SPLAT_COLORS[s.kind] || "#c0392b" });
     drawn.splats.push({ on: s.on, damage: s.damage, kind: s.kind });
   });
+  drawn.labels = placeLabels(ctx, labels, cv.width, cv.height);
   pane.drawn = drawn;
   cv.dataset.tick = scene.tick;
   cv.dataset.overlays = Object.entries(drawn.overlays).filter(([, n]) => n > 0).map(([k]) => k).join(",");
+}
+
+function describe(d) {
+  const bits = [`${d.name}`, `hp ${d.hpText}`, d.overhead ? `praying ${d.overhead}` : null, d.style,
+    d.attackTimer !== null && d.attackTimer !== undefined ? `${d.attackTimer} ticks to attack` : null,
+    d.frozen > 0 ? `cannot move for ${d.frozen} ticks` : null];
+  return bits.filter(Boolean).join(", ");
+}
+
+// the arrowhead of a line p -> q: its tip a quarter tile short of q (on the target's edge), a third of a tile long
+function arrowhead(p, q, ts) {
+  const dx = q[0] - p[0], dy = q[1] - p[1], n = Math.max(Math.hypot(dx, dy), 1e-9), ux = dx / n, uy = dy / n;
+  const tip = [q[0] - ux * ts / 4, q[1] - uy * ts / 4], back = ts / 3, half = ts / 7;
+  const base = [tip[0] - ux * back, tip[1] - uy * back];
+  return [tip, [base[0] - uy * half, base[1] + ux * half], [base[0] + uy * half, base[1] - ux * half]];
+}
+
+// Lay out ``labels`` ({text, x, y, color, kind, of, disc?}: centred at (x, y) if it can be) so that no two
+// boxes intersect and every box lies inside the W x H canvas: each in turn takes the nearest free spot
+// among shifts of whole lines up or down and half widths sideways; then all are drawn. Returns the boxes.
+const LABEL_H = 13, LABEL_PAD = 2;
+function placeLabels(ctx, labels, W, H) {
+  ctx.font = "11px sans-serif";
+  const order = { hp: 0, splat: 1, name: 2, bits: 3, pending: 4, object: 5 };
+  const placed = [];
+  const clash = (b) => placed.some((o) => b[0] < o.box[2] && o.box[0] < b[2] && b[1] < o.box[3] && o.box[1] < b[3]);
+  const shifts = [];
+  for (let r = 0; r <= 24; r++) for (const dy of r ? [-r, r] : [0]) for (let dx = -4; dx <= 4; dx++) shifts.push([dx, dy]);
+  shifts.sort((a, b) => Math.hypot(a[0] * 0.8, a[1]) - Math.hypot(b[0] * 0.8, b[1]));
+  for (const l of [...labels].sort((a, b) => order[a.kind] - order[b.kind])) {
+    const w = Math.max(ctx.measureText(l.text).width + 2 * LABEL_PAD, l.disc ? LABEL_H + 4 : 0), h = l.disc ? LABEL_H + 4 : LABEL_H;
+    let best = null;
+    for (const [dx, dy] of shifts) {
+      const cx = Math.min(W - w / 2, Math.max(w / 2, l.x + dx * (w / 2 + 1)));
+      const cy = Math.min(H - h / 2, Math.max(h / 2, l.y + dy * (h + 1)));
+      const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
+      if (!clash(box)) { best = box; break; }
+    }
+    if (best === null) {           // nowhere free (a very crowded canvas): keep it in bounds at its anchor
+      const cx = Math.min(W - w / 2, Math.max(w / 2, l.x)), cy = Math.min(H - h / 2, Math.max(h / 2, l.y));
+      best = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
+    }
+    placed.push({ text: l.text, kind: l.kind, of: l.of, box: best, anchor: [l.x, l.y], color: l.color, disc: l.disc });
+  }
+  // a label pushed away from its place gets a thin leader line back to it; lines first, text on top
+  ctx.lineWidth = 1; ctx.globalAlpha = 0.6;
+  for (const q of placed) {
+    const cx = (q.box[0] + q.box[2]) / 2, cy = (q.box[1] + q.box[3]) / 2;
+    if (Math.hypot(cx - q.anchor[0], cy - q.anchor[1]) <= LABEL_H) continue;
+    const ex = Math.min(q.box[2], Math.max(q.box[0], q.anchor[0])), ey = Math.min(q.box[3], Math.max(q.box[1], q.anchor[1]));
+    ctx.strokeStyle = q.color; ctx.beginPath(); ctx.moveTo(q.anchor[0], q.anchor[1]); ctx.lineTo(ex, ey); ctx.stroke();
+  }
+  ctx.globalAlpha = 1;
+  for (const q of placed) {
+    const cx = (q.box[0] + q.box[2]) / 2, cy = (q.box[1] + q.box[3]) / 2;
+    if (q.disc) {
+      ctx.fillStyle = q.disc; ctx.beginPath(); ctx.arc(cx, cy, (q.box[3] - q.box[1]) / 2, 0, 2 * Math.PI); ctx.fill();
+    }
+    label(ctx, q.text, cx, cy + 0.5, q.color);
+  }
+  return placed.map(({ text, kind, of, box }) => ({ text, kind, of, box }));
 }
 
 function label(ctx, text, x, y, color) {
@@ -413,7 +508,7 @@ function setPlayState(state) {
   document.body.dataset.tick = state.tick;
   renderActionButtons(state.heads);
   renderQueue();
-  if (state.done) { setAuto(false); setStatus(`the fight is over (${state.terminated ? "decided" : "time"}): save it or start a new one`); }
+  if (state.done) { setAuto(false); setStatus(`the fight is over: ${state.outcome || (state.terminated ? "decided" : "time")}; save it or start a new one`); }
 }
 
 function renderActionButtons(heads) {
