@@ -124,7 +124,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | Iterable[bytes]) -> Path
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temp_files(path.parent, path.name)
     tmp = path.parent / temp_name(path.name)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600)
+    # 0o666 less the user's umask, as any file the user writes (the file holds no secret)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as fh:
             _write_chunks(fh, [data] if isinstance(data, bytes | bytearray | memoryview) else data)

@@ -341,3 +341,14 @@ def test_non_finite_weights_are_refused_by_name():
 def test_missing_entries_are_named():
     with pytest.raises(CheckpointError, match=r"c\.pt has no 'config' entry \(it has 'model'\)"):
         ck.require_entries({"model": {}}, ("model", "config"), "c.pt")
+
+
+def test_atomic_writes_follow_the_umask(tmp_path):
+    # issue 15: checkpoints, replays, PNG and GIF came out 0600 whatever the umask
+    from osrs_rl.train.checkpoint import atomic_write
+    old = os.umask(0o022)
+    try:
+        out = atomic_write(tmp_path / "x.bin", b"data")
+    finally:
+        os.umask(old)
+    assert (out.stat().st_mode & 0o777) == 0o644
