@@ -125,7 +125,9 @@ class _StopSignals:
     """While training, Ctrl-C (SIGINT) and SIGTERM (a scheduler's stop, ``kill``) raise KeyboardInterrupt,
     so the run saves a checkpoint before it stops. The first signal also puts off the ones after it
     (``hold``): they are noted, not raised, so that they cannot abort that save; the run is stopping
-    anyway. The previous handlers come back on exit. Only the main thread can install signal
+    anyway. The previous handlers come back on exit, unless a stop signal came: then the noting
+    handlers stay until the process ends, so that a signal between the save and the caller's report of
+    it cannot kill the process with the report unsaid. Only the main thread can install signal
     handlers; in another thread this does nothing."""
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -159,6 +161,8 @@ class _StopSignals:
                 signal.signal(sig, self._later)
 
     def __exit__(self, *exc) -> None:
+        if self.held:
+            return
         for sig, handler in self.previous.items():
             signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
