@@ -1,5 +1,15 @@
 """Smoke runs of the command line (tiny budgets; no timing is asserted)."""
 
+import functools
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
 from osrs_rl import cli
 
 
@@ -35,3 +45,95 @@ def test_ladder_prints_both_seat_head_to_heads(capsys):
     out = capsys.readouterr().out
     assert matrix.shape == (2, 2, 2)
     assert "nightmare beats random in" in out and "/4 fights, both seats" in out
+
+
+# ---- options that would do nothing in their combination are refused (issue 15, item 9) ---------------
+
+
+def _said(capsys) -> str:
+    return " ".join(capsys.readouterr().out.split())          # rich wraps long lines
+
+
+@pytest.mark.parametrize("argv, names", [
+    (["eval", "zulrah", "--policy", "solver", "--replays", "2"], "--replays"),
+    (["eval", "zulrah", "--policy", "solver", "--opponent", "elite"], "--opponent"),
+    (["eval", "zulrah", "--policy", "solver", "--greedy"], "--greedy"),
+    (["eval", "zulrah", "--policy", "solver", "--fights", "3"], "--fights"),
+    (["eval", "pvp", "--ladder", "--opponent", "elite"], "--opponent"),
+    (["eval", "pvp", "--ladder", "--greedy"], "--greedy"),
+    (["eval", "pvp", "--ladder", "--replays", "2"], "--replays"),
+    (["eval", "pvp", "--ladder", "--episodes", "8"], "--episodes"),
+    (["eval", "pvp", "--ladder", "--policy", "solver"], "--ladder"),
+    (["eval", "pvp", "--ladder", "--checkpoint", "x.pt"], "--ladder"),
+    (["eval", "pvp", "--checkpoint", "x.pt", "--fights", "3"], "--fights"),
+    (["eval", "pvp", "--checkpoint", "x.pt", "--gear-tier", "max"], "--gear-tier"),
+    (["eval", "pvp", "--checkpoint", "x.pt", "--replay-dir", "out"], "--replays"),
+    (["eval", "zulrah", "--ladder"], "--ladder"),
+])
+def test_eval_refuses_options_that_would_do_nothing(capsys, argv, names):
+    assert cli.main(argv) == 2
+    said = _said(capsys)
+    assert "error:" in said and names in said
+
+
+@functools.cache
+def _template_replay():
+    import numpy as np
+
+    from osrs_rl.replay import record_policy_episode
+    from osrs_rl.runtime.checks import random_legal_actions
+
+    rng = np.random.default_rng(0)
+    return record_policy_episode("template", {"max_ticks": 12}, lambda env, obs, info: (
+        random_legal_actions(env, rng), {}), seed=4, max_ticks=12)
+
+
+@pytest.mark.parametrize("argv, names", [
+    (["render", "{f}", "--out", "{d}/x.png", "--start", "50", "--end", "10"], "--start"),
+    (["render", "{f}", "--out", "{d}/x.png", "--fps", "3"], "--fps"),
+    (["render", "{f}", "--out", "{d}/x.gif", "--start", "5", "--end", "1"], "--start 5 comes after --end 1"),
+    (["render", "{f}", "--out", "{d}/x.gif", "--tick", "3"], "--tick"),
+    (["verify", "{f}", "--out", "{d}/x.gif"], "--out"),
+    (["info", "{f}", "--start", "3"], "--start"),
+])
+def test_replay_refuses_render_options_that_would_do_nothing(tmp_path, capsys, argv, names):
+    from osrs_rl.replay import save_replay
+
+    path = save_replay(tmp_path / "t.orlr", _template_replay())
+    argv = ["replay"] + [a.format(f=path, d=tmp_path) for a in argv]
+    assert cli.main(argv) == 2
+    said = _said(capsys)
+    assert "error:" in said and names in said
+    assert not list(tmp_path.glob("x.*"))                       # nothing was drawn
+
+
+# ---- Ctrl-C outside training stops with one line (issue 15, item 14) -----------------------------------
+_INTERRUPTIBLE = textwrap.dedent("""
+    import signal, sys, time
+    signal.signal(signal.SIGINT, signal.default_int_handler)   # a background child may inherit SIG_IGN
+    from osrs_rl import cli
+    from osrs_rl.encounters.pvp import ladder
+
+    def slow_ladder(*args, **kwargs):                          # stands for a long ladder: waits for Ctrl-C
+        print("ready", flush=True)
+        time.sleep(60)
+    ladder.ladder = slow_ladder
+    sys.exit(cli.main(["eval", "pvp", "--ladder", "--fights", "2"]))
+""")
+
+
+def test_ctrl_c_outside_training_prints_one_line_and_exits_130(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1]), "COLUMNS": "200"}
+    child = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env, start_new_session=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines == ["interrupted: osrs-rl eval stopped before it finished"]
