@@ -273,6 +273,18 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
     return 0
 
 
+def _encounter_settings(encounter: str) -> str:
+    """The encounter's own settings (``--env.config.KEY``) as TOML comments: default, range, meaning."""
+    from osrs_rl.runtime.registry import get_spec
+
+    lines = [f"# {encounter}'s own settings (--env.config.KEY value; unset ones take the default):"]
+    for f in get_spec(encounter).config_fields:
+        if not f.derived:
+            span = f" in {f.low}..{f.high}" if f.low is not None and f.high is not None else ""
+            lines.append(f"#   {f.name} = {f.default}{span}" + (f"  {f.doc}" if f.doc else ""))
+    return "\n".join(lines) + "\n"
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
@@ -291,6 +303,11 @@ def cmd_train(args: argparse.Namespace) -> int:
                                                                                         args.overrides)
         if cfg.env.encounter != args.encounter:
             return _error(f"checkpoint {args.resume} is a {cfg.env.encounter!r} run, not {args.encounter!r}")
+        if args.print_config:
+            from osrs_rl.train.config import to_toml
+
+            sys.stdout.write(to_toml(cfg) + _encounter_settings(args.encounter))
+            return 0
         trainer = Trainer(cfg, resume=args.resume)
     except ValueError as e:
         return _error(str(e))
@@ -494,11 +511,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="print every floored step")
     p.set_defaults(func=cmd_calc)
 
-    p = sub.add_parser("train", help="train a policy with PPO",
+    from osrs_rl.runtime.registry import names
+    from osrs_rl.train.config import describe_sections
+
+    p = sub.add_parser("train", help="train a policy with PPO", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Settings: the encounter's preset (osrs_rl/train/presets), then --config FILE, "
-                                   "then --section.key value overrides (see osrs_rl/train/config.py).")
-    p.add_argument("encounter", help="encounter name, e.g. pvp or template")
+                                   "then --section.key value overrides (see osrs_rl/train/config.py);\n"
+                                   "--print-config shows the result without training.",
+                       epilog=f"encounters: {', '.join(names())}\n\n"
+                              f"settings (--section.key value; the encounter's own: --env.config.KEY value), "
+                              f"with their defaults before the preset:\n{describe_sections()}")
+    p.add_argument("encounter", help="encounter name (listed below)")
     p.add_argument("--config", help="a TOML file of settings (replaces the preset)")
+    p.add_argument("--print-config", action="store_true",
+                   help="print the settings the run would use (a TOML file --config reads back) and stop")
     p.add_argument("--resume", metavar="CHECKPOINT",
                    help="continue a run from its checkpoint, with the settings stored in it; a resume may change "
                         "run length, evaluation, logging, device and the learning-rate schedule. It writes into "

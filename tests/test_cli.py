@@ -137,3 +137,30 @@ def test_ctrl_c_outside_training_prints_one_line_and_exits_130(tmp_path):
     assert "Traceback" not in err and "Traceback" not in out
     lines = [line for line in out.splitlines() if line.strip()]
     assert lines == ["interrupted: osrs-rl eval stopped before it finished"]
+
+
+# ---- what train will do, before it does it (issue 15, item 22) ------------------------------------------
+def test_train_help_lists_the_encounters_and_every_sections_settings(capsys):
+    from osrs_rl.runtime.registry import names
+
+    with pytest.raises(SystemExit):
+        cli.main(["train", "--help"])
+    said = _said(capsys)
+    assert all(name in said for name in names())
+    for setting in ("[env] encounter=pvp num_envs=", "[ppo] horizon=", "entropy_coef=", "[run] total_steps=",
+                    "[league] enabled="):
+        assert setting in said, setting
+
+
+def test_print_config_prints_a_toml_file_that_reads_back_and_trains_nothing(tmp_path, capsys):
+    from osrs_rl.train.config import load_config
+
+    argv = ["--run.total_steps", "777", "--env.config.max_ticks", "321", "--run.out_dir", str(tmp_path / "runs")]
+    assert cli.main(["train", "zulrah", "--print-config", *argv]) == 0
+    text = capsys.readouterr().out
+    (tmp_path / "printed.toml").write_text(text)
+    again = load_config("zulrah", tmp_path / "printed.toml")
+    assert again == load_config("zulrah", overrides=argv)
+    assert again.run.total_steps == 777 and again.env.config["max_ticks"] == 321
+    assert "#   gear_tier = " in text                      # the encounter's own settings, as comments
+    assert not (tmp_path / "runs").exists()

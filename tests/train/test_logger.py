@@ -192,7 +192,7 @@ def test_dashboard_renders_progress_speed_losses_episodes_and_time():
     console.print(d.render())
     text = console.export_text()
     for part in ["step 500 / 1,000 (50.0%)", "100 steps/s", "elapsed 0:00:05", "left 0:00:05",
-                 "0.0123", "0.456", "episodes (last 20)", "won", "0.25", "early", "50.0%", "env", "60%", "20%"]:
+                 "0.0123", "0.456", "episodes (last 20)", "won", "25.0%", "early", "50.0%", "env", "60%", "20%"]:
         assert part in text, part
 
 
@@ -250,7 +250,8 @@ def test_logger_writes_config_events_and_console(tmp_path):
     assert (10, "episode/won", 1.0) in events
     assert any(tag == "config" and '"lr": 0.0003' in value for _, tag, value in events)
     out = console.file.getvalue()
-    assert out.count('"encounter": "template"') == 1  # the config, printed once
+    assert '"encounter"' not in out and "5 settings" in out   # a summary on screen; the config is in config.json
+    assert str(tmp_path / "run" / "config.json") in out.replace("\n", "")
     assert "step 20 / 100 (20.0%)" in out
 
 
@@ -328,3 +329,54 @@ def test_win_rate_by_opponent_is_weighted_by_that_opponents_episodes():
     console.print(d.render())
     text = console.export_text()
     assert "won by opponent" in text and "25.0%" in text and "100.0%" in text
+
+
+# ---- the dashboard shows what a number means (issue 15, item 22) -------------------------------------------
+def test_categorical_metrics_get_shares_not_means():
+    m = {"rotation": np.array([0, 2, 2, 3]), "opponent_tier": np.array([4, 4, 9, -1]), "won": np.array([1, 0, 1, 1.0]),
+         "phase": np.array([0, 0, 1, 1])}
+    s = episode_scalars(m, ("early", "late"), category_metrics=("rotation",))
+    assert not [k for k in s if k.endswith(("/rotation", "/opponent_tier"))]        # no mean of an index, anywhere
+    assert s["category/rotation/2"] == 0.5 and s["category/rotation/0"] == 0.25
+    assert s["category/opponent_tier/4"] == 0.5 and s["category/opponent_tier/-1"] == 0.25
+    assert s["episode/won"] == 0.75 and s["phase/late/won"] == 1.0
+
+
+def test_dashboard_shows_categories_as_shares_and_rates_as_percentages():
+    console, clock = _console(True), Clock()
+    d = Dashboard(total_steps=1000, console=console, clock=clock, rate_metrics=("won", "killed"))
+    for won, rotation in ((1.0, 1), (0.0, 3)):
+        clock.t += 1.0
+        metrics = {"won": np.array([won] * 4), "killed": np.array([won] * 4), "ticks": np.array([100.0] * 4),
+                   "rotation": np.array([rotation] * 4), "phase": np.zeros(4, dtype=np.int64)}
+        d.update(100, episode_scalars(metrics, ("fight",), category_metrics=("rotation",)))
+    console.print(d.render())
+    text = console.export_text()
+    assert "rotation 1" in text and "rotation 3" in text and "50.0%" in text     # each rotation in half the episodes
+    lines = {line.split()[0]: line.split()[1] for line in text.splitlines() if line.split()[:1] in (["won"], ["killed"],
+                                                                                                       ["ticks"])}
+    assert lines == {"won": "50.0%", "killed": "50.0%", "ticks": "100"}
+    assert "rotation=" not in d.summary_line() and "won=50.0%" in d.summary_line()
+
+
+def test_dashboard_progress_never_passes_100_percent():
+    console, clock = _console(False), Clock()
+    d = Dashboard(total_steps=1000, console=console, clock=clock)
+    clock.t += 1.0
+    d.update(131_072, {"loss/policy": 0.5})
+    text = d.summary_line()
+    assert "131,072 / 1,000" not in text and "done" in text and "%" not in text.split("|")[0]
+    console.print(d.render())
+    assert "131,072 / 1,000" not in console.export_text()
+
+
+def test_logger_prints_a_summary_of_a_training_config(tmp_path):
+    from osrs_rl.train.config import load_config
+
+    cfg = load_config("template", overrides=["--run.total_steps", "500", "--ppo.gamma", "0.9"])
+    console = _console(False)
+    Logger(tmp_path, cfg.to_dict(), use_tensorboard=False, console=console).close()
+    out = console.file.getvalue()
+    assert "template: 500 steps" in out and "ppo.gamma=0.9" in out
+    assert len(out.splitlines()) < 8                                          # not the whole config
+    assert json.loads((tmp_path / "config.json").read_text()) == cfg.to_dict()
