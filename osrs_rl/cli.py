@@ -214,8 +214,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _eval_scripted(args: argparse.Namespace) -> int:
-    from rich.progress import Progress
-
+    from osrs_rl.train.evaluate import progress_bar
     from osrs_rl.train.evaluate_solver import SOLVERS, evaluate_solver, policy_names, print_solver_table, tier_names
 
     if args.episodes < 1:
@@ -227,12 +226,10 @@ def _eval_scripted(args: argparse.Namespace) -> int:
                       f"scripted policies: {every}")
     tiers = tier_names(args.encounter, args.gear_tier or "all")
     extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
-    with Progress(console=console, transient=True) as bar:
-        task = bar.add_task(f"{args.policy}: {len(tiers)} tier(s) x {args.episodes} episodes",
-                            total=len(tiers) * args.episodes)
-
+    # a bar on a terminal; a log or a pipe gets one line as the work starts
+    with progress_bar(console, f"{args.policy}: {len(tiers)} tier(s) x {args.episodes} episodes") as bar:
         def report(tier, done, total):
-            bar.update(task, completed=tiers.index(tier) * total + done, description=f"{args.policy}, {tier} gear")
+            bar(tiers.index(tier) * total + done, len(tiers) * total, f"{tier} gear")
 
         try:
             rows = evaluate_solver(args.encounter, args.policy, tiers, args.episodes, args.seed, extra, report)

@@ -164,3 +164,21 @@ def test_print_config_prints_a_toml_file_that_reads_back_and_trains_nothing(tmp_
     assert again.run.total_steps == 777 and again.env.config["max_ticks"] == 321
     assert "#   gear_tier = " in text                      # the encounter's own settings, as comments
     assert not (tmp_path / "runs").exists()
+
+
+# ---- long evaluations say they started, off a terminal too (issue 15, item 13) ---------------------------
+def test_ladder_off_a_terminal_says_it_started_before_its_table(capsys):
+    from osrs_rl.encounters.pvp.ladder import print_ladder
+
+    print_ladder(fights=2, tiers=[0, 9], max_ticks=60)
+    out = capsys.readouterr().out
+    assert "pvp ladder: 4 pairings x 2 fights ..." in out
+    assert out.index("pairings x 2 fights") < out.index("pvp ladder: % of fights")
+
+
+def test_solver_eval_off_a_terminal_says_it_started_before_its_table(capsys):
+    assert cli.main(["eval", "zulrah", "--policy", "solver", "--gear-tier", "max", "--episodes", "2",
+                     "--max-ticks", "40"]) == 0
+    out = _said(capsys)
+    assert "solver: 1 tier(s) x 2 episodes: 2 episodes ..." in out
+    assert out.index("2 episodes ...") < out.index("gear tier")
