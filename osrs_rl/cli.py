@@ -282,6 +282,9 @@ def _encounter_settings(encounter: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+EVAL_SCALARS = ("win_rate", "low", "high", "loss_rate", "mean_ticks", "mean_return")   # EvalRow fields logged
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
@@ -345,6 +348,11 @@ def cmd_train(args: argparse.Namespace) -> int:
                             progress=report)
         print_table(rows, console, title=f"evaluation: {trainer.cfg.run.eval_episodes} episodes per opponent")
         save_rows(rows, trainer.run_dir / "eval.json")
+        if trainer.cfg.log.tensorboard:          # beside the training curves, at the step the run ended
+            from osrs_rl.train.tensorboard import write_scalars
+
+            write_scalars(trainer.run_dir, {f"eval/{r.opponent}/{k}": getattr(r, k) for r in rows for k in EVAL_SCALARS
+                                            if getattr(r, k) == getattr(r, k)}, trainer.global_step)   # nan: none
         with progress_bar(console, "saving replays") as report:
             replays = save_replays(policy, trainer.run_dir / "replays", per_opponent=2, seed=trainer.cfg.run.seed + 2,
                                    progress=report)

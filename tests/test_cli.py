@@ -182,3 +182,20 @@ def test_solver_eval_off_a_terminal_says_it_started_before_its_table(capsys):
     out = _said(capsys)
     assert "solver: 1 tier(s) x 2 episodes: 2 episodes ..." in out
     assert out.index("2 episodes ...") < out.index("gear tier")
+
+
+# ---- a run's evaluation is logged beside its training curves (issue 15, item 23) -------------------------
+def test_train_logs_its_final_evaluation_to_tensorboard(tmp_path, capsys):
+    import json
+
+    from osrs_rl.train.tensorboard import read_events
+
+    assert cli.main(["train", "template", "--run.total_steps", "2048", "--run.out_dir", str(tmp_path), "--run.name",
+                     "e", "--log.console", "false", "--log.replays", "false", "--run.eval_episodes", "8"]) == 0
+    run = tmp_path / "e"
+    events = read_events(run)
+    last_step = max(step for step, tag, _ in events if tag.startswith("loss/"))
+    logged = {tag: (step, value) for step, tag, value in events if tag.startswith("eval/")}
+    (row,) = json.loads((run / "eval.json").read_text())
+    assert logged[f"eval/{row['opponent']}/win_rate"] == (last_step, pytest.approx(row["win_rate"]))
+    assert logged[f"eval/{row['opponent']}/mean_ticks"] == (last_step, pytest.approx(row["mean_ticks"]))

@@ -35,9 +35,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from osrs_rl.train import tensorboard
 from osrs_rl.train.checkpoint import atomic_write
 from osrs_rl.train.config import summary
-from osrs_rl.train.tensorboard import EventWriter
 
 LOSS_PREFIX = "loss/"
 EPISODE_PREFIX = "episode/"
@@ -433,9 +433,10 @@ class Logger:
             said = summary(self.config) or f"{len(self.config)} settings"
             self.console.print(f"{said}\n(every setting: {self.logdir / 'config.json'})", markup=False,
                                highlight=False, soft_wrap=True)
-        self.tb = EventWriter(logdir) if use_tensorboard else None
+        self.tb = tensorboard.writer(logdir) if use_tensorboard else None
         if self.tb is not None:
             self.tb.add_text("config", "```json\n" + json.dumps(self.config, indent=2) + "\n```", start_step)
+            self.tb.flush()
         self.wandb_run = None
         if wandb_module is not None:
             try:
@@ -462,7 +463,9 @@ class Logger:
             except (TypeError, ValueError) as e:
                 raise TypeError(f"scalar {k!r} is not a number: {v!r} ({type(v).__name__})") from e
         if self.tb is not None:
-            self.tb.add_scalars(values, step)
+            for k, v in values.items():
+                self.tb.add_scalar(k, v, int(step))
+            self.tb.flush()                       # a log every few seconds: readers see it at once
         if self.wandb_run is not None:
             self.wandb_run.log(values, step=int(step))
         if self.dashboard is not None:

@@ -2,7 +2,6 @@
 
 import io
 import json
-import struct
 import sys
 import types
 from pathlib import Path
@@ -12,105 +11,29 @@ import pytest
 from rich.console import Console
 
 from osrs_rl.train.logger import Dashboard, Logger, episode_scalars
-from osrs_rl.train.tensorboard import (
-    FILE_VERSION,
-    EventFileError,
-    EventWriter,
-    crc32c,
-    iter_records,
-    masked_crc32c,
-    read_events,
-)
+from osrs_rl.train.tensorboard import read_events, write_scalars
 
 
-# ---- CRC32C and the event format -----------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "data, crc",
-    [
-        (b"123456789", 0xE3069283),  # the CRC catalogue check value of CRC-32C
-        (b"", 0x00000000),
-        (bytes(32), 0x8A9136AA),  # RFC 3720 appendix B.4: 32 bytes of zeros
-        (b"\xff" * 32, 0x62A8AB43),  # RFC 3720 B.4: 32 bytes of 0xFF
-        (bytes(range(32)), 0x46DD794E),  # RFC 3720 B.4: incrementing
-        (bytes(range(31, -1, -1)), 0x113FDB5C),  # RFC 3720 B.4: decrementing
-    ],
-)
-def test_crc32c_known_vectors(data, crc):
-    assert crc32c(data) == crc
-
-
-def test_masked_crc_is_the_tfrecord_rotation_plus_delta():
-    c = crc32c(b"abc")
-    assert masked_crc32c(b"abc") == ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def test_a_scalar_event_has_the_exact_protobuf_bytes(tmp_path):
-    with EventWriter(tmp_path) as w:
-        w.add_scalar("a", 1.0, step=1, wall_time=1.0)
-    records = list(iter_records(w.path))
-    expected = (
-        b"\x09" + struct.pack("<d", 1.0)  # wall_time: field 1, fixed64
-        + b"\x10\x01"  # step: field 2, varint 1
-        + b"\x2a\x0a"  # summary: field 5, 10 bytes
-        + b"\x0a\x08"  # Summary.value: field 1, 8 bytes
-        + b"\x0a\x01a"  # Value.tag: field 1, "a"
-        + b"\x15" + struct.pack("<f", 1.0)  # Value.simple_value: field 2, fixed32
-    )
-    assert records[1] == expected
-    assert records[0].endswith(b"\x1a\x0d" + FILE_VERSION.encode())  # file_version: field 3, first event
-    raw = w.path.read_bytes()
-    assert raw[:8] == struct.pack("<Q", len(records[0]))
-    assert raw[8:12] == struct.pack("<I", masked_crc32c(raw[:8]))
-
-
+# ---- the event files ------------------------------------------------------------------------------------
 def test_written_events_read_back_exactly(tmp_path):
-    with EventWriter(tmp_path) as w:
-        w.add_scalars({"loss/policy": 0.5, "loss/value": -2.25, "episode/won": np.float32(0.1)}, step=2048)
-        w.add_scalar("charts/lr", 3e-4, step=2**40)
-        w.add_scalar("huge", 1e40, step=3)  # past float32: stored as float32 rounds it, to inf
-        w.add_text("config", "```json\n{\"lr\": 0.0003}\n```", step=0)
-    assert w.path.name.startswith("events.out.tfevents.")
-    assert read_events(w.path) == [
-        (2048, "loss/policy", 0.5),
-        (2048, "loss/value", -2.25),
-        (2048, "episode/won", float(np.float32(0.1))),
-        (2**40, "charts/lr", float(np.float32(3e-4))),
-        (3, "huge", float("inf")),
-        (0, "config", "```json\n{\"lr\": 0.0003}\n```"),
-    ]
-    assert read_events(tmp_path) == read_events(w.path)  # a folder reads its event files
+    with Logger(tmp_path, {"a": 1}, console=False) as log:
+        log.log(3, {"loss/policy": 0.5, "episode/won": np.float32(0.25)})
+        log.log(2**40, {"loss/policy": -1.5e-7})
+        events = read_events(tmp_path)                      # flushed at each log: readable while the run goes on
+    assert (3, "loss/policy", 0.5) in events and (3, "episode/won", 0.25) in events
+    assert (2**40, "loss/policy", pytest.approx(-1.5e-7)) in events
+    assert any(tag == "config" and '"a": 1' in value for _, tag, value in events)
 
 
-@pytest.mark.parametrize("offset", [0, 9, 20, -2])  # length, length CRC, data, data CRC of a record
-def test_a_corrupted_byte_is_detected(tmp_path, offset):
-    with EventWriter(tmp_path) as w:
-        w.add_scalars({"a": 1.0, "b": 2.0}, step=1)
-    data = bytearray(w.path.read_bytes())
-    second = len(data) - len(list(iter_records(w.path))[1]) - 16  # start of the second record
-    data[second + offset if offset >= 0 else len(data) + offset] ^= 0x10
-    w.path.write_bytes(bytes(data))
-    with pytest.raises(EventFileError, match="CRC mismatch|ends first"):
-        read_events(w.path)
+def test_write_scalars_appends_to_a_run(tmp_path):
+    write_scalars(tmp_path, {"eval/elite/win_rate": 0.75}, step=100)
+    write_scalars(tmp_path, {"eval/elite/win_rate": 0.5}, step=200)
+    assert [(s, v) for s, t, v in read_events(tmp_path) if t == "eval/elite/win_rate"] == [(100, 0.75), (200, 0.5)]
 
 
-def test_a_truncated_event_file_is_detected(tmp_path):
-    with EventWriter(tmp_path) as w:
-        w.add_scalar("a", 1.0, step=1)
-    w.path.write_bytes(w.path.read_bytes()[:-3])
-    with pytest.raises(EventFileError, match="ends first"):
-        read_events(w.path)
-
-
-def test_bad_scalars_are_refused_with_their_tag(tmp_path):
-    with EventWriter(tmp_path) as w:
-        with pytest.raises(TypeError, match="scalar 'loss' is not a number"):
-            w.add_scalars({"loss": "high"}, step=1)
-        with pytest.raises(ValueError, match="non-empty string"):
-            w.add_scalar("", 1.0, step=1)
-        with pytest.raises(TypeError, match="step must be an integer"):
-            w.add_scalar("a", 1.0, step=1.5)
-    with pytest.raises(ValueError, match="is closed"):
-        w.add_scalar("a", 1.0, step=2)
+def test_reading_no_event_file_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no event file"):
+        read_events(tmp_path / "nope.tfevents")
 
 
 # ---- episode scalars -----------------------------------------------------------------------------------
