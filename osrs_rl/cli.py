@@ -152,33 +152,69 @@ def _error(message: str) -> int:
     return 2
 
 
+# eval's options and the modes they act in: one given in another mode would do nothing, so it is refused
+EVAL_MODES = ("--checkpoint", "--policy", "--ladder")
+EVAL_OPTIONS = {
+    "gear_tier": ("--gear-tier", ("--policy",)),
+    "episodes": ("--episodes", ("--checkpoint", "--policy")),
+    "opponent": ("--opponent", ("--checkpoint",)),
+    "greedy": ("--greedy", ("--checkpoint",)),
+    "seed": ("--seed", ("--checkpoint", "--policy", "--ladder")),
+    "replays": ("--replays", ("--checkpoint",)),
+    "replay_dir": ("--replay-dir", ("--checkpoint",)),
+    "fights": ("--fights", ("--ladder",)),
+}
+EVAL_DEFAULTS = {"episodes": 256, "seed": 0, "replays": 0, "fights": 64}
+
+
+def _eval_mode_error(args: argparse.Namespace) -> str | None:
+    """Why this combination of eval options cannot run as given (None: it can); fills the defaults."""
+    given = [m for m, on in zip(EVAL_MODES, (args.checkpoint is not None, args.policy is not None, args.ladder),
+                                strict=True) if on]
+    if len(given) > 1:
+        return (f"give one of --checkpoint FILE (a trained policy), --policy NAME (a scripted one) or --ladder "
+                f"(the scripted PvP ladder), not both {' and '.join(given)}")
+    mode = given[0] if given else None
+    for dest, (flag, modes) in EVAL_OPTIONS.items():
+        value = getattr(args, dest)
+        if value not in (None, False) and mode not in modes:
+            where = f"; it does nothing with {mode}" if mode else ""
+            return f"{flag} goes with {' or '.join(modes)}{where} (osrs-rl eval --help lists which goes with which)"
+    if mode is None:
+        return ("give --checkpoint FILE (a trained policy), --policy NAME (a scripted one, e.g. "
+                "`osrs-rl eval zulrah --policy solver`), or `osrs-rl eval pvp --ladder` for the scripted ladder")
+    if args.replay_dir is not None and not args.replays:
+        return "--replay-dir says where --replays N go: give --replays N too"
+    if mode == "--ladder" and args.encounter != "pvp":
+        return f"--ladder plays the scripted PvP tiers: `osrs-rl eval pvp --ladder`, not {args.encounter!r}"
+    for dest, default in EVAL_DEFAULTS.items():
+        if getattr(args, dest) is None:
+            setattr(args, dest, default)
+    return None
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
-    if args.policy is not None and args.checkpoint is not None:
-        return _error("give --checkpoint FILE (a trained policy) or --policy NAME (a scripted one), not both")
-    if args.gear_tier is not None and args.policy is None:
-        return _error("--gear-tier goes with --policy (e.g. osrs-rl eval zulrah --policy solver --gear-tier max)")
+    problem = _eval_mode_error(args)
+    if problem is not None:
+        return _error(problem)
     if args.policy is not None:
         return _eval_scripted(args)
     if args.checkpoint is not None:
         return _eval_checkpoint(args)
-    if args.encounter != "pvp" or not args.ladder:
-        return _error("give --checkpoint FILE (a trained policy), --policy NAME (a scripted one, e.g. "
-                      "`osrs-rl eval zulrah --policy solver`), or `osrs-rl eval pvp --ladder` for the scripted ladder")
     from osrs_rl.encounters.pvp.ladder import print_ladder
 
     if args.fights < 1:
         return _error(f"--fights must be at least 1, got {args.fights}")
     extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
     try:
-        print_ladder(fights=args.fights, **extra)
+        print_ladder(fights=args.fights, seed=args.seed, **extra)
     except ValueError as e:                      # a config value out of range, named by the runtime
         return _error(str(e))
     return 0
 
 
 def _eval_scripted(args: argparse.Namespace) -> int:
-    from rich.progress import Progress
-
+    from osrs_rl.train.evaluate import progress_bar
     from osrs_rl.train.evaluate_solver import SOLVERS, evaluate_solver, policy_names, print_solver_table, tier_names
 
     if args.episodes < 1:
@@ -190,12 +226,10 @@ def _eval_scripted(args: argparse.Namespace) -> int:
                       f"scripted policies: {every}")
     tiers = tier_names(args.encounter, args.gear_tier or "all")
     extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
-    with Progress(console=console, transient=True) as bar:
-        task = bar.add_task(f"{args.policy}: {len(tiers)} tier(s) x {args.episodes} episodes",
-                            total=len(tiers) * args.episodes)
-
+    # a bar on a terminal; a log or a pipe gets one line as the work starts
+    with progress_bar(console, f"{args.policy}: {len(tiers)} tier(s) x {args.episodes} episodes") as bar:
         def report(tier, done, total):
-            bar.update(task, completed=tiers.index(tier) * total + done, description=f"{args.policy}, {tier} gear")
+            bar(tiers.index(tier) * total + done, len(tiers) * total, f"{tier} gear")
 
         try:
             rows = evaluate_solver(args.encounter, args.policy, tiers, args.episodes, args.seed, extra, report)
@@ -236,6 +270,21 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
     return 0
 
 
+def _encounter_settings(encounter: str) -> str:
+    """The encounter's own settings (``--env.config.KEY``) as TOML comments: default, range, meaning."""
+    from osrs_rl.runtime.registry import get_spec
+
+    lines = [f"# {encounter}'s own settings (--env.config.KEY value; unset ones take the default):"]
+    for f in get_spec(encounter).config_fields:
+        if not f.derived:
+            span = f" in {f.low}..{f.high}" if f.low is not None and f.high is not None else ""
+            lines.append(f"#   {f.name} = {f.default}{span}" + (f"  {f.doc}" if f.doc else ""))
+    return "\n".join(lines) + "\n"
+
+
+EVAL_SCALARS = ("win_rate", "low", "high", "loss_rate", "mean_ticks", "mean_return")   # EvalRow fields logged
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
@@ -254,6 +303,11 @@ def cmd_train(args: argparse.Namespace) -> int:
                                                                                         args.overrides)
         if cfg.env.encounter != args.encounter:
             return _error(f"checkpoint {args.resume} is a {cfg.env.encounter!r} run, not {args.encounter!r}")
+        if args.print_config:
+            from osrs_rl.train.config import to_toml
+
+            sys.stdout.write(to_toml(cfg) + _encounter_settings(args.encounter))
+            return 0
         trainer = Trainer(cfg, resume=args.resume)
     except ValueError as e:
         return _error(str(e))
@@ -294,6 +348,11 @@ def cmd_train(args: argparse.Namespace) -> int:
                             progress=report)
         print_table(rows, console, title=f"evaluation: {trainer.cfg.run.eval_episodes} episodes per opponent")
         save_rows(rows, trainer.run_dir / "eval.json")
+        if trainer.cfg.log.tensorboard:          # beside the training curves, at the step the run ended
+            from osrs_rl.train.tensorboard import write_scalars
+
+            write_scalars(trainer.run_dir, {f"eval/{r.opponent}/{k}": getattr(r, k) for r in rows for k in EVAL_SCALARS
+                                            if getattr(r, k) == getattr(r, k)}, trainer.global_step)   # nan: none
         with progress_bar(console, "saving replays") as report:
             replays = save_replays(policy, trainer.run_dir / "replays", per_opponent=2, seed=trainer.cfg.run.seed + 2,
                                    progress=report)
@@ -310,10 +369,31 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+RENDER_OPTIONS = {"out": "--out", "tick": "--tick", "fps": "--fps", "overlays": "--overlays", "start": "--start",
+                  "end": "--end", "frames": "--frames"}
+
+
+def _render_options_error(args: argparse.Namespace, kind: str) -> str | None:
+    """Why ``replay render``'s options cannot all act for an output of ``kind`` (None: they can)."""
+    if kind == "png":
+        unused = [f for f, v in (("--start", args.start), ("--end", args.end), ("--fps", args.fps)) if v is not None]
+        if unused:
+            return f"{unused[0]} does nothing for a .png (one frame): pick the frame with --tick, or write a .gif/.mp4"
+    elif args.tick is not None:
+        return "--tick picks the frame of a .png; for a .gif, .mp4 or frames folder give --start and --end"
+    if args.start is not None and args.end is not None and args.start > args.end:
+        return f"--start {args.start} comes after --end {args.end}: the first frame must not follow the last"
+    return None
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from osrs_rl.replay import FORMAT_VERSION, ReplayError, load_replay, verify_replay
     from osrs_rl.replay.file import check_compatible
 
+    if args.action != "render":
+        flags = [flag for dest, flag in RENDER_OPTIONS.items() if getattr(args, dest) not in (None, False)]
+        if flags:
+            return _error(f"{flags[0]} goes with `osrs-rl replay render`, not `replay {args.action}`")
     try:
         replay = load_replay(args.file, check=args.action in ("verify", "render"))
         if args.action == "render":
@@ -353,6 +433,9 @@ def _render_replay(replay, args: argparse.Namespace) -> int:
         return _error("replay render needs --out PATH (.png, .gif, .mp4, or a folder ending in / for PNG frames)")
     try:
         kind = output_kind(args.out, args.frames)
+        problem = _render_options_error(args, kind)
+        if problem is not None:
+            return _error(problem)
         overlay_names(args.overlays or ())
         total = len(frame_range(replay, kind, args.tick, args.start, args.end))
     except ValueError as e:
@@ -433,11 +516,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="print every floored step")
     p.set_defaults(func=cmd_calc)
 
-    p = sub.add_parser("train", help="train a policy with PPO",
+    from osrs_rl.runtime.registry import names
+    from osrs_rl.train.config import describe_sections
+
+    p = sub.add_parser("train", help="train a policy with PPO", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Settings: the encounter's preset (osrs_rl/train/presets), then --config FILE, "
-                                   "then --section.key value overrides (see osrs_rl/train/config.py).")
-    p.add_argument("encounter", help="encounter name, e.g. pvp or template")
+                                   "then --section.key value overrides (see osrs_rl/train/config.py);\n"
+                                   "--print-config shows the result without training.",
+                       epilog=f"encounters: {', '.join(names())}\n\n"
+                              f"settings (--section.key value; the encounter's own: --env.config.KEY value), "
+                              f"with their defaults before the preset:\n{describe_sections()}")
+    p.add_argument("encounter", help="encounter name (listed below)")
     p.add_argument("--config", help="a TOML file of settings (replaces the preset)")
+    p.add_argument("--print-config", action="store_true",
+                   help="print the settings the run would use (a TOML file --config reads back) and stop")
     p.add_argument("--resume", metavar="CHECKPOINT",
                    help="continue a run from its checkpoint, with the settings stored in it; a resume may change "
                         "run length, evaluation, logging, device and the learning-rate schedule. It writes into "
@@ -451,17 +543,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", help="a scripted policy instead of a checkpoint: `solver` (zulrah)")
     p.add_argument("--gear-tier", choices=("budget", "mid", "max", "all"),
                    help="with --policy: the gear tier to evaluate (default all, one table row each)")
-    p.add_argument("--episodes", type=int, default=256,
-                   help="with --checkpoint: episodes per opponent; with --policy: per gear tier")
+    p.add_argument("--episodes", type=int,
+                   help="with --checkpoint: episodes per opponent; with --policy: per gear tier (default 256)")
     p.add_argument("--opponent", action="append", metavar="TIER",
                    help="with --checkpoint: a scripted tier to play (repeatable; default: the training tiers)")
     p.add_argument("--greedy", action="store_true", help="with --checkpoint: most likely actions, not samples")
-    p.add_argument("--seed", type=int, default=0, help="with --checkpoint or --policy: seed of the evaluation envs")
-    p.add_argument("--replays", type=int, default=0, metavar="N",
+    p.add_argument("--seed", type=int, help="seed of the evaluation envs (default 0)")
+    p.add_argument("--replays", type=int, metavar="N",
                    help="with --checkpoint: also save N replays per opponent (and the best of them)")
     p.add_argument("--replay-dir", help="where --replays go (default: replays/ beside the checkpoint)")
     p.add_argument("--ladder", action="store_true", help="play every scripted tier against every other")
-    p.add_argument("--fights", type=int, default=64, help="fights per pairing")
+    p.add_argument("--fights", type=int, help="with --ladder: fights per pairing (default 64)")
     p.add_argument("--max-ticks", type=int, default=None,
                    help="tick limit of each fight (ladder default 1000: big-supply builds outlast 300 ticks)")
     p.set_defaults(func=cmd_eval)
@@ -504,6 +596,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+INTERRUPTED = 130          # the shell's exit status of a process stopped by SIGINT (128 + 2)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
@@ -511,7 +606,11 @@ def main(argv: list[str] | None = None) -> int:
         args.overrides = rest                      # --section.key value pairs, checked by the config
     elif rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:                      # Ctrl-C anywhere a command has no message of its own
+        console.print(f"interrupted: osrs-rl {args.command} stopped before it finished", markup=False)
+        return INTERRUPTED
 
 
 if __name__ == "__main__":

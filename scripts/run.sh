@@ -31,7 +31,7 @@ case "${1:-main}" in
     exec "$VENV/bin/osrs-rl" train pvp "$@" ;;
   test)
     shift || true
-    # A fresh Numba cache: cached kernels do not notice edits in other modules (DESIGN.md).
+    # A fresh Numba cache: cached kernels do not notice edits in other modules (README.md, "Conventions").
     NUMBA_CACHE_DIR=$(mktemp -d)
     export NUMBA_CACHE_DIR
     exec "$VENV/bin/python" -m pytest -q "$@" ;;

@@ -1,5 +1,15 @@
 """Smoke runs of the command line (tiny budgets; no timing is asserted)."""
 
+import functools
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
 from osrs_rl import cli
 
 
@@ -35,3 +45,160 @@ def test_ladder_prints_both_seat_head_to_heads(capsys):
     out = capsys.readouterr().out
     assert matrix.shape == (2, 2, 2)
     assert "nightmare beats random in" in out and "/4 fights, both seats" in out
+
+
+# ---- options that would do nothing in their combination are refused (issue 15, item 9) ---------------
+
+
+def _said(capsys) -> str:
+    return " ".join(capsys.readouterr().out.split())          # rich wraps long lines
+
+
+@pytest.mark.parametrize("argv, names", [
+    (["eval", "zulrah", "--policy", "solver", "--replays", "2"], "--replays"),
+    (["eval", "zulrah", "--policy", "solver", "--opponent", "elite"], "--opponent"),
+    (["eval", "zulrah", "--policy", "solver", "--greedy"], "--greedy"),
+    (["eval", "zulrah", "--policy", "solver", "--fights", "3"], "--fights"),
+    (["eval", "pvp", "--ladder", "--opponent", "elite"], "--opponent"),
+    (["eval", "pvp", "--ladder", "--greedy"], "--greedy"),
+    (["eval", "pvp", "--ladder", "--replays", "2"], "--replays"),
+    (["eval", "pvp", "--ladder", "--episodes", "8"], "--episodes"),
+    (["eval", "pvp", "--ladder", "--policy", "solver"], "--ladder"),
+    (["eval", "pvp", "--ladder", "--checkpoint", "x.pt"], "--ladder"),
+    (["eval", "pvp", "--checkpoint", "x.pt", "--fights", "3"], "--fights"),
+    (["eval", "pvp", "--checkpoint", "x.pt", "--gear-tier", "max"], "--gear-tier"),
+    (["eval", "pvp", "--checkpoint", "x.pt", "--replay-dir", "out"], "--replays"),
+    (["eval", "zulrah", "--ladder"], "--ladder"),
+])
+def test_eval_refuses_options_that_would_do_nothing(capsys, argv, names):
+    assert cli.main(argv) == 2
+    said = _said(capsys)
+    assert "error:" in said and names in said
+
+
+@functools.cache
+def _template_replay():
+    import numpy as np
+
+    from osrs_rl.replay import record_policy_episode
+    from osrs_rl.runtime.checks import random_legal_actions
+
+    rng = np.random.default_rng(0)
+    return record_policy_episode("template", {"max_ticks": 12}, lambda env, obs, info: (
+        random_legal_actions(env, rng), {}), seed=4, max_ticks=12)
+
+
+@pytest.mark.parametrize("argv, names", [
+    (["render", "{f}", "--out", "{d}/x.png", "--start", "50", "--end", "10"], "--start"),
+    (["render", "{f}", "--out", "{d}/x.png", "--fps", "3"], "--fps"),
+    (["render", "{f}", "--out", "{d}/x.gif", "--start", "5", "--end", "1"], "--start 5 comes after --end 1"),
+    (["render", "{f}", "--out", "{d}/x.gif", "--tick", "3"], "--tick"),
+    (["verify", "{f}", "--out", "{d}/x.gif"], "--out"),
+    (["info", "{f}", "--start", "3"], "--start"),
+])
+def test_replay_refuses_render_options_that_would_do_nothing(tmp_path, capsys, argv, names):
+    from osrs_rl.replay import save_replay
+
+    path = save_replay(tmp_path / "t.orlr", _template_replay())
+    argv = ["replay"] + [a.format(f=path, d=tmp_path) for a in argv]
+    assert cli.main(argv) == 2
+    said = _said(capsys)
+    assert "error:" in said and names in said
+    assert not list(tmp_path.glob("x.*"))                       # nothing was drawn
+
+
+# ---- Ctrl-C outside training stops with one line (issue 15, item 14) -----------------------------------
+_INTERRUPTIBLE = textwrap.dedent("""
+    import signal, sys, time
+    signal.signal(signal.SIGINT, signal.default_int_handler)   # a background child may inherit SIG_IGN
+    from osrs_rl import cli
+    from osrs_rl.encounters.pvp import ladder
+
+    def slow_ladder(*args, **kwargs):                          # stands for a long ladder: waits for Ctrl-C
+        print("ready", flush=True)
+        time.sleep(60)
+    ladder.ladder = slow_ladder
+    sys.exit(cli.main(["eval", "pvp", "--ladder", "--fights", "2"]))
+""")
+
+
+def test_ctrl_c_outside_training_prints_one_line_and_exits_130(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1]), "COLUMNS": "200"}
+    child = subprocess.Popen([sys.executable, "-c", _INTERRUPTIBLE], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=env, start_new_session=True)
+    try:
+        before = []                                    # the ladder's start line, then the stand-in's "ready"
+        while not before or before[-1] not in ("ready", ""):
+            before.append(child.stdout.readline().strip())
+        assert before[-1] == "ready", before
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130
+    assert "Traceback" not in err and "Traceback" not in out
+    lines = [line for line in out.splitlines() if line.strip()]                # what came after the signal
+    assert lines == ["interrupted: osrs-rl eval stopped before it finished"]
+
+
+# ---- what train will do, before it does it (issue 15, item 22) ------------------------------------------
+def test_train_help_lists_the_encounters_and_every_sections_settings(capsys):
+    from osrs_rl.runtime.registry import names
+
+    with pytest.raises(SystemExit):
+        cli.main(["train", "--help"])
+    said = _said(capsys)
+    assert all(name in said for name in names())
+    for setting in ("[env] encounter=pvp num_envs=", "[ppo] horizon=", "entropy_coef=", "[run] total_steps=",
+                    "[league] enabled="):
+        assert setting in said, setting
+
+
+def test_print_config_prints_a_toml_file_that_reads_back_and_trains_nothing(tmp_path, capsys):
+    from osrs_rl.train.config import load_config
+
+    argv = ["--run.total_steps", "777", "--env.config.max_ticks", "321", "--run.out_dir", str(tmp_path / "runs")]
+    assert cli.main(["train", "zulrah", "--print-config", *argv]) == 0
+    text = capsys.readouterr().out
+    (tmp_path / "printed.toml").write_text(text)
+    again = load_config("zulrah", tmp_path / "printed.toml")
+    assert again == load_config("zulrah", overrides=argv)
+    assert again.run.total_steps == 777 and again.env.config["max_ticks"] == 321
+    assert "#   gear_tier = " in text                      # the encounter's own settings, as comments
+    assert not (tmp_path / "runs").exists()
+
+
+# ---- long evaluations say they started, off a terminal too (issue 15, item 13) ---------------------------
+def test_ladder_off_a_terminal_says_it_started_before_its_table(capsys):
+    from osrs_rl.encounters.pvp.ladder import print_ladder
+
+    print_ladder(fights=2, tiers=[0, 9], max_ticks=60)
+    out = capsys.readouterr().out
+    assert "pvp ladder: 4 pairings x 2 fights ..." in out
+    assert out.index("pairings x 2 fights") < out.index("pvp ladder: % of fights")
+
+
+def test_solver_eval_off_a_terminal_says_it_started_before_its_table(capsys):
+    assert cli.main(["eval", "zulrah", "--policy", "solver", "--gear-tier", "max", "--episodes", "2",
+                     "--max-ticks", "40"]) == 0
+    out = _said(capsys)
+    assert "solver: 1 tier(s) x 2 episodes: 2 episodes ..." in out
+    assert out.index("2 episodes ...") < out.index("gear tier")
+
+
+# ---- a run's evaluation is logged beside its training curves (issue 15, item 23) -------------------------
+def test_train_logs_its_final_evaluation_to_tensorboard(tmp_path, capsys):
+    import json
+
+    from osrs_rl.train.tensorboard import read_events
+
+    assert cli.main(["train", "template", "--run.total_steps", "2048", "--run.out_dir", str(tmp_path), "--run.name",
+                     "e", "--log.console", "false", "--log.replays", "false", "--run.eval_episodes", "8"]) == 0
+    run = tmp_path / "e"
+    events = read_events(run)
+    last_step = max(step for step, tag, _ in events if tag.startswith("loss/"))
+    logged = {tag: (step, value) for step, tag, value in events if tag.startswith("eval/")}
+    (row,) = json.loads((run / "eval.json").read_text())
+    assert logged[f"eval/{row['opponent']}/win_rate"] == (last_step, pytest.approx(row["win_rate"]))
+    assert logged[f"eval/{row['opponent']}/mean_ticks"] == (last_step, pytest.approx(row["mean_ticks"]))

@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -368,6 +370,83 @@ def load_config(encounter: str, config_file: str | Path | None = None, overrides
     if overrides:
         apply(cfg, parse_overrides(overrides), "command line")
     return cfg.validate()
+
+
+# ---- what a run shows of its settings ------------------------------------------------------------------
+HEADLINE = ("env.encounter", "run.total_steps", "env.num_envs", "ppo.horizon", "model.kind", "model.hidden",
+            "model.layers", "optim.name", "optim.lr", "run.seed")
+
+
+def summary(values: dict) -> str | None:
+    """A run's settings in two lines: the headline ones, then every other one not at its default
+    (None when ``values`` is not a training config's ``to_dict``), e.g.::
+
+        template: 500 steps, 256 envs x 32 ticks a rollout, mlp 64x2, adamw lr 0.003, seed 0
+        not at their defaults: ppo.gamma=0.9, ppo.entropy_coef_final=0.001, optim.lr_final=0.0003
+    """
+    try:
+        cfg = apply(TrainConfig(), copy.deepcopy(values), "config")
+    except (ValueError, TypeError, AttributeError):
+        return None
+    head = (f"{cfg.env.encounter}: {cfg.run.total_steps:,} steps, {cfg.env.num_envs:,} envs x {cfg.ppo.horizon} ticks "
+            f"a rollout, {cfg.model.kind} {cfg.model.hidden}x{cfg.model.layers}, {cfg.optim.name} lr {cfg.optim.lr:g}, "
+            f"seed {cfg.run.seed}")
+    flat = cfg.to_dict()
+
+    def value(name: str):
+        section, key, *sub = name.split(".")
+        v = flat[section][key]
+        return v[sub[0]] if sub else v
+    rest = [f"{n}={value(n)}" for n in changed_settings(TrainConfig(), cfg) if n not in HEADLINE]
+    return head + ("\nnot at their defaults: " + ", ".join(rest) if rest else "")
+
+
+def describe_sections() -> str:
+    """Every section's settings with their defaults, for ``osrs-rl train --help``."""
+    lines = []
+    for section, kind in _section_types().items():
+        keys = " ".join(f"{f.name}={_default_text(f)}" for f in dataclasses.fields(kind))
+        lines.append(f"  [{section}] {keys}")
+    return "\n".join(lines)
+
+
+def _default_text(f: dataclasses.Field) -> str:
+    value = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+    return ",".join(map(str, value)) if isinstance(value, list) else "{}" if value == {} else repr(value).strip("'")
+
+
+def to_toml(cfg: TrainConfig) -> str:
+    """``cfg`` as a TOML file that ``--config FILE`` reads back to the same settings."""
+    out = []
+    for section, table in cfg.to_dict().items():
+        out.append(f"[{section}]")
+        nested = {}
+        for key, value in table.items():
+            if isinstance(value, dict):
+                nested[key] = value
+            else:
+                out.append(f"{key} = {_toml_value(value)}")
+        for key, sub in nested.items():
+            out.append(f"\n[{section}.{key}]")
+            out += [f"{k} = {_toml_value(v)}" for k, v in sub.items()]
+        out.append("")
+    return "\n".join(out)
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return repr(value) if math.isfinite(value) else ("-inf" if value < 0 else "inf")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)                # a JSON string is a TOML basic string
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise ValueError(f"cannot write {value!r} ({type(value).__name__}) as TOML")
 
 
 def from_dict(values: dict) -> TrainConfig:

@@ -7,8 +7,13 @@ Scalar names follow prefixes the dashboard groups by:
   shown as the mean over the episodes of the last ``window`` logs;
 - ``opponent/<tier>/<name>``: won, lost, draw and ticks per scripted opponent tier
   (``opponent_scalars``), shown as the win rate per tier over the same window;
+- ``category/<name>/<value>``: for a categorical metric (an index such as an opponent tier or a
+  rotation, whose mean means nothing), the share of the episodes with each value; no mean is logged;
 - ``time/<part>``: seconds the last iteration spent in each part (env, inference, learn, ...),
   shown as percentages of their sum, so every ``time/`` key must be such a part.
+
+Episode metrics that are 0 or 1 per episode (``rate_metrics``: won, lost, draw unless told) are
+shown as percentages, like the phase and opponent shares beside them.
 """
 
 from __future__ import annotations
@@ -30,14 +35,21 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from osrs_rl.train import tensorboard
 from osrs_rl.train.checkpoint import atomic_write
-from osrs_rl.train.tensorboard import EventWriter
+from osrs_rl.train.config import summary
 
 LOSS_PREFIX = "loss/"
 EPISODE_PREFIX = "episode/"
 PHASE_PREFIX = "phase/"
 TIME_PREFIX = "time/"
+CATEGORY_PREFIX = "category/"
 EPISODE_COUNT = "episode/count"
+# metrics the framework itself knows to be indices (the opponents hook of ``EncounterSpec``); an
+# encounter names its own in ``category_metrics``
+CATEGORY_METRICS = ("opponent_tier", "opponent_slot")
+# 0/1 outcome metrics the framework knows (``opponent_scalars`` reads them too)
+RATE_METRICS = ("won", "lost", "draw")
 WANDB_MODES = ("online", "offline")
 
 
@@ -68,11 +80,14 @@ def opponent_scalars(metrics: Mapping[str, np.ndarray], tier_names: Sequence[str
     return out
 
 
-def episode_scalars(metrics: Mapping[str, np.ndarray], phase_names: Sequence[str]) -> dict[str, float]:
+def episode_scalars(metrics: Mapping[str, np.ndarray], phase_names: Sequence[str],
+                    category_metrics: Sequence[str] = ()) -> dict[str, float]:
     """Scalars from the finished-episode metrics of ``VecEnv.pop_metrics()``: ``episode/count``,
     ``episode/<name>`` (mean over all episodes) and, per phase reached, ``phase/<phase>/fraction``
     (share of the episodes that ended in it) and ``phase/<phase>/<name>`` (mean over those). Phases no
-    episode ended in get fraction 0 and no means. No episodes: no scalars.
+    episode ended in get fraction 0 and no means. No episodes: no scalars. Categorical metrics
+    (``category_metrics`` and ``CATEGORY_METRICS``) get no mean but ``category/<name>/<value>``, the
+    share of the episodes with each value.
 
     >>> m = {"won": np.array([1.0, 0.0, 1.0]), "phase": np.array([0, 1, 1])}
     >>> s = episode_scalars(m, ("early", "late"))
@@ -80,6 +95,9 @@ def episode_scalars(metrics: Mapping[str, np.ndarray], phase_names: Sequence[str
     (3.0, 0.667, 0.667, 0.5)
     >>> episode_scalars({"won": np.zeros(0), "phase": np.zeros(0, dtype=np.int64)}, ("early",))
     {}
+    >>> m = {"rotation": np.array([1, 3, 3, 3]), "phase": np.zeros(4, dtype=np.int64)}
+    >>> episode_scalars(m, ("fight",), category_metrics=("rotation",))
+    {'episode/count': 4.0, 'category/rotation/1': 0.25, 'category/rotation/3': 0.75, 'phase/fight/fraction': 1.0}
     """
     if not metrics:
         return {}
@@ -91,16 +109,21 @@ def episode_scalars(metrics: Mapping[str, np.ndarray], phase_names: Sequence[str
         return {}
     if phase.min() < 0 or phase.max() >= len(phase_names):
         raise ValueError(f"episode phase index {int(phase.max())} outside 0..{len(phase_names) - 1} of {phase_names}")
-    values = {}
+    categorical = set(category_metrics) | set(CATEGORY_METRICS)
+    values, categories = {}, {}
     for name, arr in metrics.items():
         if name in ("phase", "phase_name"):
             continue
         arr = np.asarray(arr)
         if arr.shape != (n,):
             raise ValueError(f"episode metric {name!r} has shape {arr.shape}, expected ({n},) like 'phase'")
-        values[name] = arr.astype(np.float64)
+        (categories if name in categorical else values)[name] = arr.astype(np.float64)
     out = {EPISODE_COUNT: float(n)}
     out.update({f"{EPISODE_PREFIX}{name}": float(v.mean()) for name, v in values.items()})
+    for name, v in categories.items():
+        kinds, counts = np.unique(v, return_counts=True)
+        out.update({f"{CATEGORY_PREFIX}{name}/{_category_value(k)}": int(c) / n
+                    for k, c in zip(kinds, counts, strict=True)})
     for i, pname in enumerate(phase_names):
         sel = phase == i
         k = int(sel.sum())
@@ -108,6 +131,10 @@ def episode_scalars(metrics: Mapping[str, np.ndarray], phase_names: Sequence[str
         if k:
             out.update({f"{PHASE_PREFIX}{pname}/{name}": float(v[sel].mean()) for name, v in values.items()})
     return out
+
+
+def _category_value(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 # ---- formatting -------------------------------------------------------------------------------------
@@ -150,8 +177,10 @@ class Dashboard:
         window: int = 20,
         rate_window: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        rate_metrics: Sequence[str] = RATE_METRICS,
     ):
         self.total_steps = total_steps
+        self.rate_metrics = frozenset(rate_metrics)
         self.console = console or Console()
         self.live_mode = self.console.is_terminal
         self.refresh_every = 1.0 / refresh_per_second
@@ -197,7 +226,7 @@ class Dashboard:
         while len(self._rate_points) > 2 and now - self._rate_points[0][0] > self.rate_window:
             self._rate_points.popleft()
         episodic = {k: float(v) for k, v in scalars.items()
-                    if k.startswith((EPISODE_PREFIX, PHASE_PREFIX, OPPONENT_PREFIX))}
+                    if k.startswith((EPISODE_PREFIX, PHASE_PREFIX, OPPONENT_PREFIX, CATEGORY_PREFIX))}
         if episodic:
             self._episodes.append((episodic.get(EPISODE_COUNT, 1.0), episodic))
         if self._last_draw is None or now - self._last_draw >= (
@@ -235,6 +264,8 @@ class Dashboard:
                     w = values.get(k.rsplit("/", 1)[0] + "/count", 0.0)
                 sums[k] = sums.get(k, 0.0) + w * v
                 weights[k] = weights.get(k, 0.0) + w
+        total = self.episodes_in_window()           # a category value missing from a log had no episodes there
+        weights.update({k: total for k in weights if k.startswith(CATEGORY_PREFIX)})
         return {k: sums[k] / weights[k] for k in sums if weights[k] > 0}
 
     def episodes_in_window(self) -> int:
@@ -248,9 +279,15 @@ class Dashboard:
     # ---- views ---------------------------------------------------------------------------------------
     def _progress_text(self) -> str:
         if self.total_steps:
+            if self.step > self.total_steps:        # whole rollouts only: the last one may run past the total
+                return (f"step {self.step:,}: done (asked {self.total_steps:,}; the last rollout ran "
+                        f"{self.step - self.total_steps:,} past it)")
             pct = 100.0 * self.step / self.total_steps
             return f"step {self.step:,} / {self.total_steps:,} ({pct:.1f}%)"
         return f"step {self.step:,}"
+
+    def _episode_value(self, name: str, value: float) -> str:
+        return f"{100 * value:.1f}%" if name in self.rate_metrics else _fmt(value)
 
     def _speed_text(self) -> str:
         rate = self.steps_per_second()
@@ -265,7 +302,8 @@ class Dashboard:
         if losses:
             parts.append("loss " + " ".join(losses))
         means = self.episode_means()
-        episodes = [f"{_strip(k, EPISODE_PREFIX)}={_fmt(v)}" for k, v in means.items() if k.startswith(EPISODE_PREFIX)]
+        episodes = [f"{_strip(k, EPISODE_PREFIX)}={self._episode_value(_strip(k, EPISODE_PREFIX), v)}"
+                    for k, v in means.items() if k.startswith(EPISODE_PREFIX)]
         if episodes:
             parts.append(f"episodes({self.episodes_in_window()}) " + " ".join(episodes))
         shares = self.time_shares()
@@ -289,6 +327,7 @@ class Dashboard:
             columns.append(_table("losses (latest)", losses))
         means = self.episode_means()
         episodes = {_strip(k, EPISODE_PREFIX): v for k, v in means.items() if k.startswith(EPISODE_PREFIX)}
+        episodes = {k: self._episode_value(k, v) for k, v in episodes.items()}
         if episodes:
             columns.append(_table(f"episodes (last {self.episodes_in_window():,})", episodes))
         phases = {
@@ -302,6 +341,10 @@ class Dashboard:
                    if k.startswith(OPPONENT_PREFIX) and k.endswith("/won")}
         if by_tier:
             columns.append(_table("won by opponent", {k: f"{100 * v:.1f}%" for k, v in by_tier.items()}))
+        categories = {_strip(k, CATEGORY_PREFIX).replace("/", " "): f"{100 * v:.1f}%" for k, v in sorted(means.items())
+                      if k.startswith(CATEGORY_PREFIX)}
+        if categories:
+            columns.append(_table("episodes by kind", categories))
         shares = self.time_shares()
         if shares:
             columns.append(_table("time", {k: f"{100 * v:.0f}%" for k, v in shares.items()}))
@@ -358,10 +401,11 @@ def _import_wandb(mode: str):
 
 
 class Logger:
-    """One run's logs in ``logdir``: ``config.json`` (written at start, and printed once),
+    """One run's logs in ``logdir``: ``config.json`` (written at start; the console gets a summary),
     TensorBoard events (``use_tensorboard``), a W&B run (``wandb`` "online" or "offline"; offline
     needs no network and ``wandb sync`` uploads it later) and the console ``Dashboard``
-    (``console``: True for the standard console, a ``rich`` Console, or False for none).
+    (``console``: True for the standard console, a ``rich`` Console, or False for none), which
+    shows the episode metrics in ``rate_metrics`` (0 or 1 per episode) as percentages.
     """
 
     def __init__(
@@ -375,6 +419,7 @@ class Logger:
         total_steps: int | None = None,
         start_step: int = 0,
         run_name: str | None = None,
+        rate_metrics: Sequence[str] = RATE_METRICS,
     ):
         # everything that can refuse the inputs runs before any file is written
         self.config = _json_config(config)
@@ -383,12 +428,15 @@ class Logger:
         self._closed = False
         atomic_write(self.logdir / "config.json", json.dumps(self.config, indent=2).encode() + b"\n")
         self.console = Console() if console is True else (console or None)
-        if self.console is not None:
+        if self.console is not None:               # the whole config is in config.json: a summary here
             self.console.rule(f"osrs-rl run: logs in {logdir}")
-            self.console.print_json(data=self.config)
-        self.tb = EventWriter(logdir) if use_tensorboard else None
+            said = summary(self.config) or f"{len(self.config)} settings"
+            self.console.print(f"{said}\n(every setting: {self.logdir / 'config.json'})", markup=False,
+                               highlight=False, soft_wrap=True)
+        self.tb = tensorboard.writer(logdir) if use_tensorboard else None
         if self.tb is not None:
             self.tb.add_text("config", "```json\n" + json.dumps(self.config, indent=2) + "\n```", start_step)
+            self.tb.flush()
         self.wandb_run = None
         if wandb_module is not None:
             try:
@@ -401,7 +449,8 @@ class Logger:
                 raise
         self.dashboard = None
         if self.console is not None:
-            self.dashboard = Dashboard(total_steps, self.console, start_step=start_step).start()
+            self.dashboard = Dashboard(total_steps, self.console, start_step=start_step,
+                                       rate_metrics=rate_metrics).start()
 
     def log(self, step: int, scalars: Mapping[str, float]) -> None:
         """Send ``scalars`` (numbers, 0-d arrays or one-element tensors) at ``step`` to every sink."""
@@ -414,7 +463,9 @@ class Logger:
             except (TypeError, ValueError) as e:
                 raise TypeError(f"scalar {k!r} is not a number: {v!r} ({type(v).__name__})") from e
         if self.tb is not None:
-            self.tb.add_scalars(values, step)
+            for k, v in values.items():
+                self.tb.add_scalar(k, v, int(step))
+            self.tb.flush()                       # a log every few seconds: readers see it at once
         if self.wandb_run is not None:
             self.wandb_run.log(values, step=int(step))
         if self.dashboard is not None:

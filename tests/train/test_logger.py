@@ -2,7 +2,6 @@
 
 import io
 import json
-import struct
 import sys
 import types
 from pathlib import Path
@@ -12,105 +11,29 @@ import pytest
 from rich.console import Console
 
 from osrs_rl.train.logger import Dashboard, Logger, episode_scalars
-from osrs_rl.train.tensorboard import (
-    FILE_VERSION,
-    EventFileError,
-    EventWriter,
-    crc32c,
-    iter_records,
-    masked_crc32c,
-    read_events,
-)
+from osrs_rl.train.tensorboard import read_events, write_scalars
 
 
-# ---- CRC32C and the event format -----------------------------------------------------------------------
-@pytest.mark.parametrize(
-    "data, crc",
-    [
-        (b"123456789", 0xE3069283),  # the CRC catalogue check value of CRC-32C
-        (b"", 0x00000000),
-        (bytes(32), 0x8A9136AA),  # RFC 3720 appendix B.4: 32 bytes of zeros
-        (b"\xff" * 32, 0x62A8AB43),  # RFC 3720 B.4: 32 bytes of 0xFF
-        (bytes(range(32)), 0x46DD794E),  # RFC 3720 B.4: incrementing
-        (bytes(range(31, -1, -1)), 0x113FDB5C),  # RFC 3720 B.4: decrementing
-    ],
-)
-def test_crc32c_known_vectors(data, crc):
-    assert crc32c(data) == crc
-
-
-def test_masked_crc_is_the_tfrecord_rotation_plus_delta():
-    c = crc32c(b"abc")
-    assert masked_crc32c(b"abc") == ((((c >> 15) | (c << 17)) & 0xFFFFFFFF) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def test_a_scalar_event_has_the_exact_protobuf_bytes(tmp_path):
-    with EventWriter(tmp_path) as w:
-        w.add_scalar("a", 1.0, step=1, wall_time=1.0)
-    records = list(iter_records(w.path))
-    expected = (
-        b"\x09" + struct.pack("<d", 1.0)  # wall_time: field 1, fixed64
-        + b"\x10\x01"  # step: field 2, varint 1
-        + b"\x2a\x0a"  # summary: field 5, 10 bytes
-        + b"\x0a\x08"  # Summary.value: field 1, 8 bytes
-        + b"\x0a\x01a"  # Value.tag: field 1, "a"
-        + b"\x15" + struct.pack("<f", 1.0)  # Value.simple_value: field 2, fixed32
-    )
-    assert records[1] == expected
-    assert records[0].endswith(b"\x1a\x0d" + FILE_VERSION.encode())  # file_version: field 3, first event
-    raw = w.path.read_bytes()
-    assert raw[:8] == struct.pack("<Q", len(records[0]))
-    assert raw[8:12] == struct.pack("<I", masked_crc32c(raw[:8]))
-
-
+# ---- the event files ------------------------------------------------------------------------------------
 def test_written_events_read_back_exactly(tmp_path):
-    with EventWriter(tmp_path) as w:
-        w.add_scalars({"loss/policy": 0.5, "loss/value": -2.25, "episode/won": np.float32(0.1)}, step=2048)
-        w.add_scalar("charts/lr", 3e-4, step=2**40)
-        w.add_scalar("huge", 1e40, step=3)  # past float32: stored as float32 rounds it, to inf
-        w.add_text("config", "```json\n{\"lr\": 0.0003}\n```", step=0)
-    assert w.path.name.startswith("events.out.tfevents.")
-    assert read_events(w.path) == [
-        (2048, "loss/policy", 0.5),
-        (2048, "loss/value", -2.25),
-        (2048, "episode/won", float(np.float32(0.1))),
-        (2**40, "charts/lr", float(np.float32(3e-4))),
-        (3, "huge", float("inf")),
-        (0, "config", "```json\n{\"lr\": 0.0003}\n```"),
-    ]
-    assert read_events(tmp_path) == read_events(w.path)  # a folder reads its event files
+    with Logger(tmp_path, {"a": 1}, console=False) as log:
+        log.log(3, {"loss/policy": 0.5, "episode/won": np.float32(0.25)})
+        log.log(2**40, {"loss/policy": -1.5e-7})
+        events = read_events(tmp_path)                      # flushed at each log: readable while the run goes on
+    assert (3, "loss/policy", 0.5) in events and (3, "episode/won", 0.25) in events
+    assert (2**40, "loss/policy", pytest.approx(-1.5e-7)) in events
+    assert any(tag == "config" and '"a": 1' in value for _, tag, value in events)
 
 
-@pytest.mark.parametrize("offset", [0, 9, 20, -2])  # length, length CRC, data, data CRC of a record
-def test_a_corrupted_byte_is_detected(tmp_path, offset):
-    with EventWriter(tmp_path) as w:
-        w.add_scalars({"a": 1.0, "b": 2.0}, step=1)
-    data = bytearray(w.path.read_bytes())
-    second = len(data) - len(list(iter_records(w.path))[1]) - 16  # start of the second record
-    data[second + offset if offset >= 0 else len(data) + offset] ^= 0x10
-    w.path.write_bytes(bytes(data))
-    with pytest.raises(EventFileError, match="CRC mismatch|ends first"):
-        read_events(w.path)
+def test_write_scalars_appends_to_a_run(tmp_path):
+    write_scalars(tmp_path, {"eval/elite/win_rate": 0.75}, step=100)
+    write_scalars(tmp_path, {"eval/elite/win_rate": 0.5}, step=200)
+    assert [(s, v) for s, t, v in read_events(tmp_path) if t == "eval/elite/win_rate"] == [(100, 0.75), (200, 0.5)]
 
 
-def test_a_truncated_event_file_is_detected(tmp_path):
-    with EventWriter(tmp_path) as w:
-        w.add_scalar("a", 1.0, step=1)
-    w.path.write_bytes(w.path.read_bytes()[:-3])
-    with pytest.raises(EventFileError, match="ends first"):
-        read_events(w.path)
-
-
-def test_bad_scalars_are_refused_with_their_tag(tmp_path):
-    with EventWriter(tmp_path) as w:
-        with pytest.raises(TypeError, match="scalar 'loss' is not a number"):
-            w.add_scalars({"loss": "high"}, step=1)
-        with pytest.raises(ValueError, match="non-empty string"):
-            w.add_scalar("", 1.0, step=1)
-        with pytest.raises(TypeError, match="step must be an integer"):
-            w.add_scalar("a", 1.0, step=1.5)
-    with pytest.raises(ValueError, match="is closed"):
-        w.add_scalar("a", 1.0, step=2)
+def test_reading_no_event_file_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no event file"):
+        read_events(tmp_path / "nope.tfevents")
 
 
 # ---- episode scalars -----------------------------------------------------------------------------------
@@ -192,7 +115,7 @@ def test_dashboard_renders_progress_speed_losses_episodes_and_time():
     console.print(d.render())
     text = console.export_text()
     for part in ["step 500 / 1,000 (50.0%)", "100 steps/s", "elapsed 0:00:05", "left 0:00:05",
-                 "0.0123", "0.456", "episodes (last 20)", "won", "0.25", "early", "50.0%", "env", "60%", "20%"]:
+                 "0.0123", "0.456", "episodes (last 20)", "won", "25.0%", "early", "50.0%", "env", "60%", "20%"]:
         assert part in text, part
 
 
@@ -250,7 +173,8 @@ def test_logger_writes_config_events_and_console(tmp_path):
     assert (10, "episode/won", 1.0) in events
     assert any(tag == "config" and '"lr": 0.0003' in value for _, tag, value in events)
     out = console.file.getvalue()
-    assert out.count('"encounter": "template"') == 1  # the config, printed once
+    assert '"encounter"' not in out and "5 settings" in out   # a summary on screen; the config is in config.json
+    assert str(tmp_path / "run" / "config.json") in out.replace("\n", "")
     assert "step 20 / 100 (20.0%)" in out
 
 
@@ -328,3 +252,54 @@ def test_win_rate_by_opponent_is_weighted_by_that_opponents_episodes():
     console.print(d.render())
     text = console.export_text()
     assert "won by opponent" in text and "25.0%" in text and "100.0%" in text
+
+
+# ---- the dashboard shows what a number means (issue 15, item 22) -------------------------------------------
+def test_categorical_metrics_get_shares_not_means():
+    m = {"rotation": np.array([0, 2, 2, 3]), "opponent_tier": np.array([4, 4, 9, -1]), "won": np.array([1, 0, 1, 1.0]),
+         "phase": np.array([0, 0, 1, 1])}
+    s = episode_scalars(m, ("early", "late"), category_metrics=("rotation",))
+    assert not [k for k in s if k.endswith(("/rotation", "/opponent_tier"))]        # no mean of an index, anywhere
+    assert s["category/rotation/2"] == 0.5 and s["category/rotation/0"] == 0.25
+    assert s["category/opponent_tier/4"] == 0.5 and s["category/opponent_tier/-1"] == 0.25
+    assert s["episode/won"] == 0.75 and s["phase/late/won"] == 1.0
+
+
+def test_dashboard_shows_categories_as_shares_and_rates_as_percentages():
+    console, clock = _console(True), Clock()
+    d = Dashboard(total_steps=1000, console=console, clock=clock, rate_metrics=("won", "killed"))
+    for won, rotation in ((1.0, 1), (0.0, 3)):
+        clock.t += 1.0
+        metrics = {"won": np.array([won] * 4), "killed": np.array([won] * 4), "ticks": np.array([100.0] * 4),
+                   "rotation": np.array([rotation] * 4), "phase": np.zeros(4, dtype=np.int64)}
+        d.update(100, episode_scalars(metrics, ("fight",), category_metrics=("rotation",)))
+    console.print(d.render())
+    text = console.export_text()
+    assert "rotation 1" in text and "rotation 3" in text and "50.0%" in text     # each rotation in half the episodes
+    lines = {line.split()[0]: line.split()[1] for line in text.splitlines() if line.split()[:1] in (["won"], ["killed"],
+                                                                                                       ["ticks"])}
+    assert lines == {"won": "50.0%", "killed": "50.0%", "ticks": "100"}
+    assert "rotation=" not in d.summary_line() and "won=50.0%" in d.summary_line()
+
+
+def test_dashboard_progress_never_passes_100_percent():
+    console, clock = _console(False), Clock()
+    d = Dashboard(total_steps=1000, console=console, clock=clock)
+    clock.t += 1.0
+    d.update(131_072, {"loss/policy": 0.5})
+    text = d.summary_line()
+    assert "131,072 / 1,000" not in text and "done" in text and "%" not in text.split("|")[0]
+    console.print(d.render())
+    assert "131,072 / 1,000" not in console.export_text()
+
+
+def test_logger_prints_a_summary_of_a_training_config(tmp_path):
+    from osrs_rl.train.config import load_config
+
+    cfg = load_config("template", overrides=["--run.total_steps", "500", "--ppo.gamma", "0.9"])
+    console = _console(False)
+    Logger(tmp_path, cfg.to_dict(), use_tensorboard=False, console=console).close()
+    out = console.file.getvalue()
+    assert "template: 500 steps" in out and "ppo.gamma=0.9" in out
+    assert len(out.splitlines()) < 8                                          # not the whole config
+    assert json.loads((tmp_path / "config.json").read_text()) == cfg.to_dict()

@@ -100,8 +100,11 @@ def print_ladder(fights: int = 64, tiers=None, max_ticks: int = LADDER_MAX_TICKS
     console = Console()
     if not console.is_terminal:
         console = Console(width=140)          # logs and pipes get the whole matrix, not a cut one
-    with Progress(console=console, transient=True) as bar:
-        task = bar.add_task(f"{len(tiers) ** 2} pairings x {fights} fights", total=len(tiers) ** 2)
+    what = f"{len(tiers) ** 2} pairings x {fights} fights"
+    if not console.is_terminal:               # a bar on a terminal; a log or a pipe gets one line as the work starts
+        console.print(f"pvp ladder: {what} ...", markup=False)
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task(what, total=len(tiers) ** 2)
         matrix = ladder(fights, tiers, progress=lambda done, total: bar.update(task, completed=done),
                         max_ticks=max_ticks, **config)
     table = Table(title=f"pvp ladder: % of fights won/lost by the row tier as player 0 ({fights} fights per "
