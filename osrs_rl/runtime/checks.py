@@ -60,6 +60,9 @@ def _first_difference(a, b) -> str | None:
 def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int = 123, **config) -> None:
     """Raise ContractError naming the first broken rule; return None when all hold."""
     spec: EncounterSpec = get_spec(spec_or_name) if isinstance(spec_or_name, str) else spec_or_name
+    unknown = sorted(set(spec.category_metrics) - set(spec.metric_names))
+    if unknown:
+        raise ContractError(f"{spec.name}: category_metrics {unknown} are not among its metric_names")
 
     env = VecEnv(spec, num_envs=num_envs, seed=seed, **config)
     obs, info = env.reset()

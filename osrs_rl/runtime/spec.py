@@ -134,6 +134,10 @@ class EncounterSpec:
     on), a ``tick(previous, state, config_record, agent)`` reader (tile, attack started, target
     attackable, damage by source) and the names of the damage, supply and outcome metrics, from which
     ``osrs-rl audit`` reports what a trained policy does against what the reference allows."""
+    category_metrics: tuple[str, ...] = ()
+    """Episode metrics that are indices, not quantities (a rotation, a gear tier): the trainer logs the
+    share of episodes with each value (``category/<name>/<value>``) instead of a mean. ``opponent_tier``
+    and ``opponent_slot`` are always treated so."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property

@@ -41,7 +41,7 @@ from osrs_rl.train.checkpoint import (
 )
 from osrs_rl.train.config import RunSection, TrainConfig, check_resumable, from_dict, parse_overrides, resume_overrides
 from osrs_rl.train.distributions import MaskedMultiCategorical
-from osrs_rl.train.logger import Logger, episode_scalars, opponent_scalars
+from osrs_rl.train.logger import RATE_METRICS, Logger, episode_scalars, opponent_scalars
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
 from osrs_rl.train.models import build_model
 from osrs_rl.train.optim import build_optimizer, set_lr
@@ -338,7 +338,8 @@ class Trainer:
         cfg = self.cfg
         logger = Logger(self.run_dir, cfg.to_dict(), use_tensorboard=cfg.log.tensorboard,
                         wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,
-                        total_steps=cfg.run.total_steps, start_step=self.global_step, run_name=self.run_dir.name)
+                        total_steps=cfg.run.total_steps, start_step=self.global_step, run_name=self.run_dir.name,
+                        rate_metrics=RATE_METRICS + (tuple(self.spec.truth.outcome_metrics) if self.spec.truth else ()))
         last: dict = {}
         failed = True
         try:
@@ -414,7 +415,7 @@ class Trainer:
         timing.update(env=0.0, inference=0.0)
         episodes = self.collector.pop_episodes()
         if episodes:
-            out.update(episode_scalars(episodes, self.spec.phase_names))
+            out.update(episode_scalars(episodes, self.spec.phase_names, self.spec.category_metrics))
             if self.spec.opponents is not None:
                 out.update(opponent_scalars(episodes, self.spec.opponents.tier_names))
         return out

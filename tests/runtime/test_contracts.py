@@ -27,3 +27,13 @@ def test_checker_catches_a_masked_noop():
     with pytest.raises(checks.ContractError, match="option 0"):
         checks.check_encounter(broken, ticks=5)
     assert np.isfinite(1.0)
+
+
+def test_category_metrics_must_be_metrics():
+    import dataclasses
+
+    from osrs_rl.runtime.checks import ContractError, check_encounter
+    from osrs_rl.runtime.registry import get_spec
+    spec = dataclasses.replace(get_spec("template"), category_metrics=("no_such_metric",))
+    with pytest.raises(ContractError, match="no_such_metric"):
+        check_encounter(spec, ticks=5)

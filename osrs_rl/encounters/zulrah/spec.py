@@ -54,4 +54,5 @@ SPEC = EncounterSpec(
     scene=scene,
     reward_components=reward_components,
     truth=TRUTH,
+    category_metrics=("rotation", "tier"),
 )
