@@ -109,7 +109,7 @@ def play_policy(policy, truth: Truth, episodes: int = 16, seed: int = 0, greedy:
 def _play(env, model, truth: Truth, seed: int, greedy: bool, progress: Progress | None) -> list[EpisodeTally]:
     import torch
 
-    from osrs_rl.train.distributions import MaskedMultiCategorical
+    from osrs_rl.train.evaluate import policy_actions
 
     spec, episodes = env.spec, env.num_envs
     device = next(model.parameters()).device
@@ -128,16 +128,10 @@ def _play(env, model, truth: Truth, seed: int, greedy: bool, progress: Progress 
     finished = 0
     with torch.no_grad():
         while not done.all():
-            o = torch.from_numpy(obs[:, 0] if multi else obs).to(device)
-            m = torch.from_numpy(info["action_mask"][:, 0] if multi else info["action_mask"]).to(device)
-            logits, _, state = model.step(o, state, first)
-            first[:] = False
-            dist = MaskedMultiCategorical(logits, m, heads)
-            act = (dist.mode() if greedy else dist.sample(generator)).cpu().numpy().astype(np.int64)
-            full = np.zeros((episodes, spec.num_agents, len(heads)), np.int64)
-            full[:, 0] = act
+            act, state = policy_actions(model, obs, info, state, first, heads, spec.num_agents, greedy, generator)
+            full = act if multi else act[:, None]
             previous = env.states.copy()
-            obs, reward, term, trunc, info = env.step(full if multi else full[:, 0])
+            obs, reward, term, trunc, info = env.step(act)
             actions_log.append(full)
             rewards_log.append(np.asarray(reward, dtype=np.float32).reshape(episodes, spec.num_agents).copy())
             for i in np.flatnonzero(~done):

@@ -83,6 +83,25 @@ def load_policy(path, device: str = "cpu") -> Policy:
     return Policy(model, spec.name, dict(cfg.env.config), training_opponents(cfg))
 
 
+def policy_actions(model, obs, info, state, first, heads, num_agents: int, greedy: bool, generator):
+    """One batched decision of ``model`` for agent 0 of every env: the int64 actions to step the env
+    with (``[envs, agents, heads]`` for several agents, the others left at the no-op) and the next
+    recurrent state. ``first`` marks the envs whose episode starts now and is cleared."""
+    device = next(model.parameters()).device
+    multi = num_agents > 1
+    o = torch.from_numpy(obs[:, 0] if multi else obs).to(device)
+    m = torch.from_numpy(info["action_mask"][:, 0] if multi else info["action_mask"]).to(device)
+    logits, _, state = model.step(o, state, first)
+    first[:] = False
+    dist = MaskedMultiCategorical(logits, m, heads)
+    act = (dist.mode() if greedy else dist.sample(generator)).cpu().numpy().astype(np.int64)
+    if not multi:
+        return act, state
+    full = np.zeros((len(act), num_agents, len(heads)), np.int64)
+    full[:, 0] = act
+    return full, state
+
+
 @torch.no_grad()
 def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bool = False,
          config: dict | None = None, progress: Callable[[int, int], None] | None = None) -> EvalRow:
@@ -114,16 +133,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
     while not done.all():
-        o = torch.from_numpy(obs[:, 0] if multi else obs).to(device)
-        m = torch.from_numpy(info["action_mask"][:, 0] if multi else info["action_mask"]).to(device)
-        logits, _, state = model.step(o, state, first)
-        first[:] = False
-        dist = MaskedMultiCategorical(logits, m, heads)
-        act = (dist.mode() if greedy else dist.sample(generator)).cpu().numpy()
-        if multi:
-            both = np.zeros((episodes, spec.num_agents, len(heads)), np.int64)
-            both[:, 0] = act
-            act = both
+        act, state = policy_actions(model, obs, info, state, first, heads, spec.num_agents, greedy, generator)
         obs, reward, term, trunc, info = env.step(act)
         r = reward[:, 0] if multi else reward
         returns += np.where(done, 0.0, r)
