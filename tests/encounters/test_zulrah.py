@@ -181,6 +181,27 @@ def test_the_zulrah_map_is_the_games():
                         assert w[cx - 1:cx + 2, cy - 1:cy + 2].any(), a
 
 
+def test_the_sight_tables_are_core_line_of_sight():
+    # the kernels read precomputed tables; they must agree with core.line_of_sight ray for ray
+    from osrs_rl.core.line_of_sight import has_line_of_sight
+    from osrs_rl.encounters.zulrah import mechanics as M
+    env = make()
+    cfg = env.config[0]
+    tiles = [tuple(int(v) for v in t) for t in np.argwhere(cfg["collision"] == 0)]
+    for spot, (zx, zy) in enumerate(RT.SPOT_TILES):
+        for x, y in tiles:
+            want = has_line_of_sight(cfg["collision"], x, y, 1, zx, zy, RT.ZULRAH_SIZE, 64)
+            assert bool(cfg["zulrah_sight"][spot, x, y]) == want, (spot, x, y)
+    for reach in (1, 6, 10):
+        for a in tiles:
+            for b in tiles:
+                want = has_line_of_sight(cfg["collision"], a[0], a[1], 1, b[0], b[1], 1, reach)
+                assert M.tile_sees(env.config[0], a[0], a[1], b[0], b[1], reach) == want, (a, b, reach)
+    # a pillar hides the base's south-west corner from Zulrah at center (RL-R's stall tiles)
+    center = cfg["zulrah_sight"][RT.CENTER]
+    assert not center[RT.local(2264, 3070)] and center[RT.local(2268, 3069)]
+
+
 def test_the_player_never_leaves_the_platform():
     # random legal play for 3000 ticks over 16 fights: the player and every snakeling stand on walkable tiles
     from osrs_rl.encounters.zulrah import loadouts as L

@@ -26,6 +26,7 @@ from osrs_rl.core import prayers as P
 from osrs_rl.core import specials as SP
 from osrs_rl.core import styles as S
 from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
 from osrs_rl.encounters.zulrah import rotations as RT
@@ -113,9 +114,30 @@ def platform(cfg) -> None:
                     bits |= 1 << m
             ok[x, y] = bits
     cfg["move_ok"] = ok
+    _sight_tables(cfg, flags, w)
     cfg["safespot"] = 0
     for x, y in RT.MELEE_SAFESPOTS:
         cfg["safespot"][x, y] = 1
+
+
+def _sight_tables(cfg, flags, w) -> None:
+    """Line of sight on the fixed map, once: ``zulrah_sight[spot, x, y]`` from a player on (x, y) to
+    Zulrah's footprint at each spot, ``tile_sight[i, j]`` from walkable tile i to walkable tile j
+    (``tile_index``); the same rays as core.line_of_sight, whose range check the kernels make apart."""
+    tiles = [tuple(int(v) for v in t) for t in np.argwhere(w)]
+    if len(tiles) > RT.MAX_WALKABLE:
+        raise ValueError(f"{MAP_PATH.name}: {len(tiles)} walkable tiles, more than MAX_WALKABLE = {RT.MAX_WALKABLE}")
+    far = RT.GRID_W + RT.GRID_H
+    cfg["zulrah_sight"] = 0
+    for spot, (zx, zy) in enumerate(RT.SPOT_TILES):
+        for x, y in tiles:
+            cfg["zulrah_sight"][spot, x, y] = has_line_of_sight(flags, x, y, 1, zx, zy, RT.ZULRAH_SIZE, far)
+    cfg["tile_index"] = -1
+    cfg["tile_sight"] = 0
+    for i, (x, y) in enumerate(tiles):
+        cfg["tile_index"][x, y] = i
+        for j, (tx, ty) in enumerate(tiles):
+            cfg["tile_sight"][i, j] = has_line_of_sight(flags, x, y, 1, tx, ty, 1, far)
 
 
 def _projectile(rec) -> int:

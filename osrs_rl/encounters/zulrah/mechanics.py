@@ -54,8 +54,7 @@ from osrs_rl.core.energy import (
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
-from osrs_rl.core.line_of_sight import has_line_of_sight
-from osrs_rl.core.movement import in_melee_reach, npc_chase_step, npc_unstack_step, overlaps
+from osrs_rl.core.movement import chebyshev_distance, in_melee_reach, npc_chase_step, npc_unstack_step, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
     FLAG_SPECIAL,
@@ -159,8 +158,20 @@ def set_range(cfg, s):
 @njit(cache=True)
 def sees_zulrah(s, cfg, reach):
     """Zulrah's footprint within ``reach`` of the player with a clear line (the pillars block it;
-    water does not) [core.line_of_sight; shrine_map.json]."""
-    return has_line_of_sight(cfg.collision, s.p.x, s.p.y, 1, s.zx, s.zy, RT.ZULRAH_SIZE, reach)
+    water does not) [core.line_of_sight; shrine_map.json], read from the precomputed table."""
+    d = chebyshev_distance(s.p.x, s.p.y, 1, s.zx, s.zy, RT.ZULRAH_SIZE)
+    return 0 < d <= reach and cfg.zulrah_sight[s.spot, s.p.x, s.p.y] != 0
+
+
+@njit(cache=True)
+def tile_sees(cfg, x0, y0, x1, y1, reach):
+    """A clear line from walkable tile (x0, y0) to (x1, y1) within ``reach`` (core.line_of_sight's
+    rule for two 1x1 entities, from the precomputed table)."""
+    d = max(abs(x1 - x0), abs(y1 - y0))
+    if d == 0 or d > reach:
+        return False
+    i, j = cfg.tile_index[x0, y0], cfg.tile_index[x1, y1]
+    return i >= 0 and j >= 0 and cfg.tile_sight[i, j] != 0
 
 
 @njit(cache=True)
@@ -174,7 +185,7 @@ def can_attack_snakeling(s, cfg, k):
     sn = s.snakelings[k]
     if sn.active == 0 or s.p.attack_timer > 0 or s.stun > 0:
         return False
-    return has_line_of_sight(cfg.collision, s.p.x, s.p.y, 1, sn.x, sn.y, 1, set_range(cfg, s))
+    return tile_sees(cfg, s.p.x, s.p.y, sn.x, sn.y, set_range(cfg, s))
 
 
 @njit(cache=True)
@@ -519,7 +530,7 @@ def zulrah_turn(s, cfg):
 def _snakeling_in_reach(cfg, sn, p):
     if sn.kind == 0:
         return in_melee_reach(sn.x, sn.y, 1, p.x, p.y, 1)
-    return has_line_of_sight(cfg.collision, sn.x, sn.y, 1, p.x, p.y, 1, SNAKELING_MAGIC_RANGE)
+    return tile_sees(cfg, sn.x, sn.y, p.x, p.y, SNAKELING_MAGIC_RANGE)
 
 
 @njit(cache=True)

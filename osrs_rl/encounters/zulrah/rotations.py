@@ -45,6 +45,7 @@ import numpy as np
 ORIGIN = (2252, 3058)          # absolute (x, y) of local tile (0, 0)
 GRID_W, GRID_H = 32, 26        # local map size: x 2252..2283, y 3058..3083
 ZULRAH_SIZE = 5                # reference section 2
+MAX_WALKABLE = 72              # room for the shrine's walkable tiles (69: loadouts.walkable)
 
 
 def local(x: int, y: int) -> tuple[int, int]:

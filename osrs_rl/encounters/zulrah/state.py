@@ -171,6 +171,11 @@ CONFIG_FIELDS = (
     # ---- derived: the platform (loadouts.platform)
     ConfigField("collision", np.uint16, shape=(RT.GRID_W, RT.GRID_H), derived=True),
     ConfigField("move_ok", np.uint32, shape=(RT.GRID_W, RT.GRID_H), derived=True),   # bit m: move m legal
+    # line of sight, precomputed on the fixed map (core.line_of_sight's ray, range checked apart):
+    # player tile -> Zulrah's footprint at each spot, and walkable tile -> walkable tile
+    ConfigField("zulrah_sight", np.uint8, shape=(len(RT.SPOT_TILES), RT.GRID_W, RT.GRID_H), derived=True),
+    ConfigField("tile_index", np.int16, shape=(RT.GRID_W, RT.GRID_H), derived=True),    # -1: not walkable
+    ConfigField("tile_sight", np.uint8, shape=(RT.MAX_WALKABLE, RT.MAX_WALKABLE), derived=True),
     ConfigField("move_dx", np.int8, shape=(NUM_MOVES, 2), derived=True),              # per step (1 or 2)
     ConfigField("move_dy", np.int8, shape=(NUM_MOVES, 2), derived=True),
     ConfigField("safespot", np.uint8, shape=(RT.GRID_W, RT.GRID_H), derived=True),

@@ -12,7 +12,6 @@ from numba import njit
 
 from osrs_rl.core import prayers as P
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
-from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.skills import HITPOINTS, MAGIC, PRAYER, RANGED
 from osrs_rl.encounters.zulrah import mechanics as M
@@ -215,7 +214,7 @@ def _observe_snakelings(s, cfg, o):
         o[base + 4] = 1.0 if sn.lock > 0 else 0.0
         o[base + 5] = sn.life / M.SNAKELING_LIFE
         o[base + 6] = max(sn.attack_timer, 0) / M.SNAKELING_SPEED
-        o[base + 7] = 1.0 if has_line_of_sight(cfg.collision, p.x, p.y, 1, sn.x, sn.y, 1, reach) else 0.0
+        o[base + 7] = 1.0 if M.tile_sees(cfg, p.x, p.y, sn.x, sn.y, reach) else 0.0
 
 
 @njit(cache=True)
