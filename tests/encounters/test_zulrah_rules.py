@@ -456,6 +456,14 @@ def test_a_pillar_blocks_the_line_both_ways_and_zulrah_holds_its_attack():
     assert env.action_mask()[0, zulrah]
 
 
+def test_without_pillar_stall_zulrah_fires_through_the_pillar():
+    env = fight(start_rotation=0, start_phase=2, hp=BIG_HP, pillar_stall=False)
+    place(env, RT.local(2264, 3070))
+    run(env, first_action(0, 2) + 3 * RT.ACTION_TICKS + 1)        # its 4 magic attacks
+    s = env.states[0]
+    assert s["zulrah_attacks"] == 4 and s["stalled"] == 0
+
+
 def test_the_slam_knocks_the_player_back_until_the_platform_stops_it():
     # ZEN's slam pushes the player away from Zulrah's centre [M]; from the base's middle it is straight south
     env = fight(start_rotation=0, start_phase=1, hp=BIG_HP)         # magma at center

@@ -507,7 +507,7 @@ def zulrah_turn(s, cfg):
     code = cfg.timeline[s.rotation, s.phase, t]
     arg = cfg.timeline_arg[s.rotation, s.phase, t]
     if code == RT.ACT_RANGED or code == RT.ACT_MAGIC or code == RT.ACT_TANZANITE:
-        if not sees_zulrah(s, cfg, ZULRAH_SIGHT):
+        if cfg.pillar_stall and not sees_zulrah(s, cfg, ZULRAH_SIGHT):
             # behind a pillar: Zulrah holds its attack and its phase waits ("pillar stalling") [M: the
             # community technique, RL-R's stall tiles; APPROXIMATION: the wait is tick for tick, and the
             # line is cast from the player's side both ways, so neither can hit the other unseen]

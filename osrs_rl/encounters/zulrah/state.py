@@ -143,6 +143,9 @@ CONFIG_FIELDS = (
     ConfigField("tier_weight_budget", np.float32, 1.0, 0.0, 1000.0, "weight of budget gear when gear_tier = -2"),
     ConfigField("tier_weight_mid", np.float32, 1.0, 0.0, 1000.0, "weight of mid gear when gear_tier = -2"),
     ConfigField("tier_weight_max", np.float32, 1.0, 0.0, 1000.0, "weight of max gear when gear_tier = -2"),
+    ConfigField("pillar_stall", np.bool_, True, None, None,
+                "Zulrah holds a ranged or magic attack it has no line to (behind a pillar) and its phase waits "
+                "(pillar stalling, [M]); false: it fires anyway, as ZEN's Zulrah does"),
     ConfigField("scaffolding", np.bool_, True, None, None,
                 "fill the scaffolding observation segment (rotation, next phase, advice); false zeroes it"),
     ConfigField("kill_reward", np.float32, 1.0, -100.0, 100.0),
