@@ -67,7 +67,6 @@ from osrs_rl.core.consumables import COL_ATTACK_DELAY, COL_EFFECTS, heal_amount
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import edge_distance
-from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.skills import HITPOINTS, MAGIC, NUM_SKILLS, PRAYER, RANGED
 from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import rotations as RT
@@ -257,10 +256,10 @@ def _hazard(s, cfg, x, y):
 
 
 @njit(cache=True)
-def _tile_cost(s, cfg, x, y, zx, zy, reach, magma, sx, sy):
+def _tile_cost(s, cfg, x, y, spot, reach, magma, sx, sy):
     cost = _hazard(s, cfg, x, y) + COST_UPCOMING_CLOUD * _upcoming_clouds_over(s, cfg, x, y)
     cost += COST_SNAKELING * _snakeling_pressure(s, cfg, x, y)
-    if not has_line_of_sight(cfg.collision, x, y, 1, zx, zy, RT.ZULRAH_SIZE, reach):
+    if not M.spot_sees(cfg, spot, x, y, reach):
         cost += COST_OUT_OF_REACH
     if magma and cfg.safespot[x, y] == 0:
         cost += COST_OFF_SAFESPOT
@@ -273,7 +272,6 @@ def _tile_cost(s, cfg, x, y, zx, zy, reach, magma, sx, sy):
 def choose_tile(s, cfg, rot, ph, set_index):
     """The walkable tile of least cost for fighting phase ``ph`` of rotation ``rot`` in ``set_index``."""
     spot = cfg.phase_spot[rot, ph]
-    zx, zy = cfg.spot_tiles[spot, 0], cfg.spot_tiles[spot, 1]
     reach = cfg.set_range[s.tier, set_index]
     magma = cfg.phase_form[rot, ph] == RT.MAGMA
     sx, sy = STAND_XY[rot, ph, 0], STAND_XY[rot, ph, 1]
@@ -281,7 +279,7 @@ def choose_tile(s, cfg, rot, ph, set_index):
     for x in range(RT.GRID_W):
         for y in range(RT.GRID_H):
             if _walkable(cfg, x, y):
-                c = _tile_cost(s, cfg, x, y, zx, zy, reach, magma, sx, sy)
+                c = _tile_cost(s, cfg, x, y, spot, reach, magma, sx, sy)
                 if c < best:
                     best, bx, by = c, x, y
     return bx, by
@@ -349,7 +347,7 @@ def choose_target(s, cfg, legal, x, y, set_index, magic_prayed):
         sn = s.snakelings[k]
         if not legal[off + 2 + k]:
             continue
-        if not has_line_of_sight(cfg.collision, x, y, 1, sn.x, sn.y, 1, reach):
+        if not M.tile_sees(cfg, x, y, sn.x, sn.y, reach):
             continue
         d = edge_distance(x, y, 1, sn.x, sn.y, 1)
         if _threatens(sn, x, y, magic_prayed) and d < best_threat:
@@ -359,7 +357,7 @@ def choose_target(s, cfg, legal, x, y, set_index, magic_prayed):
     if threat >= 0:
         return 2 + threat
     # a hit that lands while Zulrah dives waits for it to rise (mechanics.land_npc_hits): no loss
-    sees = has_line_of_sight(cfg.collision, x, y, 1, s.zx, s.zy, RT.ZULRAH_SIZE, reach)
+    sees = M.spot_sees(cfg, s.spot, x, y, reach)
     if legal[off + ST.ATTACK_ZULRAH] and sees:
         return ST.ATTACK_ZULRAH
     if spare >= 0 and not M.zulrah_targetable(s, cfg):

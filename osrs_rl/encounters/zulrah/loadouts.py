@@ -83,12 +83,18 @@ def _run_steps(dx: int, dy: int) -> tuple[tuple[int, int], tuple[int, int]]:
     return first, (int(np.sign(dx - first[0])), int(np.sign(dy - first[1])))
 
 
+def map_flags() -> np.ndarray:
+    """core.collision flags of the map file: water blocks movement only, the pillars line of sight too."""
+    flags = np.full((RT.GRID_W, RT.GRID_H), C.BLOCKED, dtype=C.FLAGS_DTYPE)
+    flags[walkable()] = 0
+    flags[pillars()] |= C.BLOCKS_LOS
+    return flags
+
+
 def platform(cfg) -> None:
     """Collision map, the legal-move table per tile and the safespot map."""
     w = walkable()
-    flags = np.full((RT.GRID_W, RT.GRID_H), C.BLOCKED, dtype=C.FLAGS_DTYPE)    # water: movement only
-    flags[w] = 0
-    flags[pillars()] |= C.BLOCKS_LOS
+    flags = map_flags()
     cfg["collision"] = flags
     steps = [((0, 0), (0, 0))] + [((dx, dy), (0, 0)) for dx, dy in WALK] + [_run_steps(dx, dy) for dx, dy in RUN]
     for m, (a, b) in enumerate(steps):

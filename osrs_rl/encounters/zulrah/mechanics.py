@@ -159,8 +159,15 @@ def set_range(cfg, s):
 def sees_zulrah(s, cfg, reach):
     """Zulrah's footprint within ``reach`` of the player with a clear line (the pillars block it;
     water does not) [core.line_of_sight; shrine_map.json], read from the precomputed table."""
-    d = chebyshev_distance(s.p.x, s.p.y, 1, s.zx, s.zy, RT.ZULRAH_SIZE)
-    return 0 < d <= reach and cfg.zulrah_sight[s.spot, s.p.x, s.p.y] != 0
+    return spot_sees(cfg, s.spot, s.p.x, s.p.y, reach)
+
+
+@njit(cache=True)
+def spot_sees(cfg, spot, x, y, reach):
+    """A player on (x, y) reaches Zulrah's footprint at ``spot`` within ``reach`` with a clear line."""
+    zx, zy = cfg.spot_tiles[spot, 0], cfg.spot_tiles[spot, 1]
+    d = chebyshev_distance(x, y, 1, zx, zy, RT.ZULRAH_SIZE)
+    return 0 < d <= reach and cfg.zulrah_sight[spot, x, y] != 0
 
 
 @njit(cache=True)

@@ -25,7 +25,6 @@ from functools import cache
 import numpy as np
 
 from osrs_rl.audit.truth import Truth
-from osrs_rl.core import collision as C
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.encounters.zulrah import loadouts
@@ -51,9 +50,7 @@ def targetable(s) -> bool:
 
 @cache
 def _reference_flags() -> np.ndarray:
-    flags = np.where(loadouts.walkable(), 0, C.BLOCKED).astype(C.FLAGS_DTYPE)
-    flags[loadouts.pillars()] |= C.BLOCKS_LOS
-    return flags
+    return loadouts.map_flags()
 
 
 def in_sight(x, y, zx, zy) -> bool:
