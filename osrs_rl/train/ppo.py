@@ -45,6 +45,7 @@ from osrs_rl.train.logger import RATE_METRICS, Logger, episode_scalars, opponent
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
 from osrs_rl.train.models import build_model
 from osrs_rl.train.optim import build_optimizer, set_lr
+from osrs_rl.train.policy_view import with_policy_view
 from osrs_rl.train.rollout import Collector, RolloutStorage
 from osrs_rl.train.selfplay import SelfPlay
 from osrs_rl.train.training_replays import TrainingReplays
@@ -244,13 +245,18 @@ class Trainer:
         self.training_replays = None
         if cfg.log.replays:
             self.training_replays = TrainingReplays(self.run_dir / "replays" / "train", cfg.log.replay_sample_every,
-                                                    cfg.log.replay_keep, seed=cfg.run.seed + self.iteration)
+                                                    cfg.log.replay_keep, seed=cfg.run.seed + self.iteration,
+                                                    annotate=self._with_policy_view)
         self.collector = Collector(self.envs, self.model, self.device, seed=cfg.run.seed + self.iteration,
                                    opponent_act=self.selfplay.act if self.selfplay is not None else None,
                                    reset_state=cfg.model.reset_on_episode, replays=self.training_replays)
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size)
         self.console = console
+
+    def _with_policy_view(self, replay, _episode_step):
+        # the view of the model as it stands: trained on ``global_step`` steps (the episode may be newer)
+        return with_policy_view(replay, self.model, self.global_step)
 
     def _run_dir(self) -> Path:
         """``run.out_dir``/``run.name`` (a new run without a name gets the encounter and the time, and

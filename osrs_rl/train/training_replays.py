@@ -7,9 +7,10 @@ replay is made of. :class:`TrainingReplays` keeps the highest-return episode so 
 among equal returns, as a sparse reward gives) and a uniform sample of the others (a reservoir per
 sampling interval) and writes them to the run folder.
 
-Training replays carry the reward components (derived by re-simulating the episode when it is
-written, a few milliseconds) but no policy annotations (values, probabilities): the rollout does not
-keep them per env across iterations. Evaluation replays (``evaluate.save_replays``) have both.
+Training replays carry the reward components and, given an ``annotate`` function, the policy's view
+(values, probabilities): both are derived by re-simulating the episode when it is written (the
+rollout does not keep probabilities per env across iterations); ``osrs_rl.train.policy_view`` runs
+the policy of the moment over it. Evaluation replays (``evaluate.save_replays``) record both as they play.
 """
 
 from __future__ import annotations
@@ -113,8 +114,9 @@ class TrainingReplays:
     """Keeps the best training episode so far and samples others; :meth:`flush` writes them to
     ``folder`` (``best.orlr``, and ``sample-<step>.orlr``, the newest ``keep`` of them)."""
 
-    def __init__(self, folder: Path, sample_every: float, keep: int, seed: int = 0):
+    def __init__(self, folder: Path, sample_every: float, keep: int, seed: int = 0, annotate=None):
         self.folder = Path(folder)
+        self.annotate = annotate              # annotate(replay, global_step) -> replay, before each write
         self.sample_every = float(sample_every)
         self.keep = int(keep)
         self.rng = np.random.default_rng(seed)
@@ -147,15 +149,19 @@ class TrainingReplays:
         now = time.monotonic()
         if self._best_dirty and self.best is not None and (force or now >= self._next_best):
             self.best.meta["global_step"] = int(global_step)
-            written.append(save_replay(self.folder / "best.orlr", with_reward_components(self.best)))
+            written.append(save_replay(self.folder / "best.orlr", self._annotated(self.best, global_step)))
             self._best_dirty = False
             self._next_best = now + BEST_WRITE_INTERVAL
         if self.keep > 0 and self.sample is not None and (force or now >= self._next_sample):
             self.sample.meta["global_step"] = int(global_step)
             written.append(save_replay(self.folder / f"sample-{global_step:012d}.orlr",
-                                       with_reward_components(self.sample)))
+                                       self._annotated(self.sample, global_step)))
             self.sample, self._seen = None, 0
             self._next_sample = time.monotonic() + self.sample_every
             for old in sorted(self.folder.glob("sample-*.orlr"))[:-self.keep]:
                 old.unlink()
         return written
+
+    def _annotated(self, replay: Replay, global_step: int) -> Replay:
+        replay = with_reward_components(replay)
+        return replay if self.annotate is None else self.annotate(replay, global_step)

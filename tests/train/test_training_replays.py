@@ -4,6 +4,7 @@ import numpy as np
 
 import osrs_rl
 from osrs_rl.replay import load_replay, verify_replay
+from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train import training_replays
 from osrs_rl.train.config import load_config
 from osrs_rl.train.ppo import Trainer
@@ -148,3 +149,57 @@ def test_equal_returns_keep_the_shortest_episode(tmp_path):
                  lambda i: {"env": i})
     keeper.offer([Episode(0, 1.0, 250)], flags, ~flags, lambda i: {"env": i})
     assert keeper.best == {"ticks": 200, "env": 1, "kind": "best"}
+
+
+def _recorded_view(replay, model):
+    """The policy's view of ``replay`` taken as evaluation takes it: playing the recorded actions in a
+    fresh env through ``record_policy_episode`` and asking the model before each tick."""
+    import torch
+
+    from osrs_rl.replay import record_policy_episode
+    from osrs_rl.train.distributions import MaskedMultiCategorical
+
+    spec = get_spec(replay.encounter)
+    heads = tuple(int(h) for h in spec.head_sizes)
+    run = {"state": model.initial_state(1, torch.device("cpu")), "t": 0}
+
+    @torch.no_grad()
+    def act(env, obs, info):
+        env.restore(0, replay.initial_snapshot) if run["t"] == 0 else None
+        obs, mask = env._obs_view, env.action_mask()
+        first = torch.tensor([run["t"] == 0])
+        logits, value, run["state"] = model.step(torch.from_numpy(obs), run["state"], first)
+        p = MaskedMultiCategorical(logits, torch.from_numpy(mask), heads).log_probs[0].exp().numpy()
+        a = replay.actions[run["t"], 0][None]
+        run["t"] += 1
+        return a, {"value": float(value[0]), "probs": [p[h, :n] for h, n in enumerate(heads)]}
+
+    return record_policy_episode(replay.encounter, replay.config, act, max_ticks=replay.ticks)
+
+
+def test_training_replays_carry_the_policy_view(tmp_path):
+    """A recurrent template run: best.orlr and the samples hold values and probabilities per tick, equal
+    to the final policy's run over the recorded actions (its recurrent state carried), and the meta says
+    at which step the view was taken."""
+    cfg = _cfg(tmp_path, "--run.total_steps", "2048", "--env.num_envs", "8", "--ppo.horizon", "32",
+               "--model.kind", "mingru", "--log.replay_sample_every", "0.000001", "--log.replay_keep", "2")
+    t = Trainer(cfg, console=False)
+    t.train()
+    files = sorted((t.run_dir / "replays" / "train").glob("*.orlr"))
+    assert len(files) >= 2
+    t.model.eval()
+    final = []
+    for f in files:
+        replay = load_replay(f)
+        assert replay.values is not None and replay.probs is not None
+        view_step = replay.meta["policy_view"]["global_step"]
+        assert view_step <= replay.meta["global_step"] and view_step <= t.global_step
+        if view_step == t.global_step:                      # written at the end, by the final policy
+            final.append(replay)
+    assert final
+    for replay in final:
+        again = _recorded_view(replay, t.model)
+        assert np.allclose(again.values, replay.values, atol=1e-5)
+        for mine, theirs in zip(replay.probs, again.probs, strict=True):
+            assert np.allclose(mine, theirs, atol=1e-5)
+            assert np.allclose(mine.sum(axis=1), 1.0, atol=1e-4)
