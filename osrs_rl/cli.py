@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -362,11 +363,30 @@ def cmd_train(args: argparse.Namespace) -> int:
     if rows:
         console.print(f"replays of evaluation episodes: {trainer.run_dir / 'replays'} ({len(replays)} files; "
                       f"osrs-rl replay verify FILE re-simulates one)")
+        win = _first_win(replays)
+        if win is not None:
+            say(f"watch the policy win (its value and action probabilities per tick): osrs-rl view {win}")
+        else:
+            say("none of the evaluation replays is a win")
     if trainer.training_replays is not None:
         console.print(f"replays of training episodes (the best so far and a sample): {trainer.training_replays.folder}")
     if trainer.spec.truth is not None:
         console.print(f"check what the policy does against the reference: osrs-rl audit {trainer.run_dir}")
     return 0
+
+
+def _first_win(paths) -> Path | None:
+    """The first replay among ``paths`` whose episode the learner won (its outcome re-simulated)."""
+    from osrs_rl.replay.file import load_replay
+    from osrs_rl.replay.outcome import replay_outcome
+    from osrs_rl.train.evaluate import SUCCESS_METRICS
+
+    for path in paths:
+        if Path(path).name.startswith("best-"):
+            continue                                  # a copy of one of the others
+        if replay_outcome(load_replay(path)) in SUCCESS_METRICS:
+            return Path(path)
+    return None
 
 
 RENDER_OPTIONS = {"out": "--out", "tick": "--tick", "fps": "--fps", "overlays": "--overlays", "start": "--start",

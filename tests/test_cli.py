@@ -202,3 +202,27 @@ def test_train_logs_its_final_evaluation_to_tensorboard(tmp_path, capsys):
     (row,) = json.loads((run / "eval.json").read_text())
     assert logged[f"eval/{row['opponent']}/win_rate"] == (last_step, pytest.approx(row["win_rate"]))
     assert logged[f"eval/{row['opponent']}/mean_ticks"] == (last_step, pytest.approx(row["mean_ticks"]))
+
+
+def test_first_win_names_a_won_evaluation_replay(tmp_path):
+    """The trainer's closing lines point at a replay the learner won: found by re-simulating each one's end."""
+    import numpy as np
+
+    from osrs_rl.cli import _first_win
+    from osrs_rl.replay import record_policy_episode, save_replay
+    from osrs_rl.replay.outcome import replay_outcome
+
+    def fight(env, obs, info):                       # attack behind protect from melee, eat when the option is open
+        return np.array([[1, 1, 1]]) if info["action_mask"][0, 6] else np.array([[1, 1, 0]])
+
+    def idle(env, obs, info):
+        return np.zeros((1, 3), dtype=np.int64)
+
+    lost = save_replay(tmp_path / "default-0.orlr", record_policy_episode("template", {"max_ticks": 300}, idle))
+    won = save_replay(tmp_path / "default-1.orlr", record_policy_episode("template", {"max_ticks": 300}, fight))
+    copy = save_replay(tmp_path / "best-default.orlr", record_policy_episode("template", {"max_ticks": 300}, fight))
+    from osrs_rl.replay import load_replay
+
+    assert replay_outcome(load_replay(lost)) != "won" and replay_outcome(load_replay(won)) == "won"
+    assert _first_win([lost, copy, won]) == won
+    assert _first_win([lost]) is None
