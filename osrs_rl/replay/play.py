@@ -329,5 +329,22 @@ class PlaySession:
         replay.validate()
         return with_reward_components(replay)
 
-    def save(self, path) -> Path:
-        return save_replay(path, self.to_replay())
+    def save(self, path, overwrite: bool = False) -> Path:
+        """Save the session as a replay at ``path`` and return where it went: a file already there is kept
+        and the demonstration goes to the first free ``NAME-2.orlr``, ``NAME-3.orlr``, ... (the returned
+        path, which the server sends the page, names it), unless ``overwrite``."""
+        path = Path(path)
+        replay = self.to_replay()
+        return save_replay(path if overwrite else free_path(path), replay)
+
+
+def free_path(path: Path) -> Path:
+    """``path`` if nothing is there, else the first ``STEM-k SUFFIX`` (k = 2, 3, ...) that is free. A check,
+    not a lock: two writers racing for one name in the same instant could still meet (a local tool's
+    saves are one person's clicks)."""
+    k = 2
+    free = path
+    while free.exists():
+        free = path.with_name(f"{path.stem}-{k}{path.suffix}")
+        k += 1
+    return free

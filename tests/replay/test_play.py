@@ -194,3 +194,21 @@ def test_zulrah_clicks_walk_to_the_tile_and_target_the_clicked_npc():
     state = s.step(click["intents"])
     assert _entity(state, "player")["attack_timer"] > 0                  # the attack went out
     assert s.to_replay().ticks == 13
+
+
+def test_saving_never_overwrites_a_demonstration_unless_asked(tmp_path):
+    # issue 15, item 8: a second save under a saved demo's name replaced it without a word
+    first = PlaySession("template", {"max_ticks": 10}, seed=1)
+    first.step({"attack": 1})
+    path = first.save(tmp_path / "demo.orlr")
+    assert path == tmp_path / "demo.orlr"
+    kept = path.read_bytes()
+    second = PlaySession("template", {"max_ticks": 10}, seed=2)
+    for _ in range(3):
+        second.step({})
+    again = second.save(tmp_path / "demo.orlr")
+    assert again == tmp_path / "demo-2.orlr" and path.read_bytes() == kept       # the first one is untouched
+    assert load_replay(again).ticks == 3
+    assert second.save(tmp_path / "demo.orlr") == tmp_path / "demo-3.orlr"
+    assert second.save(tmp_path / "demo.orlr", overwrite=True) == path           # asked for: replaced
+    assert load_replay(path).ticks == 3
