@@ -353,7 +353,7 @@ def test_a_crowded_scene_is_legible(driver, tmp_path):
             name = next(e["name"] for e in crowded["entities"] if e["id"] == eid)
             _wait(lambda name=name: name in driver.find_element("id", "canvas-0").get_attribute("title"),
                   f"the tooltip of {eid}")
-        assert "immobile" in driver.find_element("id", "key-0").text      # the badges have a legend
+        assert "frozen" in driver.find_element("id", "key-0").text        # the badges have a legend
         driver.save_screenshot("/tmp/viewer-crowded.png")
         # the top-actions table stays inside its pane
         driver.find_element("id", "btn-fwd").click()
@@ -373,3 +373,35 @@ def _hover_canvas(driver, x: float, y: float) -> None:
     size = canvas.size
     ActionChains(driver).move_to_element_with_offset(canvas, int(x - size["width"] / 2),
                                                      int(y - size["height"] / 2)).perform()
+
+
+# ---- the magma stun is not a freeze (issue 15) -----------------------------------------------------------------
+def test_a_stunned_player_says_stunned_and_a_frozen_one_frozen(driver, tmp_path):
+    from osrs_rl.replay.scene import scene_of, validate_scene
+    from osrs_rl.replay.verify import start_env
+
+    app = ViewerApp([save_annotated(tmp_path, "zulrah", 3), save_annotated(tmp_path, "pvp", 3)])
+    zulrah, pvp = app.replay("0"), app.replay("1")
+    env = start_env(app.replays["0"]["replay"])
+    env.states[0]["stun"] = 3                                  # the slam's stun, in the record
+    zulrah["scenes"][0] = validate_scene(scene_of(env))
+    env = start_env(app.replays["1"]["replay"])
+    env.states[0]["players"][0]["p"]["freeze_ticks"] = 4       # an ice barrage's freeze
+    pvp["scenes"][0] = validate_scene(scene_of(env))
+    server = ViewerServer(app).start()
+    try:
+        _open(driver, f"{server.url}?a=0&b=1")
+        stunned, frozen = _drawn(driver, 0)["entities"]["player"], _drawn(driver, 1)["entities"]["p0"]
+        assert "stunned 3" in stunned["bits"] and "frozen" not in stunned["bits"] and "immobile" not in stunned["bits"]
+        assert "frozen 4" in frozen["bits"] and "stunned" not in frozen["bits"]
+        labels = {b["of"]: b["text"] for b in _drawn(driver, 0)["labels"] if b["kind"] == "bits"}
+        assert "stunned 3" in labels["player"]                  # the label drawn under it on the canvas
+        tips = _js(driver, "const p = window.viewer.panes;"
+                           "return [describe(p[0].drawn.entities.player), describe(p[1].drawn.entities.p0)]")
+        assert "stunned: cannot move nor attack for 3 ticks" in tips[0] and "frozen" not in tips[0]
+        assert "frozen: cannot move for 4 ticks" in tips[1]
+        assert "stunned" in driver.find_element("id", "key-0").text     # the key names both marks
+        assert "frozen" in driver.find_element("id", "key-0").text
+        driver.save_screenshot("/tmp/viewer-stun.png")
+    finally:
+        server.close()

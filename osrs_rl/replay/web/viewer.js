@@ -67,7 +67,8 @@ class Pane {
       ["prayer switch", "#61afef"]].map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }), name)));
     // what the marks on the canvas mean (the same in view and play)
     this.key = el("div", { id: `key-${i}`, class: "legend key" },
-      el("span", {}, "name above, hp/max inside, below: [overhead] style t<ticks to attack> immobile <ticks>"),
+      el("span", {}, "name above, hp/max inside, below: [overhead] style t<ticks to attack> frozen <ticks> (cannot move, "
+        + "cyan border) stunned <ticks> (cannot move nor attack, orange border)"),
       ...Object.entries(STYLE_COLORS).map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }),
         `${name} hit in flight (arrow)`)),
       ...Object.entries(SPLAT_COLORS).map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}; border-radius: 4px` }),
@@ -228,19 +229,22 @@ function drawScene(pane, scene) {
     ctx.fillRect(x0 + 1, y0 + 2, w - 2, full - 4);
     ctx.globalAlpha = 1;
     if (n > 1) { ctx.strokeStyle = "#000"; ctx.lineWidth = 1; ctx.strokeRect(x0 + 1.5, y0 + 2.5, w - 3, full - 5); }
-    if (e.frozen > 0) { ctx.strokeStyle = "#7fdbff"; ctx.lineWidth = 3; ctx.strokeRect(x0 + 2, y0 + 2, w - 4, full - 4); }
+    const stunned = e.stunned || 0;      // optional in the scene format: encounters without a stun omit it
+    if (e.frozen > 0 || stunned > 0) {
+      ctx.strokeStyle = stunned > 0 ? "#ffaa28" : "#7fdbff"; ctx.lineWidth = 3; ctx.strokeRect(x0 + 2, y0 + 2, w - 4, full - 4);
+    }
     const frac = e.max_hp > 0 ? Math.min(1, Math.max(0, e.hp) / e.max_hp) : 0;   // the HP bar (brews overheal)
     ctx.fillStyle = "#c0392b"; ctx.fillRect(x0 + 2, y0 + 2, w - 4, 4);        // inside the tile: never clipped
     ctx.fillStyle = "#2ecc71"; ctx.fillRect(x0 + 2, y0 + 2, (w - 4) * frac, 4);
     const hpText = `${e.hp}/${e.max_hp}`;
     const bits = [e.overhead ? `[${e.overhead}]` : null, e.style, e.attack_timer !== null && e.attack_timer !== undefined ? `t${e.attack_timer}` : null,
-      e.frozen > 0 ? `immobile ${e.frozen}` : null].filter(Boolean);
+      e.frozen > 0 ? `frozen ${e.frozen}` : null, stunned > 0 ? `stunned ${stunned}` : null].filter(Boolean);
     labels.push({ text: hpText, x: cx, y: cy, color: "#fff", kind: "hp", of: e.id });
     labels.push({ text: e.name, x: cx, y: y0 - 8, color: "#fff", kind: "name", of: e.id });
     if (bits.length) labels.push({ text: bits.join(" "), x: cx, y: y0 + full + 8, color: "#ffd866", kind: "bits", of: e.id });
     drawn.entities[e.id] = { x: cx, y: cy, left: x0, top: y0, width: w, height: full, stacked: n, tile: [e.x, e.y],
-      hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen, name: e.name,
-      hp: e.hp, maxHp: e.max_hp };
+      hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen, stunned, name: e.name,
+      hp: e.hp, maxHp: e.max_hp, bits: bits.join(" ") };
   }
   // hits in flight: a dashed arrow in the style's colour, labelled with the style only (the game shows the
   // projectile, not its damage, until it lands as a hitsplat)
@@ -273,7 +277,8 @@ function drawScene(pane, scene) {
 function describe(d) {
   const bits = [`${d.name}`, `hp ${d.hpText}`, d.overhead ? `praying ${d.overhead}` : null, d.style,
     d.attackTimer !== null && d.attackTimer !== undefined ? `${d.attackTimer} ticks to attack` : null,
-    d.frozen > 0 ? `cannot move for ${d.frozen} ticks` : null];
+    d.frozen > 0 ? `frozen: cannot move for ${d.frozen} ticks` : null,
+    d.stunned > 0 ? `stunned: cannot move nor attack for ${d.stunned} ticks` : null];
   return bits.filter(Boolean).join(", ");
 }
 
