@@ -9,6 +9,7 @@ the tests skip, except under CI (the ``CI`` variable set), where a missing brows
 import os
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -404,4 +405,54 @@ def test_a_stunned_player_says_stunned_and_a_frozen_one_frozen(driver, tmp_path)
         assert "frozen" in driver.find_element("id", "key-0").text
         driver.save_screenshot("/tmp/viewer-stun.png")
     finally:
+        server.close()
+
+
+# ---- input while the server works (issue 15, item 15) -----------------------------------------------------------
+def _held(method, gate: threading.Event):
+    """``method`` that first waits for ``gate``: the server answering late, as on a first tick that compiles."""
+    def held(*args):
+        assert gate.wait(WAIT_S), "the test never opened the gate"
+        return method(*args)
+    return held
+
+
+def test_input_before_the_fight_and_during_a_tick_is_kept_and_applied(driver, tmp_path):
+    from selenium.webdriver import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    app = ViewerApp(play=PlayDefaults("pvp", {"max_ticks": 200}, seed=1, opponent="average"), save_dir=tmp_path)
+    starting, ticking = threading.Event(), threading.Event()
+    app.new_session, app.step = _held(app.new_session, starting), _held(app.step, ticking)
+    server = ViewerServer(app).start()
+    try:
+        driver.get(server.url)
+        _wait(lambda: _js(driver, "return window.viewer.play.loading === true"), "the fight to start")
+        ActionChains(driver).send_keys("w").send_keys(Keys.ENTER).perform()      # before it has any button
+        _wait(lambda: _js(driver, "return window.viewer.play.early.length") == 2, "the keys to be kept")
+        assert _js(driver, "return document.body.dataset.busy") == "true"
+        _wait(lambda: driver.find_element("id", "busy").is_displayed(), "the page to say it is starting")
+        assert "starting" in driver.find_element("id", "busy").text
+        ticking.set()
+        starting.set()
+        _wait(lambda: _js(driver, "return window.viewer.play.state && window.viewer.play.state.tick") == 1,
+              "the tick the early Enter asked for")
+        session = app.sessions[_js(driver, "return window.viewer.play.session")]["session"]
+        overhead = session.head_names.index("overhead")
+        assert session.tick == 1 and session.actions[0][0][overhead] == 2        # w: missiles, sent with it
+        assert not driver.find_element("id", "busy").is_displayed()
+        # a tick asked for while one is in flight follows it, with what was pressed meanwhile
+        ticking.clear()
+        driver.find_element("id", "play-step").click()
+        _wait(lambda: _js(driver, "return window.viewer.play.busy"), "the tick to be in flight")
+        ActionChains(driver).send_keys("q").send_keys(Keys.ENTER).perform()      # magic, then another tick
+        assert _js(driver, "return window.viewer.play.tickQueued") is True
+        assert _queue(driver) == {"overhead": 1}
+        ticking.set()
+        _wait(lambda: session.tick == 3 and not _js(driver, "return window.viewer.play.busy"), "both ticks")
+        assert session.actions[1][0][overhead] == 0 and session.actions[2][0][overhead] == 1
+        assert driver.find_element("id", "error").text == ""
+    finally:
+        starting.set()
+        ticking.set()
         server.close()

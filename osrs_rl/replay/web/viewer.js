@@ -366,9 +366,19 @@ function renderSide(box, scene) {
 const viewer = {
   mode: null, panes: [], frame: 0, maxFrame: 0, playing: false, speed: 1, timer: null,
   overlays: { line_of_sight: false, danger: false }, replays: [], config: null,
-  play: { session: null, state: null, queue: {}, auto: false, busy: false, note: "", saved: null },
+  // play: ``busy`` while a tick is asked for, ``loading`` while a fight starts; input that comes then is
+  // kept, not dropped: keys in ``early`` (pressed before the fight's buttons exist), a tick in ``tickQueued``
+  play: { session: null, state: null, queue: {}, auto: false, busy: false, loading: false, note: "", saved: null,
+    early: [], tickQueued: false },
+  keyHandler: null,               // the mode's key handler; keys pressed before it is set wait in ``early``
 
   async start() {
+    document.addEventListener("keydown", (ev) => {
+      if (typing(ev.target) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if (this.keyHandler) { this.keyHandler(ev); return; }
+      if (ev.key === "Enter" || ev.key === " ") ev.preventDefault();
+      this.play.early.push(ev.key);               // the page is still loading: kept for the mode's handler
+    });
     this.config = await api("/api/config");
     this.mode = this.config.mode;
     document.body.dataset.mode = this.mode;
@@ -432,12 +442,12 @@ async function startView() {
     viewer.speed = Number(ev.target.value);
     if (viewer.playing) viewer.setPlaying(true);
   });
-  document.addEventListener("keydown", (ev) => {
-    if (typing(ev.target)) return;
+  viewer.keyHandler = (ev) => {
     if (ev.key === " ") { ev.preventDefault(); viewer.setPlaying(!viewer.playing); }
     else if (ev.key === "ArrowRight") viewer.seek(viewer.frame + 1);
     else if (ev.key === "ArrowLeft") viewer.seek(viewer.frame - 1);
-  });
+  };
+  viewer.play.early = [];            // keys pressed while the page loaded: nothing to replay them on yet
   if (ids.length) await openReplays(ids);
 }
 
@@ -480,29 +490,64 @@ async function startPlay() {
   pane.legend.hidden = true;
   pane.annot.hidden = true;           // no policy to annotate: the tick and return are in the controls
   pane.canvas.addEventListener("click", (ev) => clickCanvas(pane, ev.offsetX, ev.offsetY).catch(showError));
-  $("play-step").addEventListener("click", () => playStep().catch(showError));
+  $("play-step").addEventListener("click", () => askTick());
   $("play-auto").addEventListener("change", (ev) => setAuto(ev.target.checked));
   $("play-new").addEventListener("click", () => newSession().catch(showError));
   $("play-save").addEventListener("click", () => saveSession().catch(showError));
-  document.addEventListener("keydown", (ev) => {
-    if (typing(ev.target) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.key === "Enter") { ev.preventDefault(); playStep().catch(showError); return; }
-    const button = document.querySelector(`#actions button[data-key="${CSS.escape(ev.key.toLowerCase())}"]`);
-    if (button && !button.disabled) button.click();
-  });
+  viewer.keyHandler = (ev) => {
+    if (ev.key === "Enter") ev.preventDefault();
+    playKey(ev.key);
+  };
   await newSession();
 }
 
+// a key in play: Enter ticks, a hotkey presses its button; while a fight is starting it waits in ``early``
+function playKey(key) {
+  const play = viewer.play;
+  if (play.loading || !play.state) {
+    play.early.push(key);
+    setStatus(`starting the fight: ${play.early.length} key(s) kept for it`);
+    return;
+  }
+  if (key === "Enter") { askTick(); return; }
+  const button = document.querySelector(`#actions button[data-key="${CSS.escape(key.toLowerCase())}"]`);
+  if (button && !button.disabled) button.click();
+}
+
+// the busy mark: body[data-busy] at once (tests read it), the visible "working" note only when an answer
+// takes longer than BUSY_SHOW_MS (a quick tick does not flicker)
+const BUSY_SHOW_MS = 250;
+let busyTimer = null;
+function setBusy(on, text) {
+  document.body.dataset.busy = String(on);
+  clearTimeout(busyTimer);
+  if (!on) { $("busy").hidden = true; return; }
+  $("busy").textContent = text;
+  busyTimer = setTimeout(() => { $("busy").hidden = false; }, BUSY_SHOW_MS);
+}
+
 async function newSession() {
+  const play = viewer.play;
   const body = {};
   const opponent = $("play-opponent").value;
   if (opponent) body.opponent = opponent;
-  const state = await api("/api/play", body);
-  viewer.play.session = state.session;
-  viewer.play.saved = null;
-  viewer.play.queue = {};
+  play.loading = true;
+  setBusy(true, "starting the fight...");
+  let state;
+  try {
+    state = await api("/api/play", body);
+  } finally {
+    play.loading = false;
+    setBusy(false);
+  }
+  play.session = state.session;
+  play.saved = null;
+  play.queue = {};
+  play.tickQueued = false;
   setPlayState(state);
   setStatus(`new fight: ${state.encounter} against ${state.meta.opponent || "the encounter's own opponent"}`);
+  const early = play.early.splice(0);      // keys pressed while it started, in order, on its buttons
+  for (const key of early) playKey(key);
 }
 
 function setPlayState(state) {
@@ -558,17 +603,34 @@ async function clickCanvas(pane, px, py) {
   setStatus(`clicked ${target ? target.name : `(${tile.x}, ${tile.y})`}: ${res.note}`);
 }
 
+// a tick the player asked for (the button, Enter): sent now, or once the tick in flight is answered
+function askTick() {
+  const play = viewer.play;
+  if (play.loading || !play.state) { playKey("Enter"); return; }
+  if (play.busy) { play.tickQueued = true; return; }
+  playStep().catch(showError);
+}
+
 async function playStep() {
   const play = viewer.play;
-  if (!play.session || play.busy || (play.state && play.state.done)) return;
+  if (!play.session || play.busy || play.loading || (play.state && play.state.done)) return;
   play.busy = true;
+  setBusy(true, "waiting for the tick...");
   try {
-    const intents = play.queue;
+    const intents = play.queue;        // what is clicked from now on is queued for the next tick
     play.queue = {};
     const state = await api(`/api/play/${play.session}/step`, { intents });
     setPlayState(state);
+  } catch (err) {
+    play.tickQueued = false;           // a refused tick takes the one asked after it along
+    throw err;
   } finally {
     play.busy = false;
+    setBusy(false);
+  }
+  if (play.tickQueued) {               // asked for while this one was in flight
+    play.tickQueued = false;
+    await playStep();
   }
 }
 
