@@ -25,15 +25,17 @@ def test_the_declared_range_is_the_builds_in_the_file():
     assert (field.low, field.high) == (-1, count - 1)
 
 
+@pytest.mark.parametrize("encounter", ["pvp", "pvp_selfplay"])
 @pytest.mark.parametrize("build", range(_build_field().low, _build_field().high + 1))
-def test_every_declared_build_fights(build):
-    env = osrs_rl.make("pvp", num_envs=2, seed=5, build=build)
+def test_every_declared_build_fights(encounter, build):
+    env = osrs_rl.make(encounter, num_envs=2, seed=5, build=build)
     env.reset()
     states = env.states
     if build >= 0:
         assert (states["players"]["build"] == build).all()
     assert (states["players"]["p"]["base_levels"] > 0).all()          # the build's levels were applied
-    env.step(np.zeros((2, len(env.spec.action_heads)), dtype=np.int64))
+    shape = (2, env.spec.num_heads) if env.single_agent else (2, env.spec.num_agents, env.spec.num_heads)
+    env.step(np.zeros(shape, dtype=np.int64))
     assert env.tick == 1
 
 
