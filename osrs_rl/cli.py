@@ -338,6 +338,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     except NonFiniteError as e:
         console.print("[red]error:[/red] " + escape(str(e)))
         return 1
+    except ImportError as e:               # an optional package a setting needs (log.wandb: wandb)
+        return _error(str(e))
     rows = []
     if trainer.cfg.run.eval_episodes > 0:
         from osrs_rl.train.evaluate import Policy, training_opponents

@@ -205,7 +205,12 @@ def load_replay(path: str | os.PathLike, check: bool = True) -> Replay:
 
 
 def decode(data: bytes, where: str = "replay") -> Replay:
-    if len(data) < len(MAGIC) or data[:len(MAGIC)] != MAGIC:
+    if not data:
+        raise ReplayError(f"{where} is an empty file (0 bytes), not a replay")
+    if len(data) < len(MAGIC) and MAGIC.startswith(data):     # cut off inside the magic itself
+        raise ReplayError(f"{where} is a truncated file ({len(data)} bytes): a replay's header alone is "
+                          f"{_HEADER.size} bytes")
+    if data[:len(MAGIC)] != MAGIC:
         raise ReplayError(f"{where} is not an osrs-rl replay (bad magic bytes)")
     if len(data) < _HEADER.size:
         raise ReplayError(f"{where} is truncated: {len(data)} bytes, shorter than the {_HEADER.size}-byte header")

@@ -19,6 +19,11 @@ attack is clicked again once in reach).
 With a trained checkpoint as the opponent, a one-agent encounter with a two-agent twin
 (``POLICY_OPPONENT_ENCOUNTER``: ``pvp`` -> ``pvp_selfplay``) is played as that twin, the policy acting
 for agent 1 from its own observation and mask, and the replay holds both agents' actions.
+
+A new session warms up (``PlaySession.warm_up``): one tick of the encounter in a scratch env, its scene
+and digest, and the opponent policy once, so the kernels compile (or load from Numba's cache, seconds
+on a first run) while the session is made, which ``osrs-rl play`` does before its server listens, and
+not on the player's first tick. The session itself does not move.
 """
 
 from __future__ import annotations
@@ -84,6 +89,17 @@ class PolicyOpponent:
             self.first = False
             m = torch.from_numpy(np.ascontiguousarray(mask)).to(self.device)
             return MaskedMultiCategorical(logits, m, self.heads).sample(self.generator).cpu().numpy()[0]
+
+    def warm_up(self, obs: np.ndarray, mask: np.ndarray) -> None:
+        """One decision that changes nothing: a fresh recurrent state and a throwaway generator, so the
+        session's draws stay those of its seed."""
+        saved = self.state, self.first, self.generator
+        try:
+            self.state, self.first = self.model.initial_state(1, self.device), True
+            self.generator = self.torch.Generator(device=self.device)
+            self.act(obs, mask)
+        finally:
+            self.state, self.first, self.generator = saved
 
 
 @dataclass
@@ -198,6 +214,7 @@ class PlaySession:
         self._previous = None          # the state record before the last tick: the scene's hitsplats
         self._scratch = None
         self.mapper = CLICK_MAPPERS.get(spec.name) or SimulatedClicks()
+        self.warm_up()
 
     def _policy_encounter(self, spec):
         if spec.num_agents == 1:
@@ -209,6 +226,27 @@ class PlaySession:
             raise PlayError(f"a checkpoint opponent needs a two-agent encounter; {spec.name!r} has "
                             f"{spec.num_agents} agents")
         return spec
+
+    def warm_up(self) -> None:
+        """Run once what the first tick runs, in the scratch env (see the module docstring): a no-op tick
+        from the initial state, its scene (with hitsplats from the record before it) and digest, the
+        opponent policy's decision; then this session's own first scene and masks."""
+        scratch = self._scratch_env()
+        scratch.restore(0, self.initial)
+        previous = scratch.states[0:1].copy()[0]
+        actions = np.zeros((1, self.spec.num_agents, self.spec.num_heads), dtype=np.int64)
+        scratch.step(actions[:, 0] if scratch.single_agent else actions)
+        tick_digest(state_record(scratch))
+        _scene_of(scratch, previous)
+        if self.opponent_policy is not None:
+            self.opponent_policy.warm_up(self.obs[:, 1], self.info["action_mask"][:, 1])
+        self.state()
+
+    def _scratch_env(self):
+        """A second 1-env VecEnv of the same settings, for trying options without moving the session."""
+        if self._scratch is None:
+            self._scratch = make(self.spec.name, num_envs=1, seed=self.seed, **self.config)
+        return self._scratch
 
     # ---- what the page reads ---------------------------------------------------------------------------
     @property
@@ -258,9 +296,7 @@ class PlaySession:
     def simulate_position(self, intents: dict) -> tuple[int, int]:
         """Where the played entity stands after one tick of ``intents`` (other agents idle), tried in a
         scratch env so the session itself does not move."""
-        if self._scratch is None:
-            self._scratch = make(self.spec.name, num_envs=1, seed=self.seed, **self.config)
-        self._scratch.restore(0, self.env.snapshot(0))
+        self._scratch_env().restore(0, self.env.snapshot(0))
         actions = np.zeros((1, self.spec.num_agents, self.spec.num_heads), dtype=np.int64)
         actions[0, 0] = self.action_row(intents)
         self._scratch.step(actions[:, 0] if self._scratch.single_agent else actions)
@@ -329,5 +365,22 @@ class PlaySession:
         replay.validate()
         return with_reward_components(replay)
 
-    def save(self, path) -> Path:
-        return save_replay(path, self.to_replay())
+    def save(self, path, overwrite: bool = False) -> Path:
+        """Save the session as a replay at ``path`` and return where it went: a file already there is kept
+        and the demonstration goes to the first free ``NAME-2.orlr``, ``NAME-3.orlr``, ... (the returned
+        path, which the server sends the page, names it), unless ``overwrite``."""
+        path = Path(path)
+        replay = self.to_replay()
+        return save_replay(path if overwrite else free_path(path), replay)
+
+
+def free_path(path: Path) -> Path:
+    """``path`` if nothing is there, else the first ``STEM-k SUFFIX`` (k = 2, 3, ...) that is free. A check,
+    not a lock: two writers racing for one name in the same instant could still meet (a local tool's
+    saves are one person's clicks)."""
+    k = 2
+    free = path
+    while free.exists():
+        free = path.with_name(f"{path.stem}-{k}{path.suffix}")
+        k += 1
+    return free

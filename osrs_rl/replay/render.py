@@ -6,9 +6,10 @@ Left: the arena, north up, one ``tile_px`` square per tile; blocked tiles dark a
 is a square of its size in its colour with, inside it: an HP bar (top), its overhead prayer badge
 (two letters, top left), its attack timer (top right: the ticks left in a dark disc, a green dot when
 ready), its style (bottom left: ``mel`` / ``rng`` / ``mag`` on red / green / blue) and, when frozen, a
-cyan border and ``F`` with the ticks left (bottom right); a dead entity is crossed out. Entities on the
+cyan border and ``F`` with the ticks left (bottom right), when stunned (cannot move nor attack) an
+orange border and ``S`` with the ticks left; a dead entity is crossed out. Entities on the
 same tiles share them side by side (``entity_box``; a slice too narrow for them drops the attack
-timer and ``F`` marks, which the panel's timers still give). Hits in flight
+timer and ``F`` / ``S`` marks, which the panel's timers still give). Hits in flight
 are arrows from attacker to target in the style's colour, labelled with the style only: the game
 shows a projectile, not its damage, until it lands (then it is a hitsplat);
 hitsplats are discs on the target (red hit, blue 0, green heal). Objects are drawn by kind (cloud:
@@ -46,6 +47,7 @@ SPLAT_COLORS = {"hit": (190, 25, 25), "block": (40, 90, 210), "heal": (40, 160, 
 OVERLAY_TINTS = {"line_of_sight": (0, 200, 255, 70), "danger": (255, 40, 40, 70)}
 OVERLAY_ALIASES = {"los": "line_of_sight", "line_of_sight": "line_of_sight", "danger": "danger"}
 FROZEN = (80, 230, 255)
+STUNNED = (255, 170, 40)
 OBJECT_STYLES = {                                # kind -> (fill RGBA, outline RGB)
     "cloud": ((60, 200, 60, 90), (60, 200, 60)),
     "pillar": ((120, 120, 126, 255), (200, 200, 200)),
@@ -187,8 +189,9 @@ def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
     roomy = r - l >= 30                                       # a slice of a shared tile keeps two badges
     color = e["color"]
     draw.rectangle((l, t, r, b), fill=color, outline=(0, 0, 0))
-    if e["frozen"] > 0:
-        draw.rectangle((l, t, r, b), outline=FROZEN, width=3)
+    stunned = e.get("stunned", 0)               # optional in the scene format: 0 when absent
+    if e["frozen"] > 0 or stunned > 0:
+        draw.rectangle((l, t, r, b), outline=STUNNED if stunned > 0 else FROZEN, width=3)
     # HP bar
     if e["max_hp"] > 0:
         frac = min(max(e["hp"] / e["max_hp"], 0.0), 1.0)
@@ -208,7 +211,9 @@ def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
     if e["style"] is not None:
         _text_in(draw, (l + 3, b - 12, l + 21, b - 2), STYLE_SHORT.get(e["style"], e["style"][:3]),
                  (255, 255, 255), STYLE_COLORS.get(e["style"], (120, 120, 120)), outline=(0, 0, 0))
-    if e["frozen"] > 0 and roomy:
+    if stunned > 0 and roomy:                  # the stun is the stronger lock: it wins the corner
+        _text_in(draw, (r - 19, b - 12, r - 3, b - 2), f"S{stunned}", STUNNED, (40, 25, 5))
+    elif e["frozen"] > 0 and roomy:
         _text_in(draw, (r - 19, b - 12, r - 3, b - 2), f"F{e['frozen']}", FROZEN, (10, 30, 40))
     if e["size"] >= 2:
         _text_in(draw, (l + 20, (t + b) // 2 - 6, r - 20, (t + b) // 2 + 6), e["id"], TEXT, tuple(_rgb(color)))
@@ -333,7 +338,8 @@ def legend_lines() -> list[str]:
     overheads = ", ".join(f"{badge} {name}" for name, (badge, _) in OVERHEAD_BADGES.items())
     return ["Key: top left overhead (" + overheads + "); top right ticks to attack (green dot: ready); "
             "bottom left style (" + ", ".join(f"{v} {k}" for k, v in STYLE_SHORT.items()) + "); cyan border, "
-            "F<n>: cannot move for n ticks; arrows: hits in flight, coloured by style (red melee, green ranged, "
+            "F<n>: frozen, cannot move for n ticks; orange border, S<n>: stunned, cannot move nor attack for n "
+            "ticks; arrows: hits in flight, coloured by style (red melee, green ranged, "
             "blue magic); discs: hitsplats (red hit, blue 0, green heal); tints: cyan line of sight, red danger."]
 
 

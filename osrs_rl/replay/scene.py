@@ -11,7 +11,8 @@ A scene is a JSON-serialisable dict::
      "arena": {"x0": int, "y0": int, "width": int, "height": int, "blocked": [[x, y], ...]},
      "entities": [{"id": str, "name": str, "kind": "player" | "npc", "x": int, "y": int, "size": int,
                    "hp": int, "max_hp": int, "overhead": str | None, "style": str | None,
-                   "attack_timer": int | None, "frozen": int, "color": "#rrggbb", "notes": [str, ...]}],
+                   "attack_timer": int | None, "frozen": int, "stunned": int (optional), "color": "#rrggbb",
+                   "notes": [str, ...]}],
      "pending_hits": [{"from": id, "to": id, "style": str, "damage": int | None, "due_tick": int}],
      "hitsplats": [{"on": id, "damage": int, "kind": "hit" | "block" | "heal"}],
      "objects": [{"kind": str, "x": int, "y": int, "size": int, "label": str}],
@@ -26,7 +27,9 @@ Meanings:
 - ``outcome``: how the episode ended as of this state (``"win"``, ``"loss"``, ``"draw"``), else None;
 - ``overhead``: the overhead prayer icon (``"melee"``, ``"missiles"``, ``"magic"``, ``"smite"``,
   ``"redemption"``, ``"retribution"``) or None; ``style``: ``"melee"``, ``"ranged"`` or ``"magic"``;
-  ``attack_timer``: ticks until the entity may attack (0: now); ``frozen``: ticks left frozen;
+  ``attack_timer``: ticks until the entity may attack (0: now); ``frozen``: ticks left frozen (cannot
+  move; may still attack, eat, pray: an ice spell); ``stunned``: ticks left stunned (cannot move nor
+  attack: Zulrah's magma slam), absent in encounters without a stun (read as 0);
 - ``pending_hits``: hits in flight, ``due_tick`` is the tick at whose start they land; ``style``
   adds ``"typeless"`` (recoil, Vengeance); ``damage`` is what will land before the hitpoints cap, None
   in a scene as a player sees it (``as_player_sees``: the game shows the projectile, not its damage);
@@ -209,6 +212,7 @@ def _validate_entities(entities) -> list[str]:
         _str(e["kind"], f"{where}.kind", ("player", "npc"))
         for k in ("x", "y", "size", "hp", "max_hp", "frozen"):
             _int(e[k], f"{where}.{k}")
+        _int(e.get("stunned", 0), f"{where}.stunned")
         if e["size"] < 1:
             _fail(f"{where}.size", f"must be >= 1, got {e['size']}")
         _str(e["overhead"], f"{where}.overhead", OVERHEADS, optional=True)

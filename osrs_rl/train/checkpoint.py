@@ -235,6 +235,11 @@ def _read_verified(path: str | os.PathLike) -> tuple[dict, memoryview]:
     if not path.is_file():
         raise CheckpointError(f"{path} is not a file")
     data = path.read_bytes()
+    if not data:
+        raise CheckpointError(f"{path} is an empty file (0 bytes), not a checkpoint")
+    if len(data) < len(MAGIC) and MAGIC.startswith(data):     # cut off inside the magic itself
+        raise CheckpointError(f"{path} is a truncated file ({len(data)} bytes): a checkpoint's header alone is "
+                              f"{_HEADER.size} bytes")
     if data[: len(MAGIC)] != MAGIC:
         raise CheckpointError(
             f"{path} is not an osrs-rl checkpoint: it starts with {data[:len(MAGIC)]!r}, not {MAGIC!r}"

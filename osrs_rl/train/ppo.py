@@ -231,9 +231,9 @@ class Trainer:
         self._signals: _StopSignals | None = None
         if self.resume_payload is not None:
             self._restore(self.resume_payload)
-        self.run_dir = self._run_dir()
-        for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
-            remove_stale_temp_files(folder)     # left by a run killed in the middle of a write
+        # the run folder is named now and created last: a setting the envs, the league or the replays
+        # refuse (an encounter setting out of range, opponents it has not) leaves no empty folder behind
+        self.run_dir = self._run_path()
         self.envs = self._make_envs()
         self.selfplay = None
         if cfg.league.enabled:
@@ -253,20 +253,33 @@ class Trainer:
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size)
         self.console = console
+        self._made_run_dir = not self.run_dir.exists()      # a folder made here and left empty is removed
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
+            remove_stale_temp_files(folder)     # left by a run killed in the middle of a write
 
     def _with_policy_view(self, replay, _episode_step):
         # the view of the model as it stands: trained on ``global_step`` steps (the episode may be newer)
         return with_policy_view(replay, self.model, self.global_step)
 
-    def _run_dir(self) -> Path:
+    def _run_path(self) -> Path:
         """``run.out_dir``/``run.name`` (a new run without a name gets the encounter and the time, and
-        its config records that name), created if need be."""
+        its config records that name); ``__init__`` creates it once the rest of the setup stands."""
         run = self.cfg.run
         if not run.name:
             run.name = f"{self.spec.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-        path = Path(run.out_dir) / run.name
-        path.mkdir(parents=True, exist_ok=True)
-        return path
+        return Path(run.out_dir) / run.name
+
+    def _remove_empty_run_dir(self) -> None:
+        """Undo the run folder when the run failed before writing anything into it (only a folder this
+        trainer made, and only empty folders: ``rmdir`` never deletes a file)."""
+        if not self._made_run_dir:
+            return
+        for folder in (self.run_dir / "replays" / "train", self.run_dir / "replays", self.run_dir):
+            try:
+                folder.rmdir()
+            except OSError:              # absent, or it holds something: keep it
+                pass
 
     def _make_envs(self) -> list:
         cfg = self.cfg
@@ -342,10 +355,15 @@ class Trainer:
 
     def _train(self) -> dict:
         cfg = self.cfg
-        logger = Logger(self.run_dir, cfg.to_dict(), use_tensorboard=cfg.log.tensorboard,
-                        wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,
-                        total_steps=cfg.run.total_steps, start_step=self.global_step, run_name=self.run_dir.name,
-                        rate_metrics=RATE_METRICS + (tuple(self.spec.truth.outcome_metrics) if self.spec.truth else ()))
+        try:
+            logger = Logger(self.run_dir, cfg.to_dict(), use_tensorboard=cfg.log.tensorboard,
+                            wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,
+                            total_steps=cfg.run.total_steps, start_step=self.global_step, run_name=self.run_dir.name,
+                            rate_metrics=RATE_METRICS + (tuple(self.spec.truth.outcome_metrics) if self.spec.truth
+                                                         else ()))
+        except BaseException:             # e.g. W&B asked for and not installed: nothing was written yet
+            self._remove_empty_run_dir()
+            raise
         last: dict = {}
         failed = True
         try:

@@ -122,3 +122,14 @@ def test_zulrahs_form_is_its_colour_in_the_picture():
     changed = ImageChops.difference(first.crop(grid), second.crop(grid)).getbbox()
     changed = (changed[0] + R.PAD, changed[1] + R.PAD, changed[2] + R.PAD, changed[3] + R.PAD)
     assert box[0] <= changed[0] and box[1] <= changed[1] and changed[2] <= box[2] and changed[3] <= box[3]
+
+
+def test_the_magma_stun_is_a_stun_not_a_freeze():
+    # issue 15: the stun shared the scene's `frozen` field, so the viewer called a stunned player "frozen"
+    env = _env()
+    env.states[0]["stun"] = 4
+    player = next(e for e in validate_scene(scene_of(env))["entities"] if e["id"] == "player")
+    assert player["stunned"] == 4 and player["frozen"] == 0
+    env.states[0]["stun"] = 0
+    player = next(e for e in scene_of(env)["entities"] if e["id"] == "player")
+    assert player["stunned"] == 0 and player["frozen"] == 0

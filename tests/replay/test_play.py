@@ -194,3 +194,62 @@ def test_zulrah_clicks_walk_to_the_tile_and_target_the_clicked_npc():
     state = s.step(click["intents"])
     assert _entity(state, "player")["attack_timer"] > 0                  # the attack went out
     assert s.to_replay().ticks == 13
+
+
+def test_saving_never_overwrites_a_demonstration_unless_asked(tmp_path):
+    # issue 15, item 8: a second save under a saved demo's name replaced it without a word
+    first = PlaySession("template", {"max_ticks": 10}, seed=1)
+    first.step({"attack": 1})
+    path = first.save(tmp_path / "demo.orlr")
+    assert path == tmp_path / "demo.orlr"
+    kept = path.read_bytes()
+    second = PlaySession("template", {"max_ticks": 10}, seed=2)
+    for _ in range(3):
+        second.step({})
+    again = second.save(tmp_path / "demo.orlr")
+    assert again == tmp_path / "demo-2.orlr" and path.read_bytes() == kept       # the first one is untouched
+    assert load_replay(again).ticks == 3
+    assert second.save(tmp_path / "demo.orlr") == tmp_path / "demo-3.orlr"
+    assert second.save(tmp_path / "demo.orlr", overwrite=True) == path           # asked for: replaced
+    assert load_replay(path).ticks == 3
+
+
+def test_play_warms_the_encounter_up_before_its_server_listens(capsys, monkeypatch):
+    # issue 15, item 15: the first tick compiled the step kernels (seconds, keys dropped meanwhile); the warm-up
+    # steps the encounter once and builds its scene while `osrs-rl play` starts, before the server exists
+    from osrs_rl.replay import scene as scene_module
+    from osrs_rl.replay import server as server_module
+    from osrs_rl.runtime.vec_env import VecEnv
+
+    events = []
+    step, scene_of = VecEnv.step, scene_module.scene_of
+    monkeypatch.setattr(VecEnv, "step", lambda self, actions: (events.append("step"), step(self, actions))[1])
+    monkeypatch.setattr(scene_module, "scene_of", lambda *a, **k: (events.append("scene"), scene_of(*a, **k))[1])
+
+    class NotListening:
+        def __init__(self, app, port=0):
+            events.append("listen")
+            raise OSError("the test stops here")
+    monkeypatch.setattr(server_module, "ViewerServer", NotListening)
+    assert cli.main(["play", "template"]) == 2
+    assert "cannot listen" in capsys.readouterr().out
+    assert events.count("listen") == 1 and "step" in events[:events.index("listen")]
+    assert "scene" in events[:events.index("listen")]
+
+
+def test_the_warm_up_moves_nothing(tmp_path, monkeypatch):
+    """A warmed session plays exactly as one that was not: its state, its opponent policy's draws."""
+    ckpt = tiny_checkpoint(tmp_path / "c.pt")
+
+    def play(session):
+        for _ in range(8):
+            session.step({})
+        return session.to_replay()
+    warm = PlaySession("pvp", {"max_ticks": 30}, seed=5, checkpoint=str(ckpt))
+    assert warm.tick == 0 and warm.env.snapshot(0) == warm.initial
+    monkeypatch.setattr(PlaySession, "warm_up", lambda self: None)
+    cold = PlaySession("pvp", {"max_ticks": 30}, seed=5, checkpoint=str(ckpt))
+    assert warm.initial == cold.initial
+    a, b = play(warm), play(cold)
+    assert np.array_equal(a.actions, b.actions) and a.final_state_hash == b.final_state_hash
+    assert a.actions[:, 1].any()                                 # the policy acted, so its draws were compared

@@ -294,3 +294,21 @@ def test_cli_replay_render(tmp_path, capsys):
     assert cli.main(["replay", "render", str(path), "--out", str(tmp_path / "t.webm")]) == 2
     assert "unknown output type" in " ".join(capsys.readouterr().out.split())     # rich wraps long lines
     assert cli.main(["replay", "render", str(path)]) == 2
+
+
+def _colours_in(image, box) -> set:
+    return {c for _, c in image.crop(box).convert("RGB").getcolors(1 << 16)}
+
+
+def test_a_stun_and_a_freeze_are_marked_apart():
+    # a stun (cannot move nor attack: Zulrah's slam) has its own border and S<n>; a freeze its cyan and F<n>
+    scene = _scene()
+    box = R.tile_box(scene, 11, 21)
+    stunned, frozen = copy.deepcopy(scene), copy.deepcopy(scene)
+    stunned["entities"][0]["stunned"] = 4
+    frozen["entities"][0]["frozen"] = 4
+    in_stun, in_freeze = _colours_in(R.render_scene(stunned), box), _colours_in(R.render_scene(frozen), box)
+    assert R.STUNNED in in_stun and R.FROZEN not in in_stun
+    assert R.FROZEN in in_freeze and R.STUNNED not in in_freeze
+    assert R.STUNNED not in _colours_in(R.render_scene(scene), box)
+    assert "S<n>: stunned" in R.legend_lines()[0] and "F<n>: frozen" in R.legend_lines()[0]

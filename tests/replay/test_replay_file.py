@@ -177,7 +177,9 @@ def _write(path, data):
     (lambda b: b[:-1] + bytes([b[-1] ^ 1]), "checksum mismatch"),
     (lambda b: b + b"x", "bytes after the payload"),
     (lambda b: b"NOTAREPLAY" + b[10:], "bad magic"),
-    (lambda b: b"", "bad magic"),
+    (lambda b: b"", r"empty file \(0 bytes\)"),                   # not "bad magic" (issue 15, item 8)
+    (lambda b: b[:3], r"truncated file \(3 bytes\)"),               # cut inside the magic itself
+    (lambda b: b"OSX", "bad magic"),                                  # short, and not a replay's start
     (lambda b: b[:8] + struct.pack("<I", FORMAT_VERSION + 1) + b[12:], "newer than this build"),
 ])
 def test_bad_files_give_clear_errors(good_file, tmp_path, damage, message):

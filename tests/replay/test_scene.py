@@ -96,6 +96,7 @@ def test_pvp_scene_reads_the_record():
     scene = validate_scene(scene_of(env))
     me = scene["entities"][0]
     assert (me["x"], me["y"], me["hp"], me["overhead"], me["frozen"]) == (3, 12, 42, "missiles", 17)
+    assert me.get("stunned", 0) == 0                            # an ice freeze is not a stun
     assert scene["panels"][0]["prayers"] == ["Protect from Missiles"]
     foe = scene["entities"][1]
     assert sorted(map(tuple, scene["overlays"]["danger"])) == sorted(
@@ -135,6 +136,7 @@ def _good_scene():
     (lambda s: s["hitsplats"].append({"on": "ghost", "damage": 3, "kind": "hit"}), r"hitsplats\[\d+\]\.on"),
     (lambda s: s["panels"][0].update(hp=[1]), r"panels\[0\]\.hp"),
     (lambda s: s["overlays"].pop("danger"), "overlays"),
+    (lambda s: s["entities"][0].update(stunned="3"), r"entities\[0\]\.stunned"),   # optional, but an int
 ])
 def test_a_bad_scene_is_named(edit, message):
     scene = _good_scene()

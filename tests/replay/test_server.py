@@ -134,6 +134,8 @@ def test_play_session_round_trip(play_server):
     listing = _call(base, "/api/replays")[1]
     assert listing[int(saved["replay"])]["name"] == "first-demo.orlr"     # saved demos can be watched
     assert len(_call(base, f"/api/replays/{saved['replay']}")[1]["scenes"]) == 2
+    status, again = _call(base, f"/api/play/{sid}/save", {"name": "first-demo"})   # the same name: kept, a new one
+    assert status == 200 and again["path"].endswith("first-demo-2.orlr") and load_replay(saved["path"]).ticks == 1
 
 
 def test_play_errors_are_json_with_4xx(play_server):

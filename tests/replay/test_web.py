@@ -9,6 +9,7 @@ the tests skip, except under CI (the ``CI`` variable set), where a missing brows
 import os
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -353,7 +354,7 @@ def test_a_crowded_scene_is_legible(driver, tmp_path):
             name = next(e["name"] for e in crowded["entities"] if e["id"] == eid)
             _wait(lambda name=name: name in driver.find_element("id", "canvas-0").get_attribute("title"),
                   f"the tooltip of {eid}")
-        assert "immobile" in driver.find_element("id", "key-0").text      # the badges have a legend
+        assert "frozen" in driver.find_element("id", "key-0").text        # the badges have a legend
         driver.save_screenshot("/tmp/viewer-crowded.png")
         # the top-actions table stays inside its pane
         driver.find_element("id", "btn-fwd").click()
@@ -373,3 +374,85 @@ def _hover_canvas(driver, x: float, y: float) -> None:
     size = canvas.size
     ActionChains(driver).move_to_element_with_offset(canvas, int(x - size["width"] / 2),
                                                      int(y - size["height"] / 2)).perform()
+
+
+# ---- the magma stun is not a freeze (issue 15) -----------------------------------------------------------------
+def test_a_stunned_player_says_stunned_and_a_frozen_one_frozen(driver, tmp_path):
+    from osrs_rl.replay.scene import scene_of, validate_scene
+    from osrs_rl.replay.verify import start_env
+
+    app = ViewerApp([save_annotated(tmp_path, "zulrah", 3), save_annotated(tmp_path, "pvp", 3)])
+    zulrah, pvp = app.replay("0"), app.replay("1")
+    env = start_env(app.replays["0"]["replay"])
+    env.states[0]["stun"] = 3                                  # the slam's stun, in the record
+    zulrah["scenes"][0] = validate_scene(scene_of(env))
+    env = start_env(app.replays["1"]["replay"])
+    env.states[0]["players"][0]["p"]["freeze_ticks"] = 4       # an ice barrage's freeze
+    pvp["scenes"][0] = validate_scene(scene_of(env))
+    server = ViewerServer(app).start()
+    try:
+        _open(driver, f"{server.url}?a=0&b=1")
+        stunned, frozen = _drawn(driver, 0)["entities"]["player"], _drawn(driver, 1)["entities"]["p0"]
+        assert "stunned 3" in stunned["bits"] and "frozen" not in stunned["bits"] and "immobile" not in stunned["bits"]
+        assert "frozen 4" in frozen["bits"] and "stunned" not in frozen["bits"]
+        labels = {b["of"]: b["text"] for b in _drawn(driver, 0)["labels"] if b["kind"] == "bits"}
+        assert "stunned 3" in labels["player"]                  # the label drawn under it on the canvas
+        tips = _js(driver, "const p = window.viewer.panes;"
+                           "return [describe(p[0].drawn.entities.player), describe(p[1].drawn.entities.p0)]")
+        assert "stunned: cannot move nor attack for 3 ticks" in tips[0] and "frozen" not in tips[0]
+        assert "frozen: cannot move for 4 ticks" in tips[1]
+        assert "stunned" in driver.find_element("id", "key-0").text     # the key names both marks
+        assert "frozen" in driver.find_element("id", "key-0").text
+        driver.save_screenshot("/tmp/viewer-stun.png")
+    finally:
+        server.close()
+
+
+# ---- input while the server works (issue 15, item 15) -----------------------------------------------------------
+def _held(method, gate: threading.Event):
+    """``method`` that first waits for ``gate``: the server answering late, as on a first tick that compiles."""
+    def held(*args):
+        assert gate.wait(WAIT_S), "the test never opened the gate"
+        return method(*args)
+    return held
+
+
+def test_input_before_the_fight_and_during_a_tick_is_kept_and_applied(driver, tmp_path):
+    from selenium.webdriver import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    app = ViewerApp(play=PlayDefaults("pvp", {"max_ticks": 200}, seed=1, opponent="average"), save_dir=tmp_path)
+    starting, ticking = threading.Event(), threading.Event()
+    app.new_session, app.step = _held(app.new_session, starting), _held(app.step, ticking)
+    server = ViewerServer(app).start()
+    try:
+        driver.get(server.url)
+        _wait(lambda: _js(driver, "return window.viewer.play.loading === true"), "the fight to start")
+        ActionChains(driver).send_keys("w").send_keys(Keys.ENTER).perform()      # before it has any button
+        _wait(lambda: _js(driver, "return window.viewer.play.early.length") == 2, "the keys to be kept")
+        assert _js(driver, "return document.body.dataset.busy") == "true"
+        _wait(lambda: driver.find_element("id", "busy").is_displayed(), "the page to say it is starting")
+        assert "starting" in driver.find_element("id", "busy").text
+        ticking.set()
+        starting.set()
+        _wait(lambda: _js(driver, "return window.viewer.play.state && window.viewer.play.state.tick") == 1,
+              "the tick the early Enter asked for")
+        session = app.sessions[_js(driver, "return window.viewer.play.session")]["session"]
+        overhead = session.head_names.index("overhead")
+        assert session.tick == 1 and session.actions[0][0][overhead] == 2        # w: missiles, sent with it
+        assert not driver.find_element("id", "busy").is_displayed()
+        # a tick asked for while one is in flight follows it, with what was pressed meanwhile
+        ticking.clear()
+        driver.find_element("id", "play-step").click()
+        _wait(lambda: _js(driver, "return window.viewer.play.busy"), "the tick to be in flight")
+        ActionChains(driver).send_keys("q").send_keys(Keys.ENTER).perform()      # magic, then another tick
+        assert _js(driver, "return window.viewer.play.tickQueued") is True
+        assert _queue(driver) == {"overhead": 1}
+        ticking.set()
+        _wait(lambda: session.tick == 3 and not _js(driver, "return window.viewer.play.busy"), "both ticks")
+        assert session.actions[1][0][overhead] == 0 and session.actions[2][0][overhead] == 1
+        assert driver.find_element("id", "error").text == ""
+    finally:
+        starting.set()
+        ticking.set()
+        server.close()

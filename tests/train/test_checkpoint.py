@@ -201,11 +201,25 @@ def test_a_folder_is_not_a_checkpoint(tmp_path):
         load_checkpoint(tmp_path)
 
 
-@pytest.mark.parametrize("content", [os.urandom(4096), b"", b"PK\x03\x04 a torch zip"])
+@pytest.mark.parametrize("content", [os.urandom(4096), b"PK\x03\x04 a torch zip", b"PK"])
 def test_random_bytes_are_not_a_checkpoint(tmp_path, content):
     path = tmp_path / "junk.pt"
     path.write_bytes(content)
     with pytest.raises(CheckpointError, match="is not an osrs-rl checkpoint"):
+        load_checkpoint(path)
+
+
+def test_an_empty_file_says_empty(tmp_path):
+    path = tmp_path / "empty.pt"
+    path.write_bytes(b"")
+    with pytest.raises(CheckpointError, match=r"empty file \(0 bytes\)"):      # not "not a checkpoint"
+        load_checkpoint(path)
+
+
+def test_a_file_cut_inside_the_magic_says_truncated(tmp_path):
+    path = _saved(tmp_path)
+    path.write_bytes(path.read_bytes()[:5])
+    with pytest.raises(CheckpointError, match=r"truncated file \(5 bytes\)"):
         load_checkpoint(path)
 
 

@@ -4,6 +4,9 @@ Static tables the kernels read (combat records per build and gear set, attack ro
 consumables) are derived config fields filled by ``loadouts.fill_config`` from ``builds.json``.
 """
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from osrs_rl.core.attack import MAX_HITSPLATS
@@ -19,7 +22,15 @@ from osrs_rl.core.specials import SPEC_COLS
 from osrs_rl.runtime.spec import ConfigField
 
 # ---- sizes -----------------------------------------------------------------------------------
-MAX_BUILDS = 8
+MAX_BUILDS = 8                # capacity of the per-build tables (loadouts.builds refuses more)
+
+
+def _count_builds() -> int:
+    with open(Path(__file__).resolve().parent / "builds.json", encoding="utf-8") as f:
+        return len(json.load(f)["builds"])
+
+
+NUM_BUILDS = _count_builds()  # builds in builds.json: the config's `build` ranges over these, not the capacity
 MAX_KITS = 8                  # gear variants per build: kit 0 is the listed gear, 1.. draw builds.json variants
 HIT_CAPACITY = 16             # pending hits in flight (both players together)
 ARENA = 15                    # open arena of ARENA x ARENA walkable tiles inside a border
@@ -113,8 +124,8 @@ _CONSUMABLES = load_consumables()
 NUM_CONSUMABLES = _CONSUMABLES.table.shape[0]
 
 CONFIG_FIELDS = (
-    ConfigField("build", np.int32, -1, -1, MAX_BUILDS - 1,
-                "build index in builds.json for both players; -1 draws one per episode"),
+    ConfigField("build", np.int32, -1, -1, NUM_BUILDS - 1,
+                f"build index 0..{NUM_BUILDS - 1} in builds.json for both players; -1 draws one per episode"),
     ConfigField("opponent_tier", np.int32, 3, -2, NUM_TIERS - 1,
                 "who plays player 1: a scripted tier 0..9, -1 draws a tier per episode, -2 a policy "
                 "(pvp_selfplay's default; set_opponents overrides it per env)"),

@@ -3,7 +3,8 @@
 - Coordinates are the encounter's local tiles (``rotations.ORIGIN`` subtracted). The arena is the box
   around the platform and Zulrah's four spots; every tile the platform's collision map blocks (the
   water, the shrine's outside) is ``blocked``.
-- Entities: ``player`` (style of the worn set, overhead, attack timer; the magma stun as ``frozen``),
+- Entities: ``player`` (style of the worn set, overhead, attack timer; the magma stun as ``stunned``,
+  its own field: a stunned player can neither move nor attack, unlike a frozen one; ``frozen`` stays 0),
   ``zulrah`` (5x5 at its spot, coloured by form: serpentine green, magma red, tanzanite blue; its
   ``style`` is the form's, in the Jad phase the next shot's; ``attack_timer`` counts the ticks to its
   next action of any kind, 1 = the next tick; notes say surfacing, diving, Jad), ``snakeling_<slot>``
@@ -127,7 +128,7 @@ def _player(s, cfg) -> dict:
     return {"id": "player", "name": "player", "kind": "player", "x": int(p["x"]), "y": int(p["y"]), "size": 1,
             "hp": int(p["levels"][HITPOINTS]), "max_hp": int(p["base_levels"][HITPOINTS]), "overhead": _overhead(p),
             "style": "magic" if kind == S.MAGIC else "ranged", "attack_timer": max(int(p["attack_timer"]), 0),
-            "frozen": int(s["stun"]), "color": PLAYER_COLOR, "notes": notes}
+            "frozen": 0, "stunned": int(s["stun"]), "color": PLAYER_COLOR, "notes": notes}
 
 
 def _zulrah_state_note(s, cfg) -> str:

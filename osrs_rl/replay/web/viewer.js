@@ -67,7 +67,8 @@ class Pane {
       ["prayer switch", "#61afef"]].map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }), name)));
     // what the marks on the canvas mean (the same in view and play)
     this.key = el("div", { id: `key-${i}`, class: "legend key" },
-      el("span", {}, "name above, hp/max inside, below: [overhead] style t<ticks to attack> immobile <ticks>"),
+      el("span", {}, "name above, hp/max inside, below: [overhead] style t<ticks to attack> frozen <ticks> (cannot move, "
+        + "cyan border) stunned <ticks> (cannot move nor attack, orange border)"),
       ...Object.entries(STYLE_COLORS).map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }),
         `${name} hit in flight (arrow)`)),
       ...Object.entries(SPLAT_COLORS).map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}; border-radius: 4px` }),
@@ -228,19 +229,22 @@ function drawScene(pane, scene) {
     ctx.fillRect(x0 + 1, y0 + 2, w - 2, full - 4);
     ctx.globalAlpha = 1;
     if (n > 1) { ctx.strokeStyle = "#000"; ctx.lineWidth = 1; ctx.strokeRect(x0 + 1.5, y0 + 2.5, w - 3, full - 5); }
-    if (e.frozen > 0) { ctx.strokeStyle = "#7fdbff"; ctx.lineWidth = 3; ctx.strokeRect(x0 + 2, y0 + 2, w - 4, full - 4); }
+    const stunned = e.stunned || 0;      // optional in the scene format: encounters without a stun omit it
+    if (e.frozen > 0 || stunned > 0) {
+      ctx.strokeStyle = stunned > 0 ? "#ffaa28" : "#7fdbff"; ctx.lineWidth = 3; ctx.strokeRect(x0 + 2, y0 + 2, w - 4, full - 4);
+    }
     const frac = e.max_hp > 0 ? Math.min(1, Math.max(0, e.hp) / e.max_hp) : 0;   // the HP bar (brews overheal)
     ctx.fillStyle = "#c0392b"; ctx.fillRect(x0 + 2, y0 + 2, w - 4, 4);        // inside the tile: never clipped
     ctx.fillStyle = "#2ecc71"; ctx.fillRect(x0 + 2, y0 + 2, (w - 4) * frac, 4);
     const hpText = `${e.hp}/${e.max_hp}`;
     const bits = [e.overhead ? `[${e.overhead}]` : null, e.style, e.attack_timer !== null && e.attack_timer !== undefined ? `t${e.attack_timer}` : null,
-      e.frozen > 0 ? `immobile ${e.frozen}` : null].filter(Boolean);
+      e.frozen > 0 ? `frozen ${e.frozen}` : null, stunned > 0 ? `stunned ${stunned}` : null].filter(Boolean);
     labels.push({ text: hpText, x: cx, y: cy, color: "#fff", kind: "hp", of: e.id });
     labels.push({ text: e.name, x: cx, y: y0 - 8, color: "#fff", kind: "name", of: e.id });
     if (bits.length) labels.push({ text: bits.join(" "), x: cx, y: y0 + full + 8, color: "#ffd866", kind: "bits", of: e.id });
     drawn.entities[e.id] = { x: cx, y: cy, left: x0, top: y0, width: w, height: full, stacked: n, tile: [e.x, e.y],
-      hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen, name: e.name,
-      hp: e.hp, maxHp: e.max_hp };
+      hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen, stunned, name: e.name,
+      hp: e.hp, maxHp: e.max_hp, bits: bits.join(" ") };
   }
   // hits in flight: a dashed arrow in the style's colour, labelled with the style only (the game shows the
   // projectile, not its damage, until it lands as a hitsplat)
@@ -273,7 +277,8 @@ function drawScene(pane, scene) {
 function describe(d) {
   const bits = [`${d.name}`, `hp ${d.hpText}`, d.overhead ? `praying ${d.overhead}` : null, d.style,
     d.attackTimer !== null && d.attackTimer !== undefined ? `${d.attackTimer} ticks to attack` : null,
-    d.frozen > 0 ? `cannot move for ${d.frozen} ticks` : null];
+    d.frozen > 0 ? `frozen: cannot move for ${d.frozen} ticks` : null,
+    d.stunned > 0 ? `stunned: cannot move nor attack for ${d.stunned} ticks` : null];
   return bits.filter(Boolean).join(", ");
 }
 
@@ -361,9 +366,19 @@ function renderSide(box, scene) {
 const viewer = {
   mode: null, panes: [], frame: 0, maxFrame: 0, playing: false, speed: 1, timer: null,
   overlays: { line_of_sight: false, danger: false }, replays: [], config: null,
-  play: { session: null, state: null, queue: {}, auto: false, busy: false, note: "", saved: null },
+  // play: ``busy`` while a tick is asked for, ``loading`` while a fight starts; input that comes then is
+  // kept, not dropped: keys in ``early`` (pressed before the fight's buttons exist), a tick in ``tickQueued``
+  play: { session: null, state: null, queue: {}, auto: false, busy: false, loading: false, note: "", saved: null,
+    early: [], tickQueued: false },
+  keyHandler: null,               // the mode's key handler; keys pressed before it is set wait in ``early``
 
   async start() {
+    document.addEventListener("keydown", (ev) => {
+      if (typing(ev.target) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      if (this.keyHandler) { this.keyHandler(ev); return; }
+      if (ev.key === "Enter" || ev.key === " ") ev.preventDefault();
+      this.play.early.push(ev.key);               // the page is still loading: kept for the mode's handler
+    });
     this.config = await api("/api/config");
     this.mode = this.config.mode;
     document.body.dataset.mode = this.mode;
@@ -427,12 +442,12 @@ async function startView() {
     viewer.speed = Number(ev.target.value);
     if (viewer.playing) viewer.setPlaying(true);
   });
-  document.addEventListener("keydown", (ev) => {
-    if (typing(ev.target)) return;
+  viewer.keyHandler = (ev) => {
     if (ev.key === " ") { ev.preventDefault(); viewer.setPlaying(!viewer.playing); }
     else if (ev.key === "ArrowRight") viewer.seek(viewer.frame + 1);
     else if (ev.key === "ArrowLeft") viewer.seek(viewer.frame - 1);
-  });
+  };
+  viewer.play.early = [];            // keys pressed while the page loaded: nothing to replay them on yet
   if (ids.length) await openReplays(ids);
 }
 
@@ -475,29 +490,64 @@ async function startPlay() {
   pane.legend.hidden = true;
   pane.annot.hidden = true;           // no policy to annotate: the tick and return are in the controls
   pane.canvas.addEventListener("click", (ev) => clickCanvas(pane, ev.offsetX, ev.offsetY).catch(showError));
-  $("play-step").addEventListener("click", () => playStep().catch(showError));
+  $("play-step").addEventListener("click", () => askTick());
   $("play-auto").addEventListener("change", (ev) => setAuto(ev.target.checked));
   $("play-new").addEventListener("click", () => newSession().catch(showError));
   $("play-save").addEventListener("click", () => saveSession().catch(showError));
-  document.addEventListener("keydown", (ev) => {
-    if (typing(ev.target) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.key === "Enter") { ev.preventDefault(); playStep().catch(showError); return; }
-    const button = document.querySelector(`#actions button[data-key="${CSS.escape(ev.key.toLowerCase())}"]`);
-    if (button && !button.disabled) button.click();
-  });
+  viewer.keyHandler = (ev) => {
+    if (ev.key === "Enter") ev.preventDefault();
+    playKey(ev.key);
+  };
   await newSession();
 }
 
+// a key in play: Enter ticks, a hotkey presses its button; while a fight is starting it waits in ``early``
+function playKey(key) {
+  const play = viewer.play;
+  if (play.loading || !play.state) {
+    play.early.push(key);
+    setStatus(`starting the fight: ${play.early.length} key(s) kept for it`);
+    return;
+  }
+  if (key === "Enter") { askTick(); return; }
+  const button = document.querySelector(`#actions button[data-key="${CSS.escape(key.toLowerCase())}"]`);
+  if (button && !button.disabled) button.click();
+}
+
+// the busy mark: body[data-busy] at once (tests read it), the visible "working" note only when an answer
+// takes longer than BUSY_SHOW_MS (a quick tick does not flicker)
+const BUSY_SHOW_MS = 250;
+let busyTimer = null;
+function setBusy(on, text) {
+  document.body.dataset.busy = String(on);
+  clearTimeout(busyTimer);
+  if (!on) { $("busy").hidden = true; return; }
+  $("busy").textContent = text;
+  busyTimer = setTimeout(() => { $("busy").hidden = false; }, BUSY_SHOW_MS);
+}
+
 async function newSession() {
+  const play = viewer.play;
   const body = {};
   const opponent = $("play-opponent").value;
   if (opponent) body.opponent = opponent;
-  const state = await api("/api/play", body);
-  viewer.play.session = state.session;
-  viewer.play.saved = null;
-  viewer.play.queue = {};
+  play.loading = true;
+  setBusy(true, "starting the fight...");
+  let state;
+  try {
+    state = await api("/api/play", body);
+  } finally {
+    play.loading = false;
+    setBusy(false);
+  }
+  play.session = state.session;
+  play.saved = null;
+  play.queue = {};
+  play.tickQueued = false;
   setPlayState(state);
   setStatus(`new fight: ${state.encounter} against ${state.meta.opponent || "the encounter's own opponent"}`);
+  const early = play.early.splice(0);      // keys pressed while it started, in order, on its buttons
+  for (const key of early) playKey(key);
 }
 
 function setPlayState(state) {
@@ -553,17 +603,34 @@ async function clickCanvas(pane, px, py) {
   setStatus(`clicked ${target ? target.name : `(${tile.x}, ${tile.y})`}: ${res.note}`);
 }
 
+// a tick the player asked for (the button, Enter): sent now, or once the tick in flight is answered
+function askTick() {
+  const play = viewer.play;
+  if (play.loading || !play.state) { playKey("Enter"); return; }
+  if (play.busy) { play.tickQueued = true; return; }
+  playStep().catch(showError);
+}
+
 async function playStep() {
   const play = viewer.play;
-  if (!play.session || play.busy || (play.state && play.state.done)) return;
+  if (!play.session || play.busy || play.loading || (play.state && play.state.done)) return;
   play.busy = true;
+  setBusy(true, "waiting for the tick...");
   try {
-    const intents = play.queue;
+    const intents = play.queue;        // what is clicked from now on is queued for the next tick
     play.queue = {};
     const state = await api(`/api/play/${play.session}/step`, { intents });
     setPlayState(state);
+  } catch (err) {
+    play.tickQueued = false;           // a refused tick takes the one asked after it along
+    throw err;
   } finally {
     play.busy = false;
+    setBusy(false);
+  }
+  if (play.tickQueued) {               // asked for while this one was in flight
+    play.tickQueued = false;
+    await playStep();
   }
 }
 
