@@ -178,28 +178,27 @@ def _recorded_view(replay, model):
 
 
 def test_training_replays_carry_the_policy_view(tmp_path):
-    """A recurrent template run: best.orlr and the samples hold values and probabilities per tick, equal
-    to the final policy's run over the recorded actions (its recurrent state carried), and the meta says
-    at which step the view was taken."""
+    """A recurrent template run: best.orlr and the samples hold values and probabilities per tick and say
+    at which step the view was taken; the view is the policy's run over the recorded actions (its
+    recurrent state carried), equal to what evaluation's recording takes."""
+    from osrs_rl.train.policy_view import with_policy_view
+
     cfg = _cfg(tmp_path, "--run.total_steps", "2048", "--env.num_envs", "8", "--ppo.horizon", "32",
                "--model.kind", "mingru", "--log.replay_sample_every", "0.000001", "--log.replay_keep", "2")
     t = Trainer(cfg, console=False)
     t.train()
     files = sorted((t.run_dir / "replays" / "train").glob("*.orlr"))
     assert len(files) >= 2
-    t.model.eval()
-    final = []
     for f in files:
         replay = load_replay(f)
         assert replay.values is not None and replay.probs is not None
         view_step = replay.meta["policy_view"]["global_step"]
         assert view_step <= replay.meta["global_step"] and view_step <= t.global_step
-        if view_step == t.global_step:                      # written at the end, by the final policy
-            final.append(replay)
-    assert final
-    for replay in final:
-        again = _recorded_view(replay, t.model)
-        assert np.allclose(again.values, replay.values, atol=1e-5)
-        for mine, theirs in zip(replay.probs, again.probs, strict=True):
-            assert np.allclose(mine, theirs, atol=1e-5)
-            assert np.allclose(mine.sum(axis=1), 1.0, atol=1e-4)
+        for p in replay.probs:
+            assert np.allclose(p.sum(axis=1), 1.0, atol=1e-4)
+    t.model.eval()
+    replay = with_policy_view(load_replay(files[0]), t.model, t.global_step)   # the final policy's view
+    again = _recorded_view(replay, t.model)
+    assert np.allclose(again.values, replay.values, atol=1e-5)
+    for mine, theirs in zip(replay.probs, again.probs, strict=True):
+        assert np.allclose(mine, theirs, atol=1e-5)
