@@ -12,7 +12,7 @@ from osrs_rl.encounters.pvp.loadouts import fill_config
 from osrs_rl.encounters.pvp.opponents import CONTROL
 from osrs_rl.encounters.pvp.reward_terms import reward_components
 from osrs_rl.encounters.pvp.scene import scene
-from osrs_rl.policies.pvp_scripted import scripted_actions
+from osrs_rl.encounters.pvp.scripted import scripted_actions
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
 HEADS = (
