@@ -20,12 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
-from osrs_rl.audit.truth import Truth, check_tick
 from osrs_rl.replay.file import Replay, ReplayError, load_replay
 from osrs_rl.replay.record import state_digest, state_record
 from osrs_rl.replay.verify import replay_steps, start_env
 from osrs_rl.runtime.recording import user_settings
 from osrs_rl.runtime.registry import get_spec
+from osrs_rl.runtime.truth import Truth, check_tick
 
 Progress = Callable[[int, int], None]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from osrs_rl.audit import collect
 from osrs_rl.audit.report import build_report, off_reference_ticks
-from osrs_rl.audit.truth import Truth, check_truth, reference_map
+from osrs_rl.runtime.truth import Truth, check_truth, reference_map
 
 MAX_FLAGGED = 3
 AUDIT_DIR = "audit"

@@ -130,7 +130,7 @@ class EncounterSpec:
     tick's reward of ``agent`` split into named terms, from the records before and after the tick;
     the terms add up to the reward ``step`` wrote. Replays store them per tick; the viewer shows them."""
     truth: Any = field(default=None, compare=False)
-    """Optional ``osrs_rl.audit.truth.Truth``: the reference map (the tiles the game lets a player stand
+    """Optional ``osrs_rl.runtime.truth.Truth``: the reference map (the tiles the game lets a player stand
     on), a ``tick(previous, state, config_record, agent)`` reader (tile, attack started, target
     attackable, damage by source) and the names of the damage, supply and outcome metrics, from which
     ``osrs-rl audit`` reports what a trained policy does against what the reference allows."""
