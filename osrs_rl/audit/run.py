@@ -148,8 +148,8 @@ def _save(report: dict, tallies, out: Path, walkable, stale: list[Path]) -> None
     """Write the flagged replays, then the picture and the report (which lists them)."""
     from osrs_rl.audit.heatmap import render_heatmap
     from osrs_rl.audit.tables import to_markdown
+    from osrs_rl.io.atomic import atomic_write
     from osrs_rl.replay.file import save_replay
-    from osrs_rl.train.checkpoint import atomic_write
 
     out.mkdir(parents=True, exist_ok=True)
     for p in stale:

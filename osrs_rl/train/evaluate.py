@@ -21,8 +21,9 @@ import numpy as np
 import torch
 
 import osrs_rl
+from osrs_rl.io.atomic import atomic_write
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import atomic_write, load_checkpoint, load_meta, load_state_checked, require_entries
+from osrs_rl.train.checkpoint import load_checkpoint, load_meta, load_state_checked, require_entries
 from osrs_rl.train.config import from_dict
 from osrs_rl.train.distributions import MaskedMultiCategorical
 from osrs_rl.train.league import wilson

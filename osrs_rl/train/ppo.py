@@ -26,6 +26,7 @@ import torch
 from torch import nn
 
 import osrs_rl
+from osrs_rl.io.atomic import remove_stale_temp_files
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segments
 from osrs_rl.train.checkpoint import (
@@ -34,7 +35,6 @@ from osrs_rl.train.checkpoint import (
     load_checkpoint,
     load_state_checked,
     non_finite_tensors,
-    remove_stale_temp_files,
     require_entries,
     restore_rng_state,
     save_checkpoint,
