@@ -106,7 +106,7 @@ def audit(path, episodes: int = 16, seed: int = 0, greedy: bool = False, out=Non
     out = Path(out) if named else default_out(where)
     stale = _check_out(out, named)
     if kind == "checkpoint":
-        from osrs_rl.train.evaluate import load_policy
+        from osrs_rl.agent.policy import load_policy
 
         try:
             policy = load_policy(where)

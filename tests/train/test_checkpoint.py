@@ -12,9 +12,8 @@ import numpy as np
 import pytest
 import torch
 
-from osrs_rl.io import atomic
-from osrs_rl.train import checkpoint as ck
-from osrs_rl.train.checkpoint import (
+from osrs_rl.agent import checkpoint as ck
+from osrs_rl.agent.checkpoint import (
     CheckpointError,
     capture_rng_state,
     load_checkpoint,
@@ -22,6 +21,7 @@ from osrs_rl.train.checkpoint import (
     restore_rng_state,
     save_checkpoint,
 )
+from osrs_rl.io import atomic
 
 META = {"encounter": "pvp", "encounter_version": 3, "obs_size": 7, "head_sizes": (2, 3, 2), "model_kind": "mlp"}
 

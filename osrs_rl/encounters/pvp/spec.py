@@ -31,7 +31,7 @@ SEGMENTS = (
     ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
     ObsSegment("opponent", V.OPPONENT_FEATURES, 1, V.OPPONENT_NAMES),
     ObsSegment("relation", V.RELATION_FEATURES, 1, V.RELATION_NAMES),
-    # hidden state and PID: for a critic, never a policy (osrs_rl.train.models reads it in the value only)
+    # hidden state and PID: for a critic, never a policy (osrs_rl.agent.models reads it in the value only)
     ObsSegment("privileged", V.PRIVILEGED_FEATURES, 1, V.PRIVILEGED_NAMES),
 )
 
