@@ -14,7 +14,8 @@ kernels with these signatures (all ``@njit``; ``state`` and ``config`` are recor
     mask(state, config, mask)                     -> None   mask: bool[num_agents, mask_size]
     metrics(state, config, out)                   -> phase  out: float64[num_metrics]; returns the
                                                             index of the phase the episode ended in
-    cell_key(state, config)                       -> int64  optional, for Go-Explore archives
+    cell_key(state, config)                       -> int64  optional, for Go-Explore archives:
+                                                            coarse, the same for one state, blind to the RNG
 
 Rules every encounter keeps (``osrs_rl.runtime.checks.check_encounter`` tests them):
 - index 0 of every action head is a no-op and always legal (the runtime turns masked actions into 0);
