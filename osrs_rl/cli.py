@@ -242,7 +242,8 @@ def _eval_scripted(args: argparse.Namespace) -> int:
 
 
 def _eval_checkpoint(args: argparse.Namespace) -> int:
-    from osrs_rl.train.evaluate import evaluate, load_policy, print_table, progress_bar
+    from osrs_rl.agent.policy import load_policy
+    from osrs_rl.train.evaluate import evaluate, print_table, progress_bar
 
     if args.episodes < 1:
         return _error(f"--episodes must be at least 1, got {args.episodes}")
@@ -289,8 +290,8 @@ EVAL_SCALARS = ("win_rate", "low", "high", "loss_rate", "mean_ticks", "mean_retu
 def cmd_train(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
+    from osrs_rl.agent.config import load_config
     from osrs_rl.runtime.registry import names
-    from osrs_rl.train.config import load_config
     from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
     from osrs_rl.train.ppo import NonFiniteError, Trainer, resume_config
 
@@ -305,7 +306,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         if cfg.env.encounter != args.encounter:
             return _error(f"checkpoint {args.resume} is a {cfg.env.encounter!r} run, not {args.encounter!r}")
         if args.print_config:
-            from osrs_rl.train.config import to_toml
+            from osrs_rl.agent.config import to_toml
 
             sys.stdout.write(to_toml(cfg) + _encounter_settings(args.encounter))
             return 0
@@ -342,7 +343,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _error(str(e))
     rows = []
     if trainer.cfg.run.eval_episodes > 0:
-        from osrs_rl.train.evaluate import Policy, training_opponents
+        from osrs_rl.agent.policy import Policy, training_opponents
 
         trainer.model.eval()
         policy = Policy(trainer.model, trainer.spec.name, dict(trainer.cfg.env.config), training_opponents(trainer.cfg))
@@ -478,9 +479,9 @@ def _render_replay(replay, args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
+    from osrs_rl.agent.config import parse_overrides
     from osrs_rl.audit.console import print_report
     from osrs_rl.audit.run import AuditError, audit
-    from osrs_rl.train.config import parse_overrides
 
     if args.episodes < 1:
         return _error(f"--episodes must be at least 1, got {args.episodes}")
@@ -538,12 +539,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true", help="print every floored step")
     p.set_defaults(func=cmd_calc)
 
+    from osrs_rl.agent.config import describe_sections
     from osrs_rl.runtime.registry import names
-    from osrs_rl.train.config import describe_sections
 
     p = sub.add_parser("train", help="train a policy with PPO", formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Settings: the encounter's preset (osrs_rl/train/presets), then --config FILE, "
-                                   "then --section.key value overrides (see osrs_rl/train/config.py);\n"
+                       description="Settings: the encounter's preset (osrs_rl/agent/presets), then --config FILE, "
+                                   "then --section.key value overrides (see osrs_rl/agent/config.py);\n"
                                    "--print-config shows the result without training.",
                        epilog=f"encounters: {', '.join(names())}\n\n"
                               f"settings (--section.key value; the encounter's own: --env.config.KEY value), "

@@ -156,7 +156,7 @@ def test_train_help_lists_the_encounters_and_every_sections_settings(capsys):
 
 
 def test_print_config_prints_a_toml_file_that_reads_back_and_trains_nothing(tmp_path, capsys):
-    from osrs_rl.train.config import load_config
+    from osrs_rl.agent.config import load_config
 
     argv = ["--run.total_steps", "777", "--env.config.max_ticks", "321", "--run.out_dir", str(tmp_path / "runs")]
     assert cli.main(["train", "zulrah", "--print-config", *argv]) == 0

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
-from osrs_rl.audit.truth import Truth, check_tick
 from osrs_rl.replay.file import Replay, ReplayError, load_replay
 from osrs_rl.replay.record import state_digest, state_record
 from osrs_rl.replay.verify import replay_steps, start_env
 from osrs_rl.runtime.recording import user_settings
 from osrs_rl.runtime.registry import get_spec
+from osrs_rl.runtime.truth import Truth, check_tick
 
 Progress = Callable[[int, int], None]
 
@@ -81,7 +81,7 @@ def _metrics_row(spec, row) -> dict:
 def play_policy(policy, truth: Truth, episodes: int = 16, seed: int = 0, greedy: bool = False,
                 config: dict | None = None, opponents: list | None = None,
                 progress: Progress | None = None) -> tuple[list[EpisodeTally], np.void]:
-    """``episodes`` episodes of ``policy`` (``osrs_rl.train.evaluate.Policy``), one per env, agent 0
+    """``episodes`` episodes of ``policy`` (``osrs_rl.agent.policy.Policy``), one per env, agent 0
     acting; ``opponents``: scripted tiers spread over the envs (default: those it trained against).
     Returns the tallies and the config record they were played under."""
     import torch

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from osrs_rl.audit.collect import EpisodeTally
-from osrs_rl.audit.truth import Truth
+from osrs_rl.runtime.truth import Truth
 
 
 def walkable_at(walkable: np.ndarray, x: int, y: int) -> bool:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from osrs_rl.audit import collect
 from osrs_rl.audit.report import build_report, off_reference_ticks
-from osrs_rl.audit.truth import Truth, check_truth, reference_map
+from osrs_rl.runtime.truth import Truth, check_truth, reference_map
 
 MAX_FLAGGED = 3
 AUDIT_DIR = "audit"
@@ -106,7 +106,7 @@ def audit(path, episodes: int = 16, seed: int = 0, greedy: bool = False, out=Non
     out = Path(out) if named else default_out(where)
     stale = _check_out(out, named)
     if kind == "checkpoint":
-        from osrs_rl.train.evaluate import load_policy
+        from osrs_rl.agent.policy import load_policy
 
         try:
             policy = load_policy(where)
@@ -148,8 +148,8 @@ def _save(report: dict, tallies, out: Path, walkable, stale: list[Path]) -> None
     """Write the flagged replays, then the picture and the report (which lists them)."""
     from osrs_rl.audit.heatmap import render_heatmap
     from osrs_rl.audit.tables import to_markdown
+    from osrs_rl.io.atomic import atomic_write
     from osrs_rl.replay.file import save_replay
-    from osrs_rl.train.checkpoint import atomic_write
 
     out.mkdir(parents=True, exist_ok=True)
     for p in stale:

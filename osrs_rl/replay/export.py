@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+from osrs_rl.io.atomic import atomic_write, temp_name
 from osrs_rl.replay.file import Replay
 from osrs_rl.replay.render import TILE_PX, overlay_names, render_scene, scene_size
 from osrs_rl.replay.scene import scenes_for_replay
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import atomic_write, temp_name
 
 DEFAULT_FPS = 5.0           # three times game speed (a tick is 0.6 s): --fps 1.667 plays in real time
 KINDS = {".png": "png", ".gif": "gif", ".mp4": "mp4"}

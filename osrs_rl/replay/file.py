@@ -186,7 +186,7 @@ def encode(replay: Replay) -> bytes:
 
 def save_replay(path: str | os.PathLike, replay: Replay) -> Path:
     """Write ``replay`` to ``path`` atomically (the old file, if any, stays whole until the rename)."""
-    from osrs_rl.train.checkpoint import atomic_write
+    from osrs_rl.io.atomic import atomic_write
 
     return atomic_write(path, encode(replay))
 

@@ -2,7 +2,7 @@
 ``timed out``; else ``terminated`` / ``truncated`` / ``unfinished (recording stopped)``.
 
 The words come from the episode's final metrics (re-simulated from the replay): the encounter's 0/1
-outcome flags, which are ``truth.outcome_metrics`` when it declares them (``osrs_rl.audit.truth``), else
+outcome flags, which are ``truth.outcome_metrics`` when it declares them (``osrs_rl.runtime.truth``), else
 its metrics named in :data:`OUTCOME_FLAGS`. Exactly one flag at 1 names the outcome. With none: a
 truncated episode timed out, and a terminated one of an encounter that flags only ``won`` was lost.
 """

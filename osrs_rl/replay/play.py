@@ -79,7 +79,7 @@ class PolicyOpponent:
         self.generator.manual_seed(int(seed))
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        from osrs_rl.train.distributions import MaskedMultiCategorical
+        from osrs_rl.agent.distributions import MaskedMultiCategorical
 
         torch = self.torch
         with torch.no_grad():
@@ -187,7 +187,7 @@ class PlaySession:
                 raise PlayError("give an opponent tier or a checkpoint, not both")
             spec = self._policy_encounter(spec)
             if self.policy is None:
-                from osrs_rl.train.evaluate import load_policy
+                from osrs_rl.agent.policy import load_policy
 
                 self.policy = load_policy(self.checkpoint)
             config["opponent_tier"] = POLICY_OPPONENT_TIER

@@ -91,7 +91,7 @@ class ViewerApp:
         for path in replays:
             self.add_replay(path)
         if play is not None and play.checkpoint is not None:
-            from osrs_rl.train.evaluate import load_policy
+            from osrs_rl.agent.policy import load_policy
 
             self._policy = load_policy(play.checkpoint)      # once: every new session reuses it
 

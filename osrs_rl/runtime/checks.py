@@ -6,7 +6,12 @@ dtypes of what reset returns; finite observations and rewards; option 0 of every
 legal; actions drawn from the mask are never reported invalid; never terminated and truncated at
 once; identical trajectories for the same seed, on one thread and on two (when Numba has two); a
 snapshot, continued, restored and replayed reproduces the run bit for bit; every finished episode
-reports its metrics and a valid phase.
+reports its metrics and a valid phase; a declared ``cell_key`` keeps its contract (``check_cell_key``).
+
+``check_cell_key(name_or_spec)`` checks the archive key on the states of a random rollout: an integer,
+the same for the same state (twice, and on a copy), blind to the RNG (a state and its copy with another
+RNG state give one key), leaving the record untouched, and coarse (at most half as many keys as
+distinct states visited), so Go-Explore cells group states rather than name each one.
 """
 
 from __future__ import annotations
@@ -120,3 +125,47 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
         second += [o.copy(), np.array(r, copy=True), te.copy(), tr.copy()]
     if (where := _first_difference(first, second)) is not None:
         raise ContractError(f"{spec.name}: restore + replay differs from the original run at {where}")
+
+    check_cell_key(spec, ticks=ticks // 2, num_envs=num_envs, seed=seed, **config)
+
+
+RNG_FLIP = np.uint64(0x9E3779B97F4A7C15)   # xor-ed into a copy's RNG state: another stream, same game state
+COARSE_SHARE = 0.5                         # a cell key names at most this share of the distinct states seen
+
+
+def check_cell_key(spec_or_name, ticks: int = 100, num_envs: int = 8, seed: int = 123, **config) -> None:
+    """Raise ContractError naming the first broken rule of ``spec.cell_key`` (nothing to check when the
+    encounter declares none)."""
+    spec: EncounterSpec = get_spec(spec_or_name) if isinstance(spec_or_name, str) else spec_or_name
+    if spec.cell_key is None:
+        return
+    env = VecEnv(spec, num_envs=num_envs, seed=seed, **config)
+    env.reset()
+    rng = np.random.default_rng(seed)
+    cfg = env.config[0]
+    keys, states = set(), set()
+    for t in range(ticks + 1):
+        for i in range(num_envs):
+            record = env.states[i:i + 1].copy()
+            before = record.tobytes()
+            key = spec.cell_key(record[0], cfg)
+            if not isinstance(key, int | np.integer) or isinstance(key, bool | np.bool_):
+                raise ContractError(f"{spec.name}: cell_key returned {type(key).__name__} {key!r}, not an integer")
+            if record.tobytes() != before:
+                raise ContractError(f"{spec.name}: cell_key changed the state record (env {i}, tick {t})")
+            again = spec.cell_key(record.copy()[0], cfg)
+            if again != key:
+                raise ContractError(f"{spec.name}: cell_key gave {key} then {again} for one state (env {i}, tick {t})")
+            other = record.copy()
+            other["rng"] ^= RNG_FLIP
+            flipped = spec.cell_key(other[0], cfg)
+            if flipped != key:
+                raise ContractError(f"{spec.name}: cell_key reads the RNG: {key} and {flipped} for states that differ "
+                                    f"only in their rng (env {i}, tick {t})")
+            keys.add(int(key))
+            states.add(before)
+        if t < ticks:
+            env.step(random_legal_actions(env, rng))
+    if len(keys) > COARSE_SHARE * len(states):
+        raise ContractError(f"{spec.name}: cell_key is not coarse: {len(keys)} keys for {len(states)} distinct states "
+                            f"(at most {COARSE_SHARE:.0%} as many keys as states)")

@@ -14,7 +14,8 @@ kernels with these signatures (all ``@njit``; ``state`` and ``config`` are recor
     mask(state, config, mask)                     -> None   mask: bool[num_agents, mask_size]
     metrics(state, config, out)                   -> phase  out: float64[num_metrics]; returns the
                                                             index of the phase the episode ended in
-    cell_key(state, config)                       -> int64  optional, for Go-Explore archives
+    cell_key(state, config)                       -> int64  optional, for Go-Explore archives:
+                                                            coarse, the same for one state, blind to the RNG
 
 Rules every encounter keeps (``osrs_rl.runtime.checks.check_encounter`` tests them):
 - index 0 of every action head is a no-op and always legal (the runtime turns masked actions into 0);
@@ -130,7 +131,7 @@ class EncounterSpec:
     tick's reward of ``agent`` split into named terms, from the records before and after the tick;
     the terms add up to the reward ``step`` wrote. Replays store them per tick; the viewer shows them."""
     truth: Any = field(default=None, compare=False)
-    """Optional ``osrs_rl.audit.truth.Truth``: the reference map (the tiles the game lets a player stand
+    """Optional ``osrs_rl.runtime.truth.Truth``: the reference map (the tiles the game lets a player stand
     on), a ``tick(previous, state, config_record, agent)`` reader (tile, attack started, target
     attackable, damage by source) and the names of the damage, supply and outcome metrics, from which
     ``osrs-rl audit`` reports what a trained policy does against what the reference allows."""

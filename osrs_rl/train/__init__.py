@@ -1,3 +1,4 @@
-"""PPO for every encounter: models, action distributions, advantage, losses, optimizers, logging,
-checkpoints, evaluation and the self-play league. Nothing here knows an encounter by name: the
-encounter's spec (heads, observation layout, metrics, phases) is all the trainer reads."""
+"""PPO for every encounter: rollout, advantage, losses, optimizers, logging, evaluation and the self-play
+league, over the agent of ``osrs_rl.agent`` (settings, models, distributions, checkpoints). Nothing here
+knows an encounter by name: the encounter's spec (heads, observation layout, metrics, phases) is all the
+trainer reads."""

@@ -2,11 +2,12 @@
 
     rows = evaluate(load_policy("runs/pvp-.../checkpoint.pt"), episodes=256, opponents=["average"])
 
-Each env plays exactly one episode (so short episodes are not over-counted) with the policy acting
-on agent 0; a win is the encounter's ``won`` metric (1 for a win), or its ``killed`` metric for a
-boss fight without one (zulrah). Encounters with an opponent hook
-(pvp, pvp_selfplay) are evaluated per scripted tier (in a two-agent encounter the tier replaces agent
-1's actions); others in their configured setting.
+``load_policy`` (``osrs_rl.agent.policy``) rebuilds a trained model from its checkpoint. Each env
+plays exactly one episode (so short episodes are not over-counted) with the policy acting on agent 0;
+a win is the encounter's ``won`` metric (1 for a win), or its ``killed`` metric for a boss fight
+without one (zulrah). Encounters with an opponent hook (pvp, pvp_selfplay) are evaluated per scripted
+tier (in a two-agent encounter the tier replaces agent 1's actions); others in their configured
+setting.
 """
 
 from __future__ import annotations
@@ -21,26 +22,16 @@ import numpy as np
 import torch
 
 import osrs_rl
+from osrs_rl.agent.distributions import MaskedMultiCategorical
+from osrs_rl.agent.policy import Policy
+from osrs_rl.io.atomic import atomic_write
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import atomic_write, load_checkpoint, load_meta, load_state_checked, require_entries
-from osrs_rl.train.config import from_dict
-from osrs_rl.train.distributions import MaskedMultiCategorical
 from osrs_rl.train.league import wilson
 
 SUCCESS_METRICS = ("won", "killed")     # the first one an encounter has counts as a win
 FAILURE_METRICS = ("lost", "died")      # ... and as a loss; the rest are draws or cut at the tick limit
 
 Progress = Callable[[int, int, str], None]   # (episodes done, episodes in all, the opponent being played)
-
-
-@dataclass
-class Policy:
-    """A trained model with what it was trained on."""
-
-    model: torch.nn.Module
-    encounter: str
-    env_config: dict
-    opponents: list
 
 
 @dataclass
@@ -53,35 +44,6 @@ class EvalRow:
     mean_ticks: float
     mean_return: float
     loss_rate: float = float("nan")     # nan when the encounter has no loss metric
-
-def training_opponents(cfg) -> list:
-    """The scripted tiers a run trained against: ``env.opponents``, else its league's tiers."""
-    if cfg.env.opponents:
-        return list(cfg.env.opponents)
-    return list(cfg.league.scripted) if cfg.league.enabled else []
-
-
-def load_policy(path, device: str = "cpu") -> Policy:
-    """The model in checkpoint ``path`` (clear errors for missing, corrupt or foreign files)."""
-    from osrs_rl.train.ppo import make_model, model_meta
-
-    meta = load_meta(path)
-    spec = get_spec(meta.get("encounter", "?"))
-    payload, meta = load_checkpoint(path, map_location=device)
-    require_entries(payload, ("config", "model"), f"checkpoint {path}")
-    cfg = from_dict(payload["config"])
-    expect = model_meta(cfg, spec)
-    if meta.get("spec_version") != spec.version:
-        raise ValueError(f"checkpoint {path} was trained on {spec.name} version {meta.get('spec_version')}; "
-                         f"this osrs-rl has version {spec.version} (its state or observation changed)")
-    for key in ("obs_size", "head_sizes"):
-        if meta.get(key) != expect[key]:
-            raise ValueError(f"checkpoint {path}: {key} {meta.get(key)} does not match the encounter's {expect[key]}")
-    model = make_model(cfg, spec).to(device)
-    load_state_checked(model, payload["model"], f"checkpoint {path}")
-    model.eval()
-    return Policy(model, spec.name, dict(cfg.env.config), training_opponents(cfg))
-
 
 def policy_actions(model, obs, info, state, first, heads, num_agents: int, greedy: bool, generator):
     """One batched decision of ``model`` for agent 0 of every env: the int64 actions to step the env

@@ -35,9 +35,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
+from osrs_rl.agent.config import summary
+from osrs_rl.io.atomic import atomic_write
 from osrs_rl.train import tensorboard
-from osrs_rl.train.checkpoint import atomic_write
-from osrs_rl.train.config import summary
 
 LOSS_PREFIX = "loss/"
 EPISODE_PREFIX = "episode/"

@@ -1,6 +1,6 @@
 """The PPO training loop, for any encounter: setup, storage, rollout, advantage, update, log, checkpoint.
 
-    from osrs_rl.train.config import load_config
+    from osrs_rl.agent.config import load_config
     from osrs_rl.train.ppo import Trainer
     Trainer(load_config("template", overrides=["--run.total_steps", "200000"])).train()
 
@@ -26,24 +26,24 @@ import torch
 from torch import nn
 
 import osrs_rl
-from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segments
-from osrs_rl.train.checkpoint import (
+from osrs_rl.agent.checkpoint import (
     CheckpointError,
     capture_rng_state,
     load_checkpoint,
     load_state_checked,
     non_finite_tensors,
-    remove_stale_temp_files,
     require_entries,
     restore_rng_state,
     save_checkpoint,
 )
-from osrs_rl.train.config import RunSection, TrainConfig, check_resumable, from_dict, parse_overrides, resume_overrides
-from osrs_rl.train.distributions import MaskedMultiCategorical
+from osrs_rl.agent.config import RunSection, TrainConfig, check_resumable, from_dict, parse_overrides, resume_overrides
+from osrs_rl.agent.distributions import MaskedMultiCategorical
+from osrs_rl.agent.policy import make_model, model_meta
+from osrs_rl.io.atomic import remove_stale_temp_files
+from osrs_rl.runtime.registry import get_spec
+from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segments
 from osrs_rl.train.logger import RATE_METRICS, Logger, episode_scalars, opponent_scalars
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
-from osrs_rl.train.models import build_model
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.policy_view import with_policy_view
 from osrs_rl.train.rollout import Collector, RolloutStorage
@@ -75,19 +75,6 @@ def pick_device(name: str) -> torch.device:
     if device.type == "cuda" and not torch.cuda.is_available():
         raise ValueError("run.device is cuda but torch sees no CUDA device")
     return device
-
-
-def model_meta(cfg: TrainConfig, spec) -> dict:
-    """What a checkpoint must match to be loaded into a run (osrs_rl.train.checkpoint)."""
-    return {"encounter": spec.name, "spec_version": spec.version, "obs_size": spec.obs_size,
-            "head_sizes": [int(h) for h in spec.head_sizes], "model_kind": cfg.model.kind,
-            "model_hidden": cfg.model.hidden, "model_layers": cfg.model.layers,
-            "entity_encoder": cfg.model.entity_encoder}
-
-
-def make_model(cfg: TrainConfig, spec) -> nn.Module:
-    return build_model(spec.obs_segments, spec.head_sizes, kind=cfg.model.kind, hidden=cfg.model.hidden,
-                       layers=cfg.model.layers, entity_encoder=cfg.model.entity_encoder)
 
 
 def resume_config(checkpoint: str | os.PathLike, overrides: list[str] | None = None) -> TrainConfig:

@@ -28,7 +28,7 @@ import time
 import numpy as np
 import torch
 
-from osrs_rl.train.distributions import MaskedMultiCategorical
+from osrs_rl.agent.distributions import MaskedMultiCategorical
 from osrs_rl.train.training_replays import EpisodeTape
 
 

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from osrs_rl.train.distributions import MaskedMultiCategorical
+from osrs_rl.agent.distributions import MaskedMultiCategorical
 from osrs_rl.train.league import League, group_envs
 
 REQUIRED_METRICS = ("won", "lost", "opponent_tier", "opponent_slot")
@@ -39,7 +39,7 @@ STATE_VERSION = 1
 class SelfPlay:
     """A league driving agent 1 of ``envs`` (one VecEnv per rollout half).
 
-    cfg: the ``[league]`` section (``osrs_rl.train.config.LeagueSection``).
+    cfg: the ``[league]`` section (``osrs_rl.agent.config.LeagueSection``).
     build_model: makes a model of the learner's architecture (a snapshot's weights are loaded into it).
     seed: seeds the league's sampler and agent 1's action sampling.
     """

@@ -12,13 +12,13 @@ import pytest
 from PIL import Image
 
 import osrs_rl
+from osrs_rl.agent.config import load_config
 from osrs_rl.audit.heatmap import FLAG, image_size, tile_box
 from osrs_rl.audit.run import AuditError, audit
-from osrs_rl.audit.truth import TICK_KEYS, Truth, check_truth
 from osrs_rl.cli import main
 from osrs_rl.replay import record_policy_episode
 from osrs_rl.runtime.registry import get_spec, names
-from osrs_rl.train.config import load_config
+from osrs_rl.runtime.truth import TICK_KEYS, Truth, check_truth
 from osrs_rl.train.ppo import Trainer
 
 MAX_TICKS = {"template": 200, "zulrah": 120}

@@ -13,7 +13,7 @@ from osrs_rl import calc
 from osrs_rl.core import bolts as B
 from osrs_rl.core import rng as R
 from osrs_rl.core import specials as SP
-from osrs_rl.data import tables
+from osrs_rl.data import combatants, tables
 from tests.core import published_cases as PC
 
 UNMODELLED = {
@@ -102,7 +102,7 @@ def test_published_negative_strength_never_negative(case):
     from osrs_rl.core.max_hit import player_max_hit
 
     weapon = {"ranged": "Bow of faerdhinen", "magic": "Trident of the seas"}.get(case.get("attack_type"))
-    c = calc.build_combatant(style=case.get("style"), gear={"weapon": weapon} if weapon else None)
+    c = combatants.build_combatant(style=case.get("style"), gear={"weapon": weapon} if weapon else None)
     key = {"str": S.B_MELEE_STR, "ranged_str": S.B_RANGED_STR}[next(iter(case["bonus_overrides"]))]
     c[0]["bonuses"][key] = -1000
     mn, mx = player_max_hit(no_trace(), c[0], 0, SP.identity_row())
@@ -275,7 +275,7 @@ def test_published_quiver_bonus():
     # dps-calc src/tests/lib/Equipment.test.ts: charged Dizana's quiver + twisted bow + dragon arrows
     case = next(c for c in PC.EQUIPMENT_BONUSES if c["id"] == "dps-calc equipment: charged quiver + twisted bow")
     gear = dict(case["gear"], ammo="Dragon arrow")
-    c = calc.build_combatant(gear=gear, style="Rapid")
+    c = combatants.build_combatant(gear=gear, style="Rapid")
     from osrs_rl.core import styles as S
 
     assert c[0]["bonuses"][S.B_RANGED] == case["expect"]["ranged_attack_bonus"]

@@ -165,7 +165,7 @@ def test_the_ladder_is_honest():
     0.65-0.79: `osrs-rl eval pvp --ladder --fights 512`), and nightmare beats the middle tiers in
     more than 90 %."""
     from osrs_rl.encounters.pvp.ladder import LADDER_MAX_TICKS, MIDDLE_TIERS, play
-    from osrs_rl.policies.pvp_scripted import NUM_TIERS
+    from osrs_rl.encounters.pvp.scripted import NUM_TIERS
 
     def share(a, b, fights=256):
         w0, _, n0 = play(a, b, fights, seed=31 * a + b, max_ticks=LADDER_MAX_TICKS)

@@ -17,7 +17,7 @@ from osrs_rl.encounters.pvp import mechanics as M
 from osrs_rl.encounters.pvp import spec as PS
 from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.encounters.pvp import view as V
-from osrs_rl.policies.pvp_scripted import scripted_actions
+from osrs_rl.encounters.pvp.scripted import scripted_actions
 from osrs_rl.runtime.checks import random_legal_actions
 from tests.encounters.test_pvp_rules import NOOP, act, commit, duel, player
 
@@ -249,7 +249,7 @@ def _scripted_accepted(states, config, tier, intent, out):
 
 @pytest.mark.parametrize("tier", [8, 9])
 def test_scripted_rows_fit_the_budget(tier):
-    # the tiers that never slip put inputs off rather than overrun the tick (pvp_scripted step 9)
+    # the tiers that never slip put inputs off rather than overrun the tick (scripted.py step 9)
     env = osrs_rl.make("pvp", num_envs=128, seed=5, opponent_tier=tier, build=L.build_names().index("lms_med"))
     env.reset()
     rng = np.random.default_rng(5)

@@ -29,10 +29,10 @@ def save_annotated(folder: Path, name: str, seed: int) -> Path:
 
 def tiny_checkpoint(path: Path, encounter: str = "pvp") -> Path:
     """An untrained policy saved as ``osrs-rl train`` would save it (what ``load_policy`` reads)."""
+    from osrs_rl.agent.checkpoint import save_checkpoint
+    from osrs_rl.agent.config import load_config
+    from osrs_rl.agent.policy import make_model, model_meta
     from osrs_rl.runtime.registry import get_spec
-    from osrs_rl.train.checkpoint import save_checkpoint
-    from osrs_rl.train.config import load_config
-    from osrs_rl.train.ppo import make_model, model_meta
 
     cfg = load_config(encounter, overrides=["--model.hidden", "16", "--model.kind", "mlp"])
     spec = get_spec(encounter)

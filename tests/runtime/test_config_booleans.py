@@ -2,7 +2,7 @@
 
 Encounter settings reach ``osrs_rl.runtime.config.build_config`` as Python values (``make``), as
 TOML values (``[env.config]`` in a train preset or file), or as command-line text
-(``--env.config.key value``, read by ``osrs_rl.train.config.parse_overrides``: ``1`` arrives as the
+(``--env.config.key value``, read by ``osrs_rl.agent.config.parse_overrides``: ``1`` arrives as the
 integer 1, ``false`` as the string "false"). Zulrah's ``scaffolding`` is the boolean used here.
 """
 
@@ -10,9 +10,9 @@ import pytest
 
 import osrs_rl
 from osrs_rl import cli
+from osrs_rl.agent.config import load_config
 from osrs_rl.runtime.config import ConfigError, build_config, parse_bool
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.config import load_config
 
 SPELLINGS = [("true", True), ("True", True), ("TRUE", True), ("yes", True), ("Yes", True), ("on", True),
              ("ON", True), ("1", True), (" true ", True), ("false", False), ("False", False),

@@ -37,3 +37,52 @@ def test_category_metrics_must_be_metrics():
     spec = dataclasses.replace(get_spec("template"), category_metrics=("no_such_metric",))
     with pytest.raises(ContractError, match="no_such_metric"):
         check_encounter(spec, ticks=5)
+
+
+# ---- the cell_key contract (Go-Explore archives group states by it) ------------------------------------
+def _with_cell_key(fn):
+    import dataclasses
+
+    from tests.runtime import counting
+    return dataclasses.replace(counting.make_spec(1), cell_key=fn, name="keyed")
+
+
+def _key_good(s, cfg):
+    return s.counter[0] // 4
+
+
+def _key_reads_rng(s, cfg):
+    return (s.counter[0] // 4) * 2 + (s.rng[0] & 1)
+
+
+def _key_every_state(s, cfg):
+    return s.tick * 1000 + s.noise
+
+
+def _key_writes(s, cfg):
+    s.total += 1
+    return 0
+
+
+def _key_float(s, cfg):
+    return s.counter[0] / 4
+
+
+def test_a_coarse_rng_blind_cell_key_passes():
+    from numba import njit
+
+    checks.check_cell_key(_with_cell_key(njit(_key_good)), ticks=30)
+
+
+@pytest.mark.parametrize("fn, message", [
+    (_key_reads_rng, "reads the RNG"),
+    (_key_every_state, "not coarse"),
+    (_key_writes, "changed the state record"),
+    (_key_float, "not an integer"),
+])
+def test_a_broken_cell_key_is_named(fn, message):
+    from numba import njit
+
+    with pytest.raises(checks.ContractError, match=message):
+        checks.check_cell_key(_with_cell_key(njit(fn)), ticks=30)
+

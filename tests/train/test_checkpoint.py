@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 import torch
 
-from osrs_rl.train import checkpoint as ck
-from osrs_rl.train.checkpoint import (
+from osrs_rl.agent import checkpoint as ck
+from osrs_rl.agent.checkpoint import (
     CheckpointError,
     capture_rng_state,
     load_checkpoint,
@@ -21,6 +21,7 @@ from osrs_rl.train.checkpoint import (
     restore_rng_state,
     save_checkpoint,
 )
+from osrs_rl.io import atomic
 
 META = {"encounter": "pvp", "encounter_version": 3, "obs_size": 7, "head_sizes": (2, 3, 2), "model_kind": "mlp"}
 
@@ -140,11 +141,11 @@ def test_a_failed_save_keeps_the_old_file_and_leaves_no_temp_files(tmp_path, mon
     path = _saved(tmp_path)
     before = path.read_bytes()
     if failure == "mid_write":
-        monkeypatch.setattr(ck, "_write_chunks", _fail_mid_write)
+        monkeypatch.setattr(atomic, "_write_chunks", _fail_mid_write)
     elif failure == "fsync":
         monkeypatch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError("fsync failed (simulated)")))
     else:
-        monkeypatch.setattr(ck, "_write_chunks", lambda fh, chunks: (_ for _ in ()).throw(KeyboardInterrupt()))
+        monkeypatch.setattr(atomic, "_write_chunks", lambda fh, chunks: (_ for _ in ()).throw(KeyboardInterrupt()))
     with pytest.raises((OSError, KeyboardInterrupt)):
         save_checkpoint(path, {"model": {"w": torch.ones(1000)}}, {"encounter": "other"})
     assert path.read_bytes() == before
@@ -153,7 +154,7 @@ def test_a_failed_save_keeps_the_old_file_and_leaves_no_temp_files(tmp_path, mon
 
 
 def test_a_failed_first_save_leaves_nothing(tmp_path, monkeypatch):
-    monkeypatch.setattr(ck, "_write_chunks", _fail_mid_write)
+    monkeypatch.setattr(atomic, "_write_chunks", _fail_mid_write)
     with pytest.raises(OSError, match="disk full"):
         save_checkpoint(tmp_path / "new.pt", {"x": 1}, {})
     assert list(tmp_path.iterdir()) == []
@@ -285,12 +286,12 @@ def test_expect_compares_sequences_and_numpy_values_by_value(tmp_path):
 # ---- temporary files of interrupted writes ------------------------------------------------------------
 def test_a_write_in_progress_is_named_after_its_target_and_process(tmp_path, monkeypatch):
     seen = []
-    real = ck._write_chunks
+    real = atomic._write_chunks
 
     def spy(fh, chunks):
         seen.extend(p.name for p in tmp_path.iterdir())
         real(fh, chunks)
-    monkeypatch.setattr(ck, "_write_chunks", spy)
+    monkeypatch.setattr(atomic, "_write_chunks", spy)
     save_checkpoint(tmp_path / "ckpt.pt", {"x": 1}, {})
     assert len(seen) == 1 and re.fullmatch(rf"\.ckpt\.pt\.{os.getpid()}\.\d+\.tmp", seen[0]), seen
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ckpt.pt"]
@@ -323,7 +324,7 @@ def test_stale_temp_files_of_a_target_go_at_its_next_write(tmp_path):
     left = {p.name for p in tmp_path.iterdir()}
     assert left == {"ckpt.pt"} | {names[k] for k in ("live", "other_target", "longer_target", "not_ours")}
     # a sweep of the whole folder (as a run does when it starts) takes every stale one of any target
-    ck.remove_stale_temp_files(tmp_path)
+    atomic.remove_stale_temp_files(tmp_path)
     assert {p.name for p in tmp_path.iterdir()} == {"ckpt.pt", names["live"], names["not_ours"]}
 
 
@@ -359,7 +360,7 @@ def test_missing_entries_are_named():
 
 def test_atomic_writes_follow_the_umask(tmp_path):
     # issue 15: checkpoints, replays, PNG and GIF came out 0600 whatever the umask
-    from osrs_rl.train.checkpoint import atomic_write
+    from osrs_rl.io.atomic import atomic_write
     old = os.umask(0o022)
     try:
         out = atomic_write(tmp_path / "x.bin", b"data")

@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from osrs_rl.train.distributions import MaskedMultiCategorical
+from osrs_rl.agent.distributions import MaskedMultiCategorical
 
 HEADS = (3, 1, 5, 2)
 

@@ -218,7 +218,7 @@ def test_assignment_drives_pvp_selfplay():
     """The wiring the module docstring documents, on a real 8-env pvp_selfplay."""
     import osrs_rl
     from osrs_rl.encounters import pvp
-    from osrs_rl.policies.pvp_scripted import TIER_NAMES
+    from osrs_rl.encounters.pvp.scripted import TIER_NAMES
 
     league = league_with(2, ["novice", "nightmare"], scripted_fraction=0.5, seed=6)
     env = osrs_rl.make("pvp_selfplay", num_envs=8, seed=0)

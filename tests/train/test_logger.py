@@ -294,7 +294,7 @@ def test_dashboard_progress_never_passes_100_percent():
 
 
 def test_logger_prints_a_summary_of_a_training_config(tmp_path):
-    from osrs_rl.train.config import load_config
+    from osrs_rl.agent.config import load_config
 
     cfg = load_config("template", overrides=["--run.total_steps", "500", "--ppo.gamma", "0.9"])
     console = _console(False)

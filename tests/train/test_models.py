@@ -4,8 +4,8 @@ encoder weight sharing, gradients and initialisation."""
 import pytest
 import torch
 
+from osrs_rl.agent.models import KINDS, build_model, mingru_scan
 from osrs_rl.runtime.spec import ObsSegment
-from osrs_rl.train.models import KINDS, build_model, mingru_scan
 
 # The privileged block sits between actor blocks, so the actor's columns are not one slice.
 SEGMENTS = (ObsSegment("self", 5), ObsSegment("privileged", 3), ObsSegment("npcs", 4, slots=3),

@@ -11,11 +11,11 @@ import sys
 import pytest
 import torch
 
+from osrs_rl.agent.checkpoint import CheckpointError, load_checkpoint, non_finite_tensors, save_checkpoint
+from osrs_rl.agent.config import load_config
+from osrs_rl.agent.policy import load_policy
 from osrs_rl.cli import main
 from osrs_rl.train import ppo
-from osrs_rl.train.checkpoint import CheckpointError, load_checkpoint, non_finite_tensors, save_checkpoint
-from osrs_rl.train.config import load_config
-from osrs_rl.train.evaluate import load_policy
 from osrs_rl.train.ppo import Trainer
 
 # a tiny run: 32 envs x 32 ticks = 1024 steps per iteration

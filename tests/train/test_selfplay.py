@@ -8,9 +8,9 @@ import pytest
 import torch
 
 import osrs_rl
+from osrs_rl.agent.config import LeagueSection, load_config
 from osrs_rl.cli import main
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.config import LeagueSection, load_config
 from osrs_rl.train.ppo import Trainer, resume_config
 from osrs_rl.train.rollout import Collector, RolloutStorage
 from osrs_rl.train.selfplay import SelfPlay
@@ -26,7 +26,7 @@ def _cfg(tmp_path, *extra, encounter="pvp_selfplay"):
 
 
 def _model(kind="mlp"):
-    from osrs_rl.train.models import build_model
+    from osrs_rl.agent.models import build_model
 
     return build_model(SPEC.obs_segments, SPEC.head_sizes, kind=kind, hidden=16, layers=1)
 

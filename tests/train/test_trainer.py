@@ -7,12 +7,13 @@ import pytest
 import torch
 
 import osrs_rl
+from osrs_rl.agent.checkpoint import CheckpointError, load_checkpoint
+from osrs_rl.agent.config import load_config, parse_overrides
+from osrs_rl.agent.models import build_model
+from osrs_rl.agent.policy import load_policy
 from osrs_rl.cli import main
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.train.checkpoint import CheckpointError, load_checkpoint
-from osrs_rl.train.config import load_config, parse_overrides
-from osrs_rl.train.evaluate import evaluate, load_policy
-from osrs_rl.train.models import build_model
+from osrs_rl.train.evaluate import evaluate
 from osrs_rl.train.ppo import Trainer, schedule
 from osrs_rl.train.rollout import Collector, RolloutStorage
 
@@ -94,7 +95,7 @@ def test_template_is_learned(tmp_path):
     on time: it takes damage and wins slowly (return about 1.7 of the best 2, about 118 ticks). The
     trained policy must reach a return of 1.9 and win at least 20 ticks sooner."""
     cfg = _cfg(tmp_path, "--run.total_steps", "250000", "--run.eval_episodes", "0")
-    from osrs_rl.train.evaluate import Policy
+    from osrs_rl.agent.policy import Policy
 
     trainer = Trainer(cfg, console=False)
     before = evaluate(Policy(trainer.model, "template", {}, []), episodes=256, seed=5)[0]
@@ -174,7 +175,7 @@ def test_cli_bad_input(argv, message, capsys):
 
 def test_a_boss_fight_reports_its_kills_as_wins():
     # zulrah has no "won" metric: its evaluation counts "killed" (Zulrah at 1 hitpoint: any hit kills)
-    from osrs_rl.train.evaluate import Policy
+    from osrs_rl.agent.policy import Policy
 
     spec = get_spec("zulrah")
     model = build_model(spec.obs_segments, spec.head_sizes, hidden=16)
@@ -199,7 +200,7 @@ def test_pvp_opponents_spread_and_evaluated(tmp_path):
     tiers = np.concatenate([get_spec("pvp").opponents.current(e)[1] for e in t.envs])
     names = get_spec("pvp").opponents.tier_names
     assert sorted({names[i] for i in tiers}) == sorted(set(cfg.env.opponents))
-    from osrs_rl.train.evaluate import Policy
+    from osrs_rl.agent.policy import Policy
 
     rows = evaluate(Policy(t.model, "pvp", {"max_ticks": 20}, ["novice", "average"]), episodes=4)
     assert [r.opponent for r in rows] == ["novice", "average"]
@@ -210,7 +211,8 @@ def test_evaluation_tells_losses_from_undecided_fights(tmp_path):
     """An untrained policy against nightmare: most fights lost when they may run long, hardly any
     when they are cut after 10 ticks (undecided, not losses); an encounter without a loss metric
     reports none, as null in eval.json."""
-    from osrs_rl.train.evaluate import Policy, save_rows
+    from osrs_rl.agent.policy import Policy
+    from osrs_rl.train.evaluate import save_rows
 
     spec = get_spec("pvp")
     model = build_model(spec.obs_segments, spec.head_sizes, hidden=16)
@@ -230,7 +232,8 @@ def test_evaluation_tells_losses_from_undecided_fights(tmp_path):
 def test_evaluation_reports_its_progress(tmp_path):
     """The final evaluation of a run and `eval --checkpoint` draw a progress bar from these reports:
     episodes done over all opponents, rising to the total, with the opponent being played."""
-    from osrs_rl.train.evaluate import Policy, save_replays
+    from osrs_rl.agent.policy import Policy
+    from osrs_rl.train.evaluate import save_replays
 
     spec = get_spec("pvp")
     policy = Policy(build_model(spec.obs_segments, spec.head_sizes, hidden=16), "pvp", {"max_ticks": 20},

@@ -3,10 +3,10 @@
 import numpy as np
 
 import osrs_rl
+from osrs_rl.agent.config import load_config
 from osrs_rl.replay import load_replay, verify_replay
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train import training_replays
-from osrs_rl.train.config import load_config
 from osrs_rl.train.ppo import Trainer
 from osrs_rl.train.training_replays import EpisodeTape, TrainingReplays
 

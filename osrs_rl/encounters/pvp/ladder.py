@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.encounters.pvp import state as ST
-from osrs_rl.policies.pvp_scripted import NUM_TIERS, T_INTENT, TIER_NAMES, TIERS, scripted_actions
+from osrs_rl.encounters.pvp.scripted import NUM_TIERS, T_INTENT, TIER_NAMES, TIERS, scripted_actions
 
 
 @njit(cache=True)

@@ -7,12 +7,12 @@ build's name, so the tables are the same on every machine. At reset each player 
 (``gear_variants`` config). Spec weapons without a special row are left out of the draw; an item
 whose effect the engine does not simulate (``UNMODELLED_ITEMS``) may not be listed at all.
 
-For every build, kit and gear set this precomputes, with the engine's own calculator code
-(``osrs_rl.calc.build_combatant``): the combat record (levels and prayers are overwritten each
-attack from the live player state), the attack row (normal, or the special for the spec set), the
-hit-delay class, the attack range, the set's prayer bonus, the worn item indices and the client
-packets a switch between two sets takes. Supplies map onto the six supply slots. Any name that does
-not resolve raises with the build and set named.
+For every build, kit and gear set this precomputes, with the engine's own combatant builder
+(``osrs_rl.data.combatants.build_combatant``, which the calculator uses too): the combat record
+(levels and prayers are overwritten each attack from the live player state), the attack row
+(normal, or the special for the spec set), the hit-delay class, the attack range, the set's prayer
+bonus, the worn item indices and the client packets a switch between two sets takes. Supplies map
+onto the six supply slots. Any name that does not resolve raises with the build and set named.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from pathlib import Path
 
 import numpy as np
 
-from osrs_rl import calc
 from osrs_rl.core import bolts as B
 from osrs_rl.core import equipment as E
 from osrs_rl.core import hit_delay as HD
@@ -35,6 +34,7 @@ from osrs_rl.core import weapons as W
 from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
+from osrs_rl.data.combatants import CombatantInputError, build_combatant
 from osrs_rl.encounters.pvp import state as ST
 
 BUILDS_PATH = Path(__file__).resolve().parent / "builds.json"
@@ -258,8 +258,8 @@ def _fill_set(cfg, b, k, s, bid, set_name, gear, levels, items, normal, special)
     gear = {slot: name for slot, name in gear.items() if name}
     style, spell = _set_style(kind, gear)
     try:
-        c = calc.build_combatant(levels=levels, style=style, gear=gear, spell=spell)
-    except calc.CalcInputError as e:
+        c = build_combatant(levels=levels, style=style, gear=gear, spell=spell)
+    except CombatantInputError as e:
         raise ValueError(f"builds.json: build {bid!r}, kit {k}, set {set_name!r}: {e}") from None
     rec = c[0]
     cfg["set_combat"][b, k, s] = rec

@@ -80,7 +80,7 @@ class OpponentControl:
 
     @property
     def tier_names(self) -> tuple[str, ...]:
-        from osrs_rl.policies.pvp_scripted import TIER_NAMES
+        from osrs_rl.encounters.pvp.scripted import TIER_NAMES
 
         return TIER_NAMES
 

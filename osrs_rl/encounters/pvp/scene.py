@@ -40,7 +40,7 @@ from osrs_rl.data import tables
 from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.encounters.pvp.loadouts import POTION_SLOTS, build_names
 from osrs_rl.encounters.pvp.mechanics import FLAG_REFLECTED
-from osrs_rl.policies.pvp_scripted import TIER_NAMES
+from osrs_rl.encounters.pvp.scripted import TIER_NAMES
 
 COLORS = ("#3b82f6", "#ef4444")
 HIT_STYLE_NAMES = ("melee", "ranged", "magic", "typeless")     # core.pending_hits.STYLE_*

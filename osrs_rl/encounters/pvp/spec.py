@@ -12,7 +12,7 @@ from osrs_rl.encounters.pvp.loadouts import fill_config
 from osrs_rl.encounters.pvp.opponents import CONTROL
 from osrs_rl.encounters.pvp.reward_terms import reward_components
 from osrs_rl.encounters.pvp.scene import scene
-from osrs_rl.policies.pvp_scripted import scripted_actions
+from osrs_rl.encounters.pvp.scripted import scripted_actions
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
 HEADS = (
@@ -31,7 +31,7 @@ SEGMENTS = (
     ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
     ObsSegment("opponent", V.OPPONENT_FEATURES, 1, V.OPPONENT_NAMES),
     ObsSegment("relation", V.RELATION_FEATURES, 1, V.RELATION_NAMES),
-    # hidden state and PID: for a critic, never a policy (osrs_rl.train.models reads it in the value only)
+    # hidden state and PID: for a critic, never a policy (osrs_rl.agent.models reads it in the value only)
     ObsSegment("privileged", V.PRIVILEGED_FEATURES, 1, V.PRIVILEGED_NAMES),
 )
 

@@ -5,7 +5,7 @@ style and reach, overhead, an HP bar in 30ths, freeze, the last attack and Venge
 animations); both positions. The ``privileged`` segment holds what a player cannot see: the
 opponent's hidden state (exact hitpoints, special energy, prayer, supplies, whether Vengeance is
 armed), who has PID and the PID timer (a player only infers PID from the order hits land in). It is
-for a critic: policies must not read it (``osrs_rl.train.models`` feeds segments named
+for a critic: policies must not read it (``osrs_rl.agent.models`` feeds segments named
 ``privileged`` to the value head only).
 """
 

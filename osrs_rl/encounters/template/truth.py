@@ -1,4 +1,4 @@
-"""What ``osrs-rl audit`` checks a template policy against (``osrs_rl.audit.truth``), read from the records only.
+"""What ``osrs-rl audit`` checks a template policy against (``osrs_rl.runtime.truth``), read from the records only.
 
 The template has no positions: the player stands on ``scene.PLAYER_TILE`` of the scene's open arena
 all fight, and the reference map is that arena, every tile walkable. The player attacked in a tick when
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from osrs_rl.audit.truth import Truth
 from osrs_rl.encounters.template import scene as SC
+from osrs_rl.runtime.truth import Truth
 
 
 def reference_walkable(cfg) -> np.ndarray:

@@ -2,7 +2,8 @@
 
 ``fill_config`` is the spec's config hook: it checks the settings that depend on each other
 (``start_phase`` against the rotation, the tier weights) and fills every derived field with the
-engine's own calculator code (``osrs_rl.calc.build_combatant``), as ``pvp/loadouts.py`` does.
+engine's own combatant builder (``osrs_rl.data.combatants.build_combatant``, which the calculator
+uses too), as ``pvp/loadouts.py`` does.
 
 The platform is the game's collision map (``shrine_map.json``: the RuneLite plugin "Shortest Path"'s
 dump of the OSRS cache, decoded by ``scripts/collision_map.py``): a U-shaped island of 69 walkable
@@ -18,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-from osrs_rl import calc
 from osrs_rl.core import collision as C
 from osrs_rl.core import equipment as E
 from osrs_rl.core import hit_delay as HD
@@ -29,6 +29,7 @@ from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
+from osrs_rl.data.combatants import CombatantInputError, build_combatant
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.runtime.config import ConfigError
@@ -155,8 +156,8 @@ def _projectile(rec) -> int:
 def _fill_set(cfg, t: int, s: int, where: str, gear: dict, levels: dict, prayers, items, normal, special) -> None:
     style = "Accurate" if s == ST.SET_MAGIC else "Rapid"
     try:
-        c = calc.build_combatant(levels=levels or None, style=style, gear=gear)
-    except calc.CalcInputError as e:
+        c = build_combatant(levels=levels or None, style=style, gear=gear)
+    except CombatantInputError as e:
         raise ValueError(f"gear.json: {where}: {e}") from None
     rec = c[0]
     effect = int(rec["weapon_effect"])

@@ -1,4 +1,4 @@
-"""What ``osrs-rl audit`` checks a Zulrah policy against (``osrs_rl.audit.truth``), read from the records only.
+"""What ``osrs-rl audit`` checks a Zulrah policy against (``osrs_rl.runtime.truth``), read from the records only.
 
 - Reference map: the walkable tiles of ``shrine_map.json`` (the game's collision data, read through
   ``loadouts.walkable``), so a kernel that lets the player stand where the data says water is flagged.
@@ -24,12 +24,12 @@ from functools import cache
 
 import numpy as np
 
-from osrs_rl.audit.truth import Truth
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.encounters.zulrah import loadouts
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
+from osrs_rl.runtime.truth import Truth
 
 DAMAGE_METRICS = tuple("taken_" + n for n in ST.SOURCE_NAMES)
 SUPPLY_METRICS = ("food_used", "prayer_doses_used", "antivenom_doses_used", "ranged_boost_doses_used",

@@ -1,7 +1,7 @@
 """Every training setting in one place: a dataclass per section, a docstring line per field.
 
 A run's config comes from three layers, later ones winning: the defaults below, a preset TOML file
-(``osrs_rl/train/presets/<encounter>.toml`` by default, or ``--config FILE``), then command-line
+(``osrs_rl/agent/presets/<encounter>.toml`` by default, or ``--config FILE``), then command-line
 overrides ``--section.key value`` (``--ppo.horizon 128``, ``--env.config.opponent_tier 5``). Unknown
 sections or keys, and values of the wrong type, are refused with the list of valid names.
 
@@ -45,7 +45,7 @@ class EnvSection:
 
 @dataclass
 class ModelSection:
-    """The policy/value network (``osrs_rl.train.models``)."""
+    """The policy/value network (``osrs_rl.agent.models``)."""
 
     kind: str = "mlp"
     """``mlp``, ``lstm`` or ``mingru``."""
@@ -348,7 +348,7 @@ def parse_overrides(args: list[str]) -> dict:
 
 def preset_path(encounter: str) -> Path | None:
     """The packaged preset of ``encounter``, if it has one."""
-    p = resources.files("osrs_rl.train") / "presets" / f"{encounter}.toml"
+    p = resources.files("osrs_rl.agent") / "presets" / f"{encounter}.toml"
     return Path(str(p)) if p.is_file() else None
 
 

@@ -1,5 +1,8 @@
 """What an encounter tells the audit: its reference map and, per tick, what a careful player would check.
 
+Part of the spec contract (``EncounterSpec.truth``), so it lives in the runtime beside the spec:
+encounters import it, and ``osrs_rl.audit`` reads it, without an encounter importing the audit.
+
 An encounter declares ``EncounterSpec.truth = Truth(...)`` (in ``encounters/<name>/truth.py``):
 
 - ``reference_walkable(config_record) -> bool[W, H]``: the tiles the encounter's *reference* (the
@@ -68,7 +71,7 @@ def check_truth(spec, truth: Truth | None = None) -> Truth:
     the spec lacks, a reference map of the wrong type, a tick dict with missing keys. Returns it."""
     truth = spec.truth if truth is None else truth
     if not isinstance(truth, Truth):
-        raise ValueError(f"encounter {spec.name!r}: its truth must be an osrs_rl.audit.truth.Truth, "
+        raise ValueError(f"encounter {spec.name!r}: its truth must be an osrs_rl.runtime.truth.Truth, "
                          f"got {type(truth).__name__}")
     known = set(spec.metric_names)
     for what in ("damage_metrics", "supply_metrics", "outcome_metrics"):

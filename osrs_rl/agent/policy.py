@@ -1,0 +1,72 @@
+"""A trained policy as a thing to load and act with: its model rebuilt from a checkpoint, and what it
+was trained on.
+
+    policy = load_policy("runs/pvp-.../checkpoint.pt")
+    policy.model, policy.encounter, policy.env_config, policy.opponents
+
+Below both ``train/`` (which writes checkpoints and evaluates policies) and ``replay/`` (whose human
+play and browser viewer put a trained policy against a player), so neither imports the other to load
+one. ``model_meta`` is what a checkpoint must match to be loaded into a run (``osrs_rl.agent.checkpoint``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from osrs_rl.agent.checkpoint import load_checkpoint, load_meta, load_state_checked, require_entries
+from osrs_rl.agent.config import TrainConfig, from_dict
+from osrs_rl.agent.models import build_model
+from osrs_rl.runtime.registry import get_spec
+
+
+@dataclass
+class Policy:
+    """A trained model with what it was trained on."""
+
+    model: torch.nn.Module
+    encounter: str
+    env_config: dict
+    opponents: list
+
+
+def model_meta(cfg: TrainConfig, spec) -> dict:
+    """What a checkpoint must match to be loaded into a run (osrs_rl.agent.checkpoint)."""
+    return {"encounter": spec.name, "spec_version": spec.version, "obs_size": spec.obs_size,
+            "head_sizes": [int(h) for h in spec.head_sizes], "model_kind": cfg.model.kind,
+            "model_hidden": cfg.model.hidden, "model_layers": cfg.model.layers,
+            "entity_encoder": cfg.model.entity_encoder}
+
+
+def make_model(cfg: TrainConfig, spec) -> nn.Module:
+    return build_model(spec.obs_segments, spec.head_sizes, kind=cfg.model.kind, hidden=cfg.model.hidden,
+                       layers=cfg.model.layers, entity_encoder=cfg.model.entity_encoder)
+
+
+def training_opponents(cfg) -> list:
+    """The scripted tiers a run trained against: ``env.opponents``, else its league's tiers."""
+    if cfg.env.opponents:
+        return list(cfg.env.opponents)
+    return list(cfg.league.scripted) if cfg.league.enabled else []
+
+
+def load_policy(path, device: str = "cpu") -> Policy:
+    """The model in checkpoint ``path`` (clear errors for missing, corrupt or foreign files)."""
+    meta = load_meta(path)
+    spec = get_spec(meta.get("encounter", "?"))
+    payload, meta = load_checkpoint(path, map_location=device)
+    require_entries(payload, ("config", "model"), f"checkpoint {path}")
+    cfg = from_dict(payload["config"])
+    expect = model_meta(cfg, spec)
+    if meta.get("spec_version") != spec.version:
+        raise ValueError(f"checkpoint {path} was trained on {spec.name} version {meta.get('spec_version')}; "
+                         f"this osrs-rl has version {spec.version} (its state or observation changed)")
+    for key in ("obs_size", "head_sizes"):
+        if meta.get(key) != expect[key]:
+            raise ValueError(f"checkpoint {path}: {key} {meta.get(key)} does not match the encounter's {expect[key]}")
+    model = make_model(cfg, spec).to(device)
+    load_state_checked(model, payload["model"], f"checkpoint {path}")
+    model.eval()
+    return Policy(model, spec.name, dict(cfg.env.config), training_opponents(cfg))
