@@ -156,8 +156,8 @@ def _recorded_view(replay, model):
     fresh env through ``record_policy_episode`` and asking the model before each tick."""
     import torch
 
+    from osrs_rl.agent.distributions import MaskedMultiCategorical
     from osrs_rl.replay import record_policy_episode
-    from osrs_rl.train.distributions import MaskedMultiCategorical
 
     spec = get_spec(replay.encounter)
     heads = tuple(int(h) for h in spec.head_sizes)
