@@ -82,7 +82,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     try:
         defaults = PlayDefaults(args.encounter, parse_config(args.config), args.seed, opponent, args.checkpoint)
         app = ViewerApp(play=defaults, save_dir=args.save_dir)
-        app.new_session({})            # bad settings, tiers or checkpoints fail here, not in the page
+        # bad settings, tiers or checkpoints fail here, not in the page; the first session also compiles
+        # the encounter (up to a minute on a cold Numba cache), so the page's first tick does not wait
+        with console.status(f"preparing {args.encounter} (compiling its kernels on first use)..."):
+            app.new_session({})
     except (ApiError, PlayError, ValueError, KeyError) as e:     # a bad setting, tier or checkpoint
         return _error(str(e).strip("'\""))
     app.sessions.clear()
