@@ -216,6 +216,17 @@ def _walkable(recs, cfg):
     return cfg["tile_index"][recs["p"]["x"], recs["p"]["y"]] >= 0
 
 
+def _centre(flag: str, size: int):
+    """(low, high) of the centre of a 3x3 on an axis of ``size`` tiles: 1..size - 2 while ``flag`` is
+    set, any tile of the axis when it is not (a reset leaves 0 there)."""
+    def on(recs):
+        out = recs
+        for name in flag.split("."):
+            out = out[name]
+        return out != 0
+    return (lambda recs, cfg: np.where(on(recs), 1, 0)), (lambda recs, cfg: np.where(on(recs), size - 2, size - 1))
+
+
 STATE_BOUNDS = (
     # the tables' indices: gear, the rotation's timeline, phase and phase tick, form and spot
     Bound("tier", 0, NUM_TIERS - 1),
@@ -232,8 +243,10 @@ STATE_BOUNDS = (
     Bound("p.y", 0, RT.GRID_H - 1),
     Bound("p.x", 0, RT.GRID_W - 1, "the player stands on a walkable tile", valid=_walkable),
     Bound("zx", 0, RT.GRID_W - 1), Bound("zy", 0, RT.GRID_H - 1),
-    Bound("magma_x", 0, RT.GRID_W - 1), Bound("magma_y", 0, RT.GRID_H - 1),
-    Bound("clouds.x", 0, RT.GRID_W - 1), Bound("clouds.y", 0, RT.GRID_H - 1),
+    # centres of a 3x3 (the slam, a cloud): while it is on, the whole square lies on the grid
+    Bound("magma_x", *_centre("magma_on", RT.GRID_W)), Bound("magma_y", *_centre("magma_on", RT.GRID_H)),
+    Bound("clouds.x", *_centre("clouds.active", RT.GRID_W)),
+    Bound("clouds.y", *_centre("clouds.active", RT.GRID_H)),
     Bound("snakelings.x", 0, RT.GRID_W - 1), Bound("snakelings.y", 0, RT.GRID_H - 1),
     Bound("snakelings.kind", 0, 1, "0 melee, 1 magic (npc_rows)"),
     Bound("p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),
