@@ -13,6 +13,7 @@ import osrs_rl
 from osrs_rl.runtime import snapshot as snap
 from osrs_rl.runtime import vec_env as V
 from osrs_rl.runtime.bounds import Bound, InvalidStateError
+from osrs_rl.runtime.registry import get_spec
 from osrs_rl.runtime.snapshot import SnapshotError
 from osrs_rl.runtime.vec_env import VecEnv
 from tests.runtime.counting import COUNTING1, COUNTING2
@@ -174,3 +175,33 @@ def test_multi_agent_action_errors_name_the_agent():
     with pytest.raises(ValueError, match=r"action 5 for head 'add' of agent 1 \('\w+'\) is out of range 0..2 "
                                          r"\(env 2\)"):
         env.step(acts)
+
+
+# ---- replays embed a start snapshot: format 2 from now on; older or damaged ones are refused clearly
+def test_replays_carry_format_2_and_refuse_old_or_damaged_snapshots(tmp_path):
+    from osrs_rl.replay import ReplayError, load_replay, record_policy_episode, save_replay, verify_replay
+    from osrs_rl.replay.verify import start_env
+    from osrs_rl.runtime.checks import random_legal_actions
+
+    rng = np.random.default_rng(0)
+    replay = record_policy_episode("template", {"max_ticks": 20}, lambda env, obs, info: random_legal_actions(env, rng),
+                                   seed=3, max_ticks=20)
+    fmt = struct.unpack("<H", replay.initial_snapshot[4:6])[0]
+    assert fmt == snap.FORMAT_VERSION == 2
+    assert verify_replay(load_replay(save_replay(tmp_path / "ok.orlr", replay))).ok
+    spec = get_spec("template")
+    record = replay.initial_snapshot[-spec.state_dtype.itemsize:]
+    old = struct.pack("<4sHH16sI", b"ORLS", 1, spec.version, snap.layout_digest(spec.name, spec.state_dtype),
+                      len(record)) + b"\x00" + record
+    save_replay(tmp_path / "old.orlr", replace(replay, initial_snapshot=old))
+    with pytest.raises(ReplayError, match="initial snapshot does not fit this build: snapshot format 1"):
+        load_replay(tmp_path / "old.orlr")
+    damaged = bytearray(replay.initial_snapshot)
+    damaged[-5] ^= 1
+    with pytest.raises(ReplayError, match="checksum mismatch"):
+        start_env(replace(replay, initial_snapshot=bytes(damaged)))
+    rec = np.frombuffer(record, dtype=spec.state_dtype).copy()
+    rec["praying"] = 7                                     # a bool byte that is neither 0 nor 1
+    crafted = snap.pack(spec.name, spec.version, spec.state_dtype, b"\x00", rec.tobytes())
+    with pytest.raises(ReplayError, match=r"cannot start the replay: state field praying = 7 is outside 0..1"):
+        start_env(replace(replay, initial_snapshot=crafted))
