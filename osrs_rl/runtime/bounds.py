@@ -5,9 +5,6 @@ or a loop bound (a kit, a slot, a hit's target, an enum, a count) with its inclu
 
     Bound("players.kit", 0, lambda recs, cfg: cfg["num_kits"][recs["players"]["build"]] - 1)
 
-``valid`` (optional) is a callable ``f(records, config) -> bool array`` for rules a range cannot
-say (a tile that must be walkable), refused as "is not valid" with the bound's ``doc``.
-
 ``path`` names a leaf of the state dtype, dots between nested fields ("hits.target",
 "players.p.equipment"); every element of array fields along the path is checked. ``low`` and
 ``high`` are integers or callables ``f(records, config) -> array`` (broadcastable to the field's
@@ -41,7 +38,6 @@ class Bound:
     low: int | Callable
     high: int | Callable
     doc: str = ""
-    valid: Callable | None = None
 
 
 def leaf(dtype: np.dtype, path: str) -> tuple[np.dtype, list[tuple[str, tuple[int, ...]]]]:
@@ -107,14 +103,6 @@ def check_records(records: np.ndarray, config, bounds, envs=None) -> None:
         lo = _limit(b.low, records, config)
         hi = _limit(b.high, records, config)
         bad = (values < lo) | (values > hi)
-        if b.valid is not None and not bad.any():
-            wrong = ~np.broadcast_to(b.valid(records, config), values.shape)
-            if wrong.any():
-                where = tuple(int(i) for i in np.argwhere(wrong)[0])
-                _, parts = leaf(records.dtype, b.path)
-                raise InvalidStateError(
-                    f"state field {element_name(parts, where[1:])} = {int(values[where])} is not valid: {b.doc} "
-                    f"(record {where[0]}" + ("" if envs is None else f", env {int(envs[where[0]])}") + ")")
         if bad.any():
             where = tuple(int(i) for i in np.argwhere(bad)[0])
             lo_e = int(np.broadcast_to(lo, values.shape)[where])

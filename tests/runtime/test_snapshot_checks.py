@@ -200,8 +200,8 @@ def test_replays_carry_format_2_and_refuse_old_or_damaged_snapshots(tmp_path):
     damaged[-5] ^= 1
     with pytest.raises(ReplayError, match="checksum mismatch"):
         start_env(replace(replay, initial_snapshot=bytes(damaged)))
-    rec = np.frombuffer(record, dtype=spec.state_dtype).copy()
-    rec["praying"] = 7                                     # a bool byte that is neither 0 nor 1
-    crafted = snap.pack(spec.name, spec.version, spec.state_dtype, b"\x00", rec.tobytes())
+    raw = bytearray(record)
+    raw[spec.state_dtype.fields["praying"][1]] = 7         # a bool byte that is neither 0 nor 1
+    crafted = snap.pack(spec.name, spec.version, spec.state_dtype, b"\x00", bytes(raw))
     with pytest.raises(ReplayError, match=r"cannot start the replay: state field praying = 7 is outside 0..1"):
         start_env(replace(replay, initial_snapshot=crafted))

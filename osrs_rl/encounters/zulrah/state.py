@@ -212,10 +212,6 @@ def _last_item(recs, cfg):
     return len(items().index.names) - 1
 
 
-def _walkable(recs, cfg):
-    return cfg["tile_index"][recs["p"]["x"], recs["p"]["y"]] >= 0
-
-
 def _centre(flag: str, size: int):
     """(low, high) of the centre of a 3x3 on an axis of ``size`` tiles: 1..size - 2 while ``flag`` is
     set, any tile of the axis when it is not (a reset leaves 0 there)."""
@@ -239,9 +235,9 @@ STATE_BOUNDS = (
     Bound("spot", 0, len(RT.SPOT_TILES) - 1),
     Bound("last_action", 0, len(RT.ACT_NAMES) - 1, "rotations.ACT_*"),
     Bound("last_style", -1, STYLE_TYPELESS, "core.pending_hits.STYLE_*, -1 before any attack"),
-    # tiles on the map's grid (the player's on a walkable one: the line-of-sight tables index by it)
-    Bound("p.y", 0, RT.GRID_H - 1),
-    Bound("p.x", 0, RT.GRID_W - 1, "the player stands on a walkable tile", valid=_walkable),
+    # tiles on the map's grid (the kernels index the map's tables by them; a blocked tile is safe:
+    # mechanics.tile_sees reads tile_index -1 as "no line")
+    Bound("p.x", 0, RT.GRID_W - 1), Bound("p.y", 0, RT.GRID_H - 1),
     Bound("zx", 0, RT.GRID_W - 1), Bound("zy", 0, RT.GRID_H - 1),
     # centres of a 3x3 (the slam, a cloud): while it is on, the whole square lies on the grid
     Bound("magma_x", *_centre("magma_on", RT.GRID_W)), Bound("magma_y", *_centre("magma_on", RT.GRID_H)),
