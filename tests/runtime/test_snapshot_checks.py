@@ -205,3 +205,21 @@ def test_replays_carry_format_2_and_refuse_old_or_damaged_snapshots(tmp_path):
     crafted = snap.pack(spec.name, spec.version, spec.state_dtype, b"\x00", bytes(raw))
     with pytest.raises(ReplayError, match=r"cannot start the replay: state field praying = 7 is outside 0..1"):
         start_env(replace(replay, initial_snapshot=crafted))
+
+
+def test_pvp_refuses_a_supply_its_build_does_not_carry():
+    """The fuzz's find: builds 3..6 carry no karambwans (supply_consumable -1), so a count there
+    made the next karambwan eat index the consumables table with -1."""
+    from osrs_rl.encounters.pvp import state as ST
+
+    env = osrs_rl.make("pvp", num_envs=1, seed=1)
+    env.reset()
+    cfg = env.config[0]
+    build = int(np.flatnonzero(cfg["supply_consumable"][:, ST.SUP_KARAMBWAN] < 0)[0])
+    rec = env.get_states([0])
+    rec["players"]["build"][0, 0], rec["players"]["kit"][0, 0] = build, 0
+    rec["players"]["supplies"][0, 0, ST.SUP_KARAMBWAN] = 2
+    with pytest.raises(InvalidStateError, match=r"players\[0\]\.supplies\[1\] = 2 is outside 0\.\.0"):
+        env.set_states([0], rec)
+    rec["players"]["supplies"][0, 0, ST.SUP_KARAMBWAN] = 0
+    env.set_states([0], rec)                               # the same state without them is fine

@@ -183,6 +183,11 @@ STATE_BOUNDS = (
     Bound("players.kit", 0, lambda recs, cfg: cfg["num_kits"][recs["players"]["build"]] - 1,
           "a gear variant of the player's build"),
     Bound("players.set", 0, NUM_SETS - 1, "SET_*"),
+    # a supply the build does not carry (supply_consumable -1: no karambwans in builds 3..6) stays at 0,
+    # else eating it indexes the consumables table with -1 (the fuzz found it)
+    Bound("players.supplies", 0,
+          lambda recs, cfg: np.where(cfg["supply_consumable"][recs["players"]["build"]] >= 0, 2**15 - 1, 0),
+          "a count, 0 for a supply the build does not carry"),
     Bound("players.last_attack_style", -1, STYLE_TYPELESS, "core.pending_hits.STYLE_*, -1 before any attack"),
     Bound("players.vengeance", 0, 1),
     Bound("players.p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),
