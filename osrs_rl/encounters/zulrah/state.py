@@ -239,8 +239,9 @@ STATE_BOUNDS = (
     Bound("last_action", 0, len(RT.ACT_NAMES) - 1, "rotations.ACT_*"),
     Bound("last_style", -1, STYLE_TYPELESS, "core.pending_hits.STYLE_*, -1 before any attack"),
     # tiles on the map's grid (the kernels index the map's tables by them; a blocked tile is safe:
-    # mechanics.tile_sees reads tile_index -1 as "no line")
-    Bound("p.x", 0, RT.GRID_W - 1), Bound("p.y", 0, RT.GRID_H - 1),
+    # mechanics.tile_sees reads tile_index -1 as "no line"). The player's is 1 in from the edge (the
+    # walkable tiles are 10..22 x 10..20): a slam is centred on it, and its 3x3 must lie on the map
+    Bound("p.x", 1, RT.GRID_W - 2), Bound("p.y", 1, RT.GRID_H - 2),
     Bound("zx", 0, RT.GRID_W - 1), Bound("zy", 0, RT.GRID_H - 1),
     # centres of a 3x3 (the slam, a cloud): while it is on, the whole square lies on the grid
     Bound("magma_x", *_centre("magma_on", RT.GRID_W)), Bound("magma_y", *_centre("magma_on", RT.GRID_H)),
