@@ -226,6 +226,19 @@ def cache_dir() -> Path:
     return base / h.hexdigest()
 
 
+def _forget_old_caches(keep: Path, days: float = 2.0) -> None:
+    """Delete the caches of other source versions untouched for ``days`` (each is tens of MB; a
+    younger one may belong to another checkout fuzzing now)."""
+    import shutil
+
+    if not keep.parent.is_dir():
+        return
+    cutoff = time.time() - days * 86400
+    for d in keep.parent.iterdir():
+        if d != keep and d.is_dir() and d.stat().st_mtime < cutoff:
+            shutil.rmtree(d, ignore_errors=True)
+
+
 @dataclass
 class Findings:
     encounter: str
@@ -252,7 +265,9 @@ def fuzz(name: str, trials: int, ticks: int = 20, seed: int = 0, trial_timeout: 
          start_timeout: float = 900.0) -> Findings:
     """Run ``trials`` trials of encounter ``name`` in bounds-checked workers; return what was found."""
     found = Findings(name)
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(cache_dir()), PYTHONUNBUFFERED="1")
+    cache = cache_dir()
+    _forget_old_caches(cache)
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(cache), PYTHONUNBUFFERED="1")
     root = str(Path(__file__).resolve().parents[2])
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     start = 0
