@@ -97,6 +97,7 @@ def test_bounds_are_checked_when_the_spec_is_built():
     ("pvp", ("players", "build", 0), 9, r"players\[0\]\.build = 9 is outside"),
     ("zulrah", ("hits", "target", 3), 12, r"hits\[3\]\.target = 12 is outside 0\.\.9"),
     ("zulrah", (None, "rotation", None), 8, r"rotation = 8 is outside 0\.\.7"),
+    ("zulrah", ("hits", "attacker", 0), 7, r"hits\[0\]\.attacker = 7 is outside 0\.\.6"),   # on the player
 ])
 def test_encounters_refuse_the_issue_states(name, path, value, needle):
     """The issue's crafted states: a PvP kit of -44 (a segfault), a Zulrah hit target past the

@@ -253,6 +253,9 @@ STATE_BOUNDS = (
     # the hit queue: a target is the player, Zulrah or a snakeling slot; the source indexes damage_taken
     Bound("hits.state", 0, HIT_LANDED, "core.pending_hits.HIT_*"),
     Bound("hits.target", 0, 2 + SNAKELING_SLOTS - 1, "0 player, 1 Zulrah, 2 + k snakeling slot k"),
-    Bound("hits.attacker", 0, SRC_PLAYER, "SRC_*"),
+    # a hit on the player is tallied in damage_taken[attacker]: one of its NUM_SOURCES sources (the
+    # 5000-trial fuzz found SRC_PLAYER there indexing past it)
+    Bound("hits.attacker", 0, lambda recs, cfg: np.where(recs["hits"]["target"] == TARGET_PLAYER, NUM_SOURCES - 1,
+                                                         SRC_PLAYER), "SRC_*; a source of damage taken on the player"),
     Bound("hits.style", 0, STYLE_TYPELESS, "core.pending_hits.STYLE_*"),
 )
