@@ -15,7 +15,7 @@ import numpy as np
 
 from osrs_rl.runtime import kernels as K
 from osrs_rl.runtime.checks import random_legal_actions
-from osrs_rl.runtime.registry import make
+from osrs_rl.runtime.registry import get_spec, make
 
 BATCHES = (1, 64, 1024, 4096)
 
@@ -85,8 +85,16 @@ def measure(name: str, seed: int = 0, threads: int | None = None, **config) -> d
     blob = env.snapshot_batch(range(1024))
     snap_s = _timed(lambda: env.snapshot_batch(range(1024)))
     restore_s = _timed(lambda: env.restore_batch(range(1024), blob))
+    # what restores spend on checking: the declared bounds of 1024 records and of one, one whole restore
+    records = env.get_states()
+    check_s = _timed(lambda: env.check_states(records))
+    check_one_s = _timed(lambda: env.check_states(records[:1]))
+    one = env.snapshot(0)
+    restore_one_s = _timed(lambda: env.restore(0, one))
     return {"encounter": name, "threads": threads, "rows": rows, "direct": direct_rate, "runtime": runtime_rate,
-            "snapshot_ms": snap_s * 1e3, "restore_ms": restore_s * 1e3, "state_bytes": env.spec.state_dtype.itemsize}
+            "snapshot_ms": snap_s * 1e3, "restore_ms": restore_s * 1e3,
+            "check_us_per_record": check_s * 1e6 / 1024, "check_one_us": check_one_s * 1e6,
+            "restore_one_us": restore_one_s * 1e6, "state_bytes": env.spec.state_dtype.itemsize}
 
 
 def main(name: str) -> None:
@@ -108,3 +116,6 @@ def main(name: str) -> None:
                   f"{r['direct']:,.0f} steps/s: overhead {overhead:+.1%}")
     console.print(f"snapshot 1024 envs: {r['snapshot_ms']:.3f} ms, restore: {r['restore_ms']:.3f} ms "
                   f"({r['state_bytes']} bytes per env)")
+    console.print(f"bounds check ({len(get_spec(name).state_bounds)} bounds): {r['check_us_per_record']:.2f} us per "
+                  f"record at batch 1024, {r['check_one_us']:.0f} us for one; a whole restore of one env: "
+                  f"{r['restore_one_us']:.0f} us")

@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from osrs_rl.runtime.bounds import validate_bounds
+
 
 @dataclass(frozen=True)
 class ActionHead:
@@ -135,6 +137,11 @@ class EncounterSpec:
     on), a ``tick(previous, state, config_record, agent)`` reader (tile, attack started, target
     attackable, damage by source) and the names of the damage, supply and outcome metrics, from which
     ``osrs-rl audit`` reports what a trained policy does against what the reference allows."""
+    state_bounds: tuple = field(default=(), compare=False)
+    """The valid ranges of the state's index-like fields (``osrs_rl.runtime.bounds.Bound``): kits,
+    slots, targets, enums, counts the kernels index with or loop to. ``VecEnv`` checks them on every
+    restore and ``set_states`` before any state changes, so kernels never index outside their arrays
+    on a restored state (tests/runtime/test_state_fuzz.py checks every field)."""
     category_metrics: tuple[str, ...] = ()
     """Episode metrics that are indices, not quantities (a rotation, a gear tier): the trainer logs the
     share of episodes with each value (``category/<name>/<value>``) instead of a mean. ``opponent_tier``
@@ -198,5 +205,6 @@ class EncounterSpec:
         names = [f.name for f in self.config_fields]
         if len(set(names)) != len(names):
             raise ValueError(f"encounter {self.name!r}: duplicate config field names in {names}")
+        validate_bounds(self.state_dtype, self.state_bounds)
         if any(f.derived for f in self.config_fields) and self.config_hook is None:
             raise ValueError(f"encounter {self.name!r} has derived config fields but no config_hook to fill them")

@@ -19,16 +19,19 @@ out-of-range values raise ``ValueError`` and change nothing.
 
 from __future__ import annotations
 
+import warnings
+
 import numba
 import numpy as np
 
 from osrs_rl.runtime import kernels as K
 from osrs_rl.runtime import snapshot as snap
+from osrs_rl.runtime.bounds import check_records
 from osrs_rl.runtime.config import build_config
 from osrs_rl.runtime.spec import EncounterSpec
 
 AUTORESET_MODE = "next_step"
-MAX_LOGGED_EPISODES = 100_000   # finished-episode metrics kept until pop_metrics (oldest dropped)
+MAX_LOGGED_EPISODES = 100_000   # finished-episode metrics kept until pop_metrics (oldest dropped, counted)
 
 
 def _is_int(x) -> bool:
@@ -51,7 +54,11 @@ class VecEnv:
         _check_seed(seed)
         self.spec = spec
         self.num_envs = int(num_envs)
-        self.threads = min(int(threads), numba.config.NUMBA_NUM_THREADS)
+        most = numba.config.NUMBA_NUM_THREADS
+        if threads > most:
+            warnings.warn(f"threads={threads} is more than Numba's NUMBA_NUM_THREADS={most}; this env uses {most} "
+                          "(set NUMBA_NUM_THREADS before importing numba for more)", RuntimeWarning, stacklevel=2)
+        self.threads = min(int(threads), most)
         self.seed = int(seed)
         self.config = build_config(spec, config)
         self._kernels = K.bound_kernels(spec)
@@ -84,6 +91,8 @@ class VecEnv:
         # views in the user's shape, made once (they stay valid: the buffers never move)
         self._started = np.zeros(n, dtype=np.bool_)   # reset or restored at least once
         self._logged = 0
+        self.episodes_dropped = 0    # finished episodes whose metrics the log dropped (over MAX_LOGGED_EPISODES)
+        self._warned_drop = False
         self._mask_out = np.zeros_like(self._masks)    # the user's copy: editing it cannot change legality
         self._obs_view = self._agent_view(self._obs)
         self._rewards_view = self._agent_view(self._rewards)
@@ -126,6 +135,7 @@ class VecEnv:
     def _actions_view(self, actions) -> np.ndarray:
         """The caller's actions as an integer [envs, agents, heads] view (no copy when possible)."""
         a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        self._user_actions = a         # the values as given, for error messages (int64 wraps 2**64 - 1 to -1)
         if a.shape != self._action_shape:
             raise ValueError(f"actions must have shape {self._action_shape} (envs, "
                              f"{'' if self.single_agent else 'agents, '}heads "
@@ -138,8 +148,11 @@ class VecEnv:
 
     def _raise_bad_action(self, src: np.ndarray, bad: int) -> None:
         env, rest = divmod(bad, self.spec.num_agents * self.spec.num_heads)
-        head = self.spec.action_heads[rest % self.spec.num_heads]
-        raise ValueError(f"action {int(src.reshape(-1)[bad])} for head {head.name!r} is out of range "
+        agent, h = divmod(rest, self.spec.num_heads)
+        head = self.spec.action_heads[h]
+        value = self._user_actions.reshape(-1)[bad].item()
+        who = "" if self.single_agent else f" of agent {agent} ({self.spec.agents[agent]!r})"
+        raise ValueError(f"action {value} for head {head.name!r}{who} is out of range "
                          f"0..{head.size - 1} (env {env})")
 
     def step(self, actions):
@@ -187,7 +200,9 @@ class VecEnv:
         self._episode_log.append((metrics, phases))
         self._logged += len(phases)
         while self._logged > MAX_LOGGED_EPISODES and len(self._episode_log) > 1:
-            self._logged -= len(self._episode_log.pop(0)[1])
+            dropped = len(self._episode_log.pop(0)[1])
+            self._logged -= dropped
+            self.episodes_dropped += dropped
 
     # ---- finished-episode metrics ----------------------------------------------------------------
     def finished_last_step(self) -> tuple[np.ndarray, np.ndarray]:
@@ -198,7 +213,14 @@ class VecEnv:
 
     def pop_metrics(self) -> dict[str, np.ndarray]:
         """Metrics of all episodes finished since the last call, one array per metric name, plus
-        ``phase`` (index) and ``phase_name``; empties the log."""
+        ``phase`` (index) and ``phase_name``; empties the log. The log keeps the newest
+        ``MAX_LOGGED_EPISODES``: older ones are dropped, counted in ``episodes_dropped`` (with a
+        warning the first time), so call it at least that often."""
+        if self.episodes_dropped and not self._warned_drop:
+            self._warned_drop = True
+            warnings.warn(f"pop_metrics: the metrics of {self.episodes_dropped} finished episodes were dropped "
+                          f"(the log keeps the newest {MAX_LOGGED_EPISODES}; env.episodes_dropped counts them)",
+                          RuntimeWarning, stacklevel=2)
         if self._episode_log:
             m = np.concatenate([x for x, _ in self._episode_log])
             p = np.concatenate([y for _, y in self._episode_log])
@@ -233,7 +255,7 @@ class VecEnv:
         if len(record) != self.spec.state_dtype.itemsize:
             raise snap.SnapshotError(f"a {self.spec.name} state record has {self.spec.state_dtype.itemsize} bytes, "
                                 f"got {len(record)}")
-        return snap.header(self.spec.name, self.spec.version, self.spec.state_dtype) + b"\x00" + bytes(record)
+        return snap.pack(self.spec.name, self.spec.version, self.spec.state_dtype, b"\x00", bytes(record))
 
     def snapshot_batch(self, indices) -> bytes:
         """The states of ``indices`` as one blob (a header, then flags and records back to back)."""
@@ -245,18 +267,34 @@ class VecEnv:
 
     def _snapshot(self, idx: np.ndarray, batch: bool) -> bytes:
         rows = self.states.view(np.uint8).reshape(self.num_envs, -1)[idx]
-        head = snap.header(self.spec.name, self.spec.version, self.spec.state_dtype, len(idx) if batch else None)
-        return head + self._needs_reset[idx].astype(np.uint8).tobytes() + rows.tobytes()
+        return snap.pack(self.spec.name, self.spec.version, self.spec.state_dtype,
+                         self._needs_reset[idx].astype(np.uint8).tobytes(), rows.tobytes(), batch=batch)
 
     def _restore(self, idx: np.ndarray, blob: bytes, batch: bool) -> None:
         flags, body = snap.check_blob(blob, self.spec.name, self.spec.version, self.spec.state_dtype,
                                       len(idx) if batch else None)
+        self.check_states(np.frombuffer(body, dtype=self.spec.state_dtype), idx)
         rows = self.states.view(np.uint8).reshape(self.num_envs, -1)
         rows[idx] = np.frombuffer(body, dtype=np.uint8).reshape(len(idx), -1)
         self._after_state_change(idx, pending_reset=flags)
 
+    def check_states(self, records: np.ndarray, envs=None) -> None:
+        """Raise ``bounds.InvalidStateError`` unless every index-like field of ``records`` lies in the
+        range the encounter declares (``spec.state_bounds``); ``envs`` (the rows they are meant for)
+        only names the env in the message. ``restore``, ``restore_batch`` and ``set_states`` call it
+        before writing."""
+        check_records(records, self.config[0], self.spec.state_bounds, envs)
+
     def _indices(self, indices) -> np.ndarray:
-        idx = np.asarray(indices, dtype=np.int64).reshape(-1)
+        if isinstance(indices, range):
+            indices = np.arange(indices.start, indices.stop, indices.step, dtype=np.int64)
+        raw = np.asarray(indices)
+        if raw.size and (raw.dtype.kind not in "iu"):
+            raise IndexError(f"env indices must be integers, got dtype {raw.dtype} ({raw.reshape(-1)[:4].tolist()}"
+                             f"{' ...' if raw.size > 4 else ''})")
+        if raw.size and raw.dtype.kind == "u" and raw.max() >= self.num_envs:
+            raise IndexError(f"env indices must lie in 0..{self.num_envs - 1}, got {raw.max()}")
+        idx = raw.astype(np.int64).reshape(-1)
         if idx.size and (idx.min() < 0 or idx.max() >= self.num_envs):
             raise IndexError(f"env indices must lie in 0..{self.num_envs - 1}")
         if len(np.unique(idx)) != len(idx):
@@ -271,6 +309,7 @@ class VecEnv:
             raise ValueError(f"records must have the {self.spec.name!r} state dtype, got {records.dtype}")
         if records.shape != (len(indices),):
             raise ValueError(f"{len(indices)} indices but records of shape {records.shape}")
+        self.check_states(records, indices)
         rows = self.states.view(np.uint8).reshape(self.num_envs, -1)
         rows[indices] = records.view(np.uint8).reshape(len(indices), -1)
         self._after_state_change(indices)

@@ -96,6 +96,7 @@ _COMMON = dict(
     version=3, state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
     obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_components=reward_components,
+    state_bounds=ST.STATE_BOUNDS,
 )
 
 SPEC = EncounterSpec(

@@ -14,11 +14,12 @@ from osrs_rl.core.bolts import CTX_LEN
 from osrs_rl.core.combatant import COMBATANT_DTYPE
 from osrs_rl.core.consumables import NUM_COLS as CONSUMABLE_COLS
 from osrs_rl.core.consumables import load_consumables
-from osrs_rl.core.pending_hits import HIT_DTYPE
+from osrs_rl.core.pending_hits import HIT_DTYPE, HIT_LANDED, STYLE_TYPELESS
 from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
+from osrs_rl.runtime.bounds import Bound
 from osrs_rl.runtime.spec import ConfigField
 
 # ---- sizes -----------------------------------------------------------------------------------
@@ -169,4 +170,52 @@ CONFIG_FIELDS = (
     ConfigField("blood_spell", np.int32, derived=True),
     ConfigField("plain_row", np.int64, shape=(1, SPEC_COLS), derived=True),   # attack row of a weaponless cast
     ConfigField("blood_fury_item", np.int32, derived=True),   # items.json index of the amulet of blood fury
+)
+
+
+# ---- valid ranges of the index-like state fields (checked on every restore; runtime.bounds) ----------
+def _last_item(recs, cfg):
+    from osrs_rl.data.tables import items
+
+    return len(items().index.names) - 1
+
+
+def _scripted(recs):
+    return recs["opponent_kind"] == OPPONENT_SCRIPTED
+
+
+def _next_scripted(recs):
+    return recs["next_opponent_kind"] == 1 + OPPONENT_SCRIPTED
+
+
+STATE_BOUNDS = (
+    # each player's build, kit and set index the config's gear tables (set_combat[build, kit, set], ...)
+    Bound("players.build", 0, lambda recs, cfg: cfg["num_builds"] - 1, "a build of builds.json"),
+    Bound("players.kit", 0, lambda recs, cfg: cfg["num_kits"][recs["players"]["build"]] - 1,
+          "a gear variant of the player's build"),
+    Bound("players.set", 0, NUM_SETS - 1, "SET_*"),
+    # a supply the build does not carry (supply_consumable -1: no karambwans in builds 3..6) stays at 0,
+    # else eating it indexes the consumables table with -1 (the fuzz found it)
+    Bound("players.supplies", 0,
+          lambda recs, cfg: np.where(cfg["supply_consumable"][recs["players"]["build"]] >= 0, 2**15 - 1, 0),
+          "a count, 0 for a supply the build does not carry"),
+    Bound("players.last_attack_style", -1, STYLE_TYPELESS, "core.pending_hits.STYLE_*, -1 before any attack"),
+    Bound("players.vengeance", 0, 1),
+    Bound("players.p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),
+    Bound("players.p.x", 1, ARENA, "inside the arena"),
+    Bound("players.p.y", 1, ARENA, "inside the arena"),
+    # the hit queue: both ends are player indices
+    Bound("hits.state", 0, HIT_LANDED, "core.pending_hits.HIT_*"),
+    Bound("hits.attacker", 0, 1), Bound("hits.target", 0, 1),
+    Bound("hits.style", 0, STYLE_TYPELESS, "core.pending_hits.STYLE_*"),
+    # PID, the opponent's driver (a scripted tier indexes the tier tables) and the outcome
+    Bound("first", 0, 1),
+    Bound("opponent_kind", OPPONENT_POLICY, OPPONENT_SCRIPTED),
+    Bound("opponent_tier", lambda recs, cfg: np.where(_scripted(recs), 0, -1),
+          lambda recs, cfg: np.where(_scripted(recs), NUM_TIERS - 1, -1), "a scripted tier, else -1"),
+    Bound("next_opponent_kind", NEXT_FROM_CONFIG, 1 + OPPONENT_SCRIPTED),
+    Bound("next_opponent_index", lambda recs, cfg: np.where(_next_scripted(recs), 0, -(2**15)),
+          lambda recs, cfg: np.where(_next_scripted(recs), NUM_TIERS - 1, 2**15 - 1),
+          "a scripted tier when the next opponent is scripted"),
+    Bound("outcome", OUTCOME_NONE, OUTCOME_DRAW),
 )

@@ -5,6 +5,7 @@ from osrs_rl.encounters.template.reward_terms import reward_components
 from osrs_rl.encounters.template.scene import scene
 from osrs_rl.encounters.template.state import CONFIG_FIELDS, STATE_DTYPE
 from osrs_rl.encounters.template.truth import TRUTH
+from osrs_rl.runtime.bounds import Bound
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
 SPEC = EncounterSpec(
@@ -33,4 +34,7 @@ SPEC = EncounterSpec(
     scene=scene,
     reward_components=reward_components,
     truth=TRUTH,
+    # the state fields the kernels (or the scene) index with, and their ranges (runtime.bounds); the
+    # template has one flag, and counts and timers only (tests/runtime/test_state_fuzz.py checks that)
+    state_bounds=(Bound("praying", 0, 1, "a bool"),),
 )

@@ -55,4 +55,5 @@ SPEC = EncounterSpec(
     reward_components=reward_components,
     truth=TRUTH,
     category_metrics=("rotation", "tier"),
+    state_bounds=ST.STATE_BOUNDS,
 )

@@ -12,12 +12,13 @@ from osrs_rl.core.bolts import CTX_LEN
 from osrs_rl.core.combatant import COMBATANT_DTYPE, NPC_DTYPE
 from osrs_rl.core.consumables import NUM_COLS as CONSUMABLE_COLS
 from osrs_rl.core.consumables import load_consumables
-from osrs_rl.core.pending_hits import HIT_DTYPE
+from osrs_rl.core.pending_hits import HIT_DTYPE, HIT_LANDED, STYLE_TYPELESS
 from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
 from osrs_rl.encounters.zulrah import rotations as RT
+from osrs_rl.runtime.bounds import Bound
 from osrs_rl.runtime.spec import ConfigField
 
 # ---- sizes -----------------------------------------------------------------------------------
@@ -201,4 +202,60 @@ CONFIG_FIELDS = (
     ConfigField("consumables", np.int32, shape=(NUM_CONSUMABLES, CONSUMABLE_COLS), derived=True),
     ConfigField("npc_rows", NPC_DTYPE, shape=(5,), derived=True),
     ConfigField("bolt_ctx", np.int64, shape=(CTX_LEN,), derived=True),                # no enchanted bolts
+)
+
+
+# ---- valid ranges of the index-like state fields (checked on every restore; runtime.bounds) ----------
+def _last_item(recs, cfg):
+    from osrs_rl.data.tables import items
+
+    return len(items().index.names) - 1
+
+
+def _centre(flag: str, size: int):
+    """(low, high) of the centre of a 3x3 on an axis of ``size`` tiles: 1..size - 2 while ``flag`` is
+    set, any tile of the axis when it is not (a reset leaves 0 there)."""
+    def on(recs):
+        out = recs
+        for name in flag.split("."):
+            out = out[name]
+        return out != 0
+    return (lambda recs, cfg: np.where(on(recs), 1, 0)), (lambda recs, cfg: np.where(on(recs), size - 2, size - 1))
+
+
+STATE_BOUNDS = (
+    # the tables' indices: gear, the rotation's timeline, phase and phase tick, form and spot
+    Bound("tier", 0, NUM_TIERS - 1),
+    Bound("set", 0, NUM_SETS - 1),
+    # a supply the tier does not carry (supply_consumable -1) stays at 0: eating it would index with -1
+    Bound("supplies", 0, lambda recs, cfg: np.where(cfg["supply_consumable"][recs["tier"]] >= 0, 2**15 - 1, 0),
+          "a count, 0 for a supply the tier does not carry"),
+    Bound("rotation", 0, RT.NUM_TIMELINES - 1, "a timeline of rotations.TIMELINES"),
+    Bound("phase", 0, lambda recs, cfg: cfg["num_phases"][recs["rotation"]] - 1, "a phase of its timeline"),
+    Bound("phase_tick", 0, lambda recs, cfg: cfg["phase_ticks"][recs["rotation"], recs["phase"]] - 1,
+          "a tick of its phase"),
+    Bound("form", 0, len(RT.FORM_NAMES) - 1),
+    Bound("spot", 0, len(RT.SPOT_TILES) - 1),
+    Bound("last_action", 0, len(RT.ACT_NAMES) - 1, "rotations.ACT_*"),
+    Bound("last_style", -1, STYLE_TYPELESS, "core.pending_hits.STYLE_*, -1 before any attack"),
+    # tiles on the map's grid (the kernels index the map's tables by them; a blocked tile is safe:
+    # mechanics.tile_sees reads tile_index -1 as "no line"). The player's is 1 in from the edge (the
+    # walkable tiles are 10..22 x 10..20): a slam is centred on it, and its 3x3 must lie on the map
+    Bound("p.x", 1, RT.GRID_W - 2), Bound("p.y", 1, RT.GRID_H - 2),
+    Bound("zx", 0, RT.GRID_W - 1), Bound("zy", 0, RT.GRID_H - 1),
+    # centres of a 3x3 (the slam, a cloud): while it is on, the whole square lies on the grid
+    Bound("magma_x", *_centre("magma_on", RT.GRID_W)), Bound("magma_y", *_centre("magma_on", RT.GRID_H)),
+    Bound("clouds.x", *_centre("clouds.active", RT.GRID_W)),
+    Bound("clouds.y", *_centre("clouds.active", RT.GRID_H)),
+    Bound("snakelings.x", 0, RT.GRID_W - 1), Bound("snakelings.y", 0, RT.GRID_H - 1),
+    Bound("snakelings.kind", 0, 1, "0 melee, 1 magic (npc_rows)"),
+    Bound("p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),
+    # the hit queue: a target is the player, Zulrah or a snakeling slot; the source indexes damage_taken
+    Bound("hits.state", 0, HIT_LANDED, "core.pending_hits.HIT_*"),
+    Bound("hits.target", 0, 2 + SNAKELING_SLOTS - 1, "0 player, 1 Zulrah, 2 + k snakeling slot k"),
+    # a hit on the player is tallied in damage_taken[attacker]: one of its NUM_SOURCES sources (the
+    # 5000-trial fuzz found SRC_PLAYER there indexing past it)
+    Bound("hits.attacker", 0, lambda recs, cfg: np.where(recs["hits"]["target"] == TARGET_PLAYER, NUM_SOURCES - 1,
+                                                         SRC_PLAYER), "SRC_*; a source of damage taken on the player"),
+    Bound("hits.style", 0, STYLE_TYPELESS, "core.pending_hits.STYLE_*"),
 )
