@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -222,8 +223,12 @@ def cache_dir() -> Path:
             continue
         h.update(str(p.relative_to(root)).encode())
         h.update(p.read_bytes())
-    base = Path(os.environ.get("OSRS_RL_FUZZ_CACHE", Path(tempfile.gettempdir()) / "osrs-rl-boundscheck"))
+    base = Path(os.environ.get("OSRS_RL_FUZZ_CACHE", _default_cache_base()))
     return base / h.hexdigest()
+
+
+def _default_cache_base() -> Path:
+    return Path(tempfile.gettempdir()) / "osrs-rl-boundscheck"
 
 
 def _forget_old_caches(keep: Path, days: float = 2.0) -> None:
@@ -231,11 +236,12 @@ def _forget_old_caches(keep: Path, days: float = 2.0) -> None:
     younger one may belong to another checkout fuzzing now)."""
     import shutil
 
-    if not keep.parent.is_dir():
-        return
+    if keep.parent != _default_cache_base() or not keep.parent.is_dir():
+        return                                  # a folder the user named: never delete in it
     cutoff = time.time() - days * 86400
     for d in keep.parent.iterdir():
-        if d != keep and d.is_dir() and d.stat().st_mtime < cutoff:
+        if (d != keep and re.fullmatch(r"[0-9a-f]{16}", d.name) and d.is_dir()
+                and d.stat().st_mtime < cutoff):
             shutil.rmtree(d, ignore_errors=True)
 
 

@@ -43,3 +43,25 @@ def test_states_reached_by_play_pass_validation(name):
     for _ in range(400):
         env.step(random_legal_actions(env, rng))
         env.check_states(env.states)
+
+
+def test_old_fuzz_caches_are_forgotten_only_in_the_default_folder(tmp_path, monkeypatch):
+    """A folder the user named (OSRS_RL_FUZZ_CACHE) is never cleaned; in the default one only old caches
+    of other source versions (hex-named folders) go."""
+    import os
+
+    from osrs_rl.runtime import fuzz
+
+    def old_folder(path):
+        path.mkdir(parents=True)
+        os.utime(path, (0, 0))
+        return path
+
+    mine = old_folder(tmp_path / "user" / "holiday-photos")
+    fuzz._forget_old_caches(tmp_path / "user" / "0123456789abcdef")
+    assert mine.exists()
+    monkeypatch.setattr(fuzz, "_default_cache_base", lambda: tmp_path / "default")
+    stale = old_folder(tmp_path / "default" / "fedcba9876543210")
+    other = old_folder(tmp_path / "default" / "notes")
+    fuzz._forget_old_caches(tmp_path / "default" / "0123456789abcdef")
+    assert not stale.exists() and other.exists()
