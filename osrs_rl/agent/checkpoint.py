@@ -38,6 +38,7 @@ import torch
 
 from osrs_rl import __version__
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.framing import cut_short
 
 FORMAT_VERSION = 1
 MAGIC = b"OSRSRLCK"
@@ -127,11 +128,9 @@ def _read_verified(path: str | os.PathLike) -> tuple[dict, memoryview]:
     if not path.is_file():
         raise CheckpointError(f"{path} is not a file")
     data = path.read_bytes()
-    if not data:
-        raise CheckpointError(f"{path} is an empty file (0 bytes), not a checkpoint")
-    if len(data) < len(MAGIC) and MAGIC.startswith(data):     # cut off inside the magic itself
-        raise CheckpointError(f"{path} is a truncated file ({len(data)} bytes): a checkpoint's header alone is "
-                              f"{_HEADER.size} bytes")
+    short = cut_short(data, MAGIC, _HEADER.size, str(path), "checkpoint")
+    if short is not None:
+        raise CheckpointError(short)
     if data[: len(MAGIC)] != MAGIC:
         raise CheckpointError(
             f"{path} is not an osrs-rl checkpoint: it starts with {data[:len(MAGIC)]!r}, not {MAGIC!r}"

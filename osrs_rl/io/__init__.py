@@ -1,4 +1,5 @@
-"""File utilities every package that writes files shares (``atomic.py``: atomic writes, stale temp files).
+"""File utilities every package that writes or reads files shares (``atomic.py``: atomic writes, stale temp
+files; ``framing.py``: what to say of a file too short to show its magic).
 
 Below ``train/``, ``replay/`` and ``audit/`` in the layer order (``tests/test_layering.py``), so none of
 them imports another to write a file.

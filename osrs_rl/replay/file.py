@@ -37,6 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
+from osrs_rl.io.framing import cut_short
+
 FORMAT_VERSION = 1
 MAGIC = b"OSRSRLRP"
 _HEADER = struct.Struct("<8sIQ32s")
@@ -205,11 +207,9 @@ def load_replay(path: str | os.PathLike, check: bool = True) -> Replay:
 
 
 def decode(data: bytes, where: str = "replay") -> Replay:
-    if not data:
-        raise ReplayError(f"{where} is an empty file (0 bytes), not a replay")
-    if len(data) < len(MAGIC) and MAGIC.startswith(data):     # cut off inside the magic itself
-        raise ReplayError(f"{where} is a truncated file ({len(data)} bytes): a replay's header alone is "
-                          f"{_HEADER.size} bytes")
+    short = cut_short(data, MAGIC, _HEADER.size, where, "replay")
+    if short is not None:
+        raise ReplayError(short)
     if data[:len(MAGIC)] != MAGIC:
         raise ReplayError(f"{where} is not an osrs-rl replay (bad magic bytes)")
     if len(data) < _HEADER.size:
