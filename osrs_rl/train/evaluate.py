@@ -45,19 +45,32 @@ class EvalRow:
     mean_return: float
     loss_rate: float = float("nan")     # nan when the encounter has no loss metric
 
+def policy_step(model, obs, mask, state, first, heads, num_agents: int):
+    """One batched forward pass of ``model`` for agent 0 of every env: its action distribution under
+    the mask, its value and the next recurrent state. ``first`` marks the envs whose episode starts
+    now and is cleared."""
+    device = next(model.parameters()).device
+    multi = num_agents > 1
+    o = torch.from_numpy(obs[:, 0] if multi else obs).to(device)
+    m = torch.from_numpy(mask[:, 0] if multi else mask).to(device)
+    logits, value, state = model.step(o, state, first)
+    first[:] = False
+    return MaskedMultiCategorical(logits, m, heads), value, state
+
+
+def policy_note(dist, value, heads) -> dict:
+    """Env 0's annotation of one decision, as replays store it: the value and each head's probabilities."""
+    probs = dist.log_probs[0].exp().cpu().numpy()
+    return {"value": float(value[0]), "probs": [probs[h, :n] for h, n in enumerate(heads)]}
+
+
 def policy_actions(model, obs, info, state, first, heads, num_agents: int, greedy: bool, generator):
     """One batched decision of ``model`` for agent 0 of every env: the int64 actions to step the env
     with (``[envs, agents, heads]`` for several agents, the others left at the no-op) and the next
     recurrent state. ``first`` marks the envs whose episode starts now and is cleared."""
-    device = next(model.parameters()).device
-    multi = num_agents > 1
-    o = torch.from_numpy(obs[:, 0] if multi else obs).to(device)
-    m = torch.from_numpy(info["action_mask"][:, 0] if multi else info["action_mask"]).to(device)
-    logits, _, state = model.step(o, state, first)
-    first[:] = False
-    dist = MaskedMultiCategorical(logits, m, heads)
+    dist, _, state = policy_step(model, obs, info["action_mask"], state, first, heads, num_agents)
     act = (dist.mode() if greedy else dist.sample(generator)).cpu().numpy().astype(np.int64)
-    if not multi:
+    if num_agents == 1:
         return act, state
     full = np.zeros((len(act), num_agents, len(heads)), np.int64)
     full[:, 0] = act
@@ -207,21 +220,16 @@ def save_replays(policy: Policy, out_dir, per_opponent: int = 2, opponents=None,
         label = str(opponent) if opponent is not None else "default"
         best = None
         for e in range(per_opponent):
-            run = {"state": model.initial_state(1, device), "first": True}
+            run = {"state": model.initial_state(1, device), "first": torch.ones(1, dtype=torch.bool, device=device)}
             generator = torch.Generator(device=device)
             generator.manual_seed(seed + 1000 * k + e)
 
             @torch.no_grad()
             def act(env, obs, info, run=run, generator=generator):
-                o = obs[:, 0] if spec.num_agents > 1 else obs
-                m = info["action_mask"][:, 0] if spec.num_agents > 1 else info["action_mask"]
-                first = torch.tensor([run["first"]], device=device)
-                logits, value, run["state"] = model.step(torch.from_numpy(o).to(device), run["state"], first)
-                run["first"] = False
-                dist = MaskedMultiCategorical(logits, torch.from_numpy(m).to(device), heads)
+                dist, value, run["state"] = policy_step(model, obs, info["action_mask"], run["state"], run["first"],
+                                                        heads, spec.num_agents)
                 a = (dist.mode() if greedy else dist.sample(generator)).cpu().numpy()
-                probs = dist.log_probs[0].exp().cpu().numpy()
-                note = {"value": float(value[0]), "probs": [probs[h, :n] for h, n in enumerate(heads)]}
+                note = policy_note(dist, value, heads)
                 if spec.num_agents > 1:
                     both = np.zeros((1, spec.num_agents, len(heads)), np.int64)
                     both[:, 0] = a

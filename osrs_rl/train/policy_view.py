@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from osrs_rl.agent.distributions import MaskedMultiCategorical
 from osrs_rl.replay.file import Replay
 from osrs_rl.replay.verify import replay_steps, start_env
+from osrs_rl.train.evaluate import policy_note, policy_step
 
 
 @torch.no_grad()
@@ -26,7 +26,6 @@ def policy_view(replay: Replay, model) -> tuple[np.ndarray, list[np.ndarray]]:
     spec = env.spec
     heads = tuple(int(h) for h in spec.head_sizes)
     device = next(model.parameters()).device
-    multi = spec.num_agents > 1
     state = model.initial_state(1, device)
     first = torch.ones(1, dtype=torch.bool, device=device)
     values = np.zeros(replay.ticks, dtype=np.float32)
@@ -34,15 +33,12 @@ def policy_view(replay: Replay, model) -> tuple[np.ndarray, list[np.ndarray]]:
 
     def look(t: int) -> None:
         nonlocal state
-        obs, mask = env._obs_view, env.action_mask()
-        o = torch.from_numpy(obs[:, 0] if multi else obs).to(device)
-        m = torch.from_numpy(mask[:, 0] if multi else mask).to(device)
-        logits, value, state = model.step(o, state, first)
-        first[:] = False
-        p = MaskedMultiCategorical(logits, m, heads).log_probs[0].exp().cpu().numpy()
-        values[t] = float(value[0])
-        for h, n in enumerate(heads):
-            probs[h][t] = p[h, :n]
+        dist, value, state = policy_step(model, env._obs_view, env.action_mask(), state, first, heads,
+                                         spec.num_agents)
+        note = policy_note(dist, value, heads)
+        values[t] = note["value"]
+        for h in range(len(heads)):
+            probs[h][t] = note["probs"][h]
 
     if replay.ticks:
         look(0)

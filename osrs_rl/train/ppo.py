@@ -245,7 +245,7 @@ class Trainer:
         for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
             remove_stale_temp_files(folder)     # left by a run killed in the middle of a write
 
-    def _with_policy_view(self, replay, _episode_step):
+    def _with_policy_view(self, replay):
         # the view of the model as it stands: trained on ``global_step`` steps (the episode may be newer)
         return with_policy_view(replay, self.model, self.global_step)
 

@@ -116,7 +116,7 @@ class TrainingReplays:
 
     def __init__(self, folder: Path, sample_every: float, keep: int, seed: int = 0, annotate=None):
         self.folder = Path(folder)
-        self.annotate = annotate              # annotate(replay, global_step) -> replay, before each write
+        self.annotate = annotate              # annotate(replay) -> replay, before each write
         self.sample_every = float(sample_every)
         self.keep = int(keep)
         self.rng = np.random.default_rng(seed)
@@ -149,19 +149,19 @@ class TrainingReplays:
         now = time.monotonic()
         if self._best_dirty and self.best is not None and (force or now >= self._next_best):
             self.best.meta["global_step"] = int(global_step)
-            written.append(save_replay(self.folder / "best.orlr", self._annotated(self.best, global_step)))
+            written.append(save_replay(self.folder / "best.orlr", self._annotated(self.best)))
             self._best_dirty = False
             self._next_best = now + BEST_WRITE_INTERVAL
         if self.keep > 0 and self.sample is not None and (force or now >= self._next_sample):
             self.sample.meta["global_step"] = int(global_step)
             written.append(save_replay(self.folder / f"sample-{global_step:012d}.orlr",
-                                       self._annotated(self.sample, global_step)))
+                                       self._annotated(self.sample)))
             self.sample, self._seen = None, 0
             self._next_sample = time.monotonic() + self.sample_every
             for old in sorted(self.folder.glob("sample-*.orlr"))[:-self.keep]:
                 old.unlink()
         return written
 
-    def _annotated(self, replay: Replay, global_step: int) -> Replay:
+    def _annotated(self, replay: Replay) -> Replay:
         replay = with_reward_components(replay)
-        return replay if self.annotate is None else self.annotate(replay, global_step)
+        return replay if self.annotate is None else self.annotate(replay)
