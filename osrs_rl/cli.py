@@ -543,7 +543,7 @@ def build_parser() -> argparse.ArgumentParser:
     from osrs_rl.runtime.registry import names
 
     p = sub.add_parser("train", help="train a policy with PPO", formatter_class=argparse.RawDescriptionHelpFormatter,
-                       description="Settings: the encounter's preset (osrs_rl/agent/presets), then --config FILE, "
+                       description="Settings: the encounter's preset (a TOML file in its folder), then --config FILE, "
                                    "then --section.key value overrides (see osrs_rl/agent/config.py);\n"
                                    "--print-config shows the result without training.",
                        epilog=f"encounters: {', '.join(names())}\n\n"

@@ -1,7 +1,7 @@
 """Every training setting in one place: a dataclass per section, a docstring line per field.
 
 A run's config comes from three layers, later ones winning: the defaults below, a preset TOML file
-(``osrs_rl/agent/presets/<encounter>.toml`` by default, or ``--config FILE``), then command-line
+(the encounter's own, ``EncounterSpec.preset``, by default, or ``--config FILE``), then command-line
 overrides ``--section.key value`` (``--ppo.horizon 128``, ``--env.config.opponent_tier 5``). Unknown
 sections or keys, and values of the wrong type, are refused with the list of valid names.
 
@@ -19,7 +19,6 @@ import json
 import math
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, get_type_hints
 
@@ -347,9 +346,20 @@ def parse_overrides(args: list[str]) -> dict:
 
 
 def preset_path(encounter: str) -> Path | None:
-    """The packaged preset of ``encounter``, if it has one."""
-    p = resources.files("osrs_rl.agent") / "presets" / f"{encounter}.toml"
-    return Path(str(p)) if p.is_file() else None
+    """The preset ``encounter``'s spec declares (``EncounterSpec.preset``), if it has one; None for an
+    encounter that is not registered (the run's validation names it)."""
+    from osrs_rl.runtime.registry import get_spec
+
+    try:
+        declared = get_spec(encounter).preset
+    except KeyError:
+        return None
+    if declared is None:
+        return None
+    path = Path(declared)
+    if not path.is_file():
+        raise ValueError(f"encounter {encounter!r} declares the preset {path}, which does not exist")
+    return path
 
 
 def load_config(encounter: str, config_file: str | Path | None = None, overrides: list[str] | None = None,

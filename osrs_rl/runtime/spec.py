@@ -142,6 +142,10 @@ class EncounterSpec:
     slots, targets, enums, counts the kernels index with or loop to. ``VecEnv`` checks them on every
     restore and ``set_states`` before any state changes, so kernels never index outside their arrays
     on a restored state (tests/runtime/test_state_fuzz.py checks every field)."""
+    preset: str | None = field(default=None, compare=False)
+    """Optional path of the encounter's training preset, a TOML file beside its spec (``osrs-rl train NAME``
+    starts from it; ``--config FILE`` replaces it). It lives in the encounter's folder, so a new encounter
+    ships its own defaults without a file in the framework."""
     category_metrics: tuple[str, ...] = ()
     """Episode metrics that are indices, not quantities (a rotation, a gear tier): the trainer logs the
     share of episodes with each value (``category/<name>/<value>``) instead of a mean. ``opponent_tier``

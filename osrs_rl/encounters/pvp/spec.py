@@ -2,6 +2,7 @@
 
 import dataclasses
 from functools import partial
+from pathlib import Path
 
 from numba import njit
 
@@ -92,6 +93,7 @@ def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
     return tuple(out)
 
 
+_HERE = Path(__file__).parent        # the presets (training defaults) lie beside this spec
 _COMMON = dict(
     version=3, state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
     obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
@@ -102,10 +104,11 @@ _COMMON = dict(
 SPEC = EncounterSpec(
     name="pvp", description="NH duel against a scripted opponent tier",
     step=step_vs_scripted, observe=observe_one, mask=mask_one, agents=("player",),
-    config_fields=_config_fields(3, -1), scene=scene, **_COMMON)
+    config_fields=_config_fields(3, -1), scene=scene, preset=str(_HERE / "preset.toml"), **_COMMON)
 
 SELFPLAY_SPEC = EncounterSpec(
     name="pvp_selfplay",
     description="NH duel between two policies (or a policy and a scripted tier per env: set_opponents)",
     step=step_selfplay, observe=observe_two, mask=mask_two, agents=("player_0", "player_1"),
-    config_fields=_config_fields(-2, -2), scene=partial(scene, encounter="pvp_selfplay"), **_COMMON)
+    config_fields=_config_fields(-2, -2), scene=partial(scene, encounter="pvp_selfplay"),
+    preset=str(_HERE / "selfplay.toml"), **_COMMON)

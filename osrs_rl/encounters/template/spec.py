@@ -1,5 +1,7 @@
 """Template encounter declaration: everything the runtime, trainer and tools need to know."""
 
+from pathlib import Path
+
 from osrs_rl.encounters.template import mechanics as M
 from osrs_rl.encounters.template.reward_terms import reward_components
 from osrs_rl.encounters.template.scene import scene
@@ -34,6 +36,7 @@ SPEC = EncounterSpec(
     scene=scene,
     reward_components=reward_components,
     truth=TRUTH,
+    preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
     # the state fields the kernels (or the scene) index with, and their ranges (runtime.bounds); the
     # template has one flag, and counts and timers only (tests/runtime/test_state_fuzz.py checks that)
     state_bounds=(Bound("praying", 0, 1, "a bool"),),

@@ -1,5 +1,7 @@
 """Zulrah declaration: everything the runtime, trainer and tools need to know."""
 
+from pathlib import Path
+
 from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.encounters.zulrah import view as V
@@ -54,6 +56,7 @@ SPEC = EncounterSpec(
     scene=scene,
     reward_components=reward_components,
     truth=TRUTH,
+    preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
     category_metrics=("rotation", "tier"),
     state_bounds=ST.STATE_BOUNDS,
 )
