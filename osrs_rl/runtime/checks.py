@@ -140,7 +140,7 @@ def _check_terms(env: VecEnv, rew, t: int) -> None:
     spec = env.spec
     if not spec.reward_terms:
         return
-    total = env.states["reward_terms"].astype(np.float64).sum(axis=-1)          # [envs, agents]
+    total = env.states["reward_terms"][:, :spec.num_agents].astype(np.float64).sum(axis=-1)   # [envs, agents]
     want = np.asarray(rew, dtype=np.float64).reshape(total.shape)
     bad = np.abs(total - want) > REWARD_TOLERANCE * np.maximum(1.0, np.abs(want))
     if bad.any():

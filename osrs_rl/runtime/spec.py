@@ -132,7 +132,8 @@ class EncounterSpec:
     what only a change shows (an entity drawn once more after it died)."""
     reward_terms: tuple[str, ...] = ()
     """The names of the reward's terms. ``step`` zeroes the state's ``reward_terms`` field
-    (float32 ``[num_agents, len(reward_terms)]``) each tick and adds each term where it computes it; the
+    (float32 ``[rows, len(reward_terms)]``, row ``a`` for agent ``a``; more rows than agents may hold a
+    scripted player's) each tick and adds each term where it computes it; the
     reward it writes is their sum (``runtime.checks.check_encounter`` checks that). Replays, the viewer
     and the fuzz read the terms from the state after each step (``osrs_rl.runtime.rewards``)."""
     truth: Any = field(default=None, compare=False)
@@ -218,10 +219,12 @@ class EncounterSpec:
             return
         if len(set(self.reward_terms)) != len(self.reward_terms):
             raise ValueError(f"encounter {self.name!r}: duplicate reward term names in {list(self.reward_terms)}")
-        want = (self.num_agents, len(self.reward_terms))
         fields = self.state_dtype.fields or {}
         got = fields.get("reward_terms")
-        if got is None or got[0].base != np.float32 or got[0].shape != want:
-            have = "none" if got is None else f"{got[0].base} {got[0].shape}"
+        shape = None if got is None else got[0].shape
+        if got is None or got[0].base != np.float32 or len(shape) != 2 or shape[1] != len(self.reward_terms) \
+                or shape[0] < self.num_agents:
+            have = "none" if got is None else f"{got[0].base} {shape}"
             raise ValueError(f"encounter {self.name!r} declares reward terms {list(self.reward_terms)}: its state "
-                             f"needs a field 'reward_terms' of float32 {want} (num_agents, terms), has {have}")
+                             f"needs a field 'reward_terms' of float32 ({self.num_agents}, {len(self.reward_terms)}) "
+                             f"(a row per agent, at least; a column per term), has {have}")
