@@ -6,7 +6,8 @@ list of field names (the old dtype's), and print one hash per setup.
     # on the old tree: write its field names and hashes
     PYTHONPATH=/old python scripts/trace_old_fields.py --write-fields /tmp/fields.json
     # on the new tree: the same hashes over the old fields (a renamed field mapped to its new name)
-    PYTHONPATH=/new python scripts/trace_old_fields.py --fields /tmp/fields.json --rename zulrah:reward_terms=reward_sums
+    PYTHONPATH=/new python scripts/trace_old_fields.py --fields /tmp/fields.json \
+        --rename zulrah:reward_terms=reward_sums
 """
 
 from __future__ import annotations
