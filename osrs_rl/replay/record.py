@@ -6,8 +6,8 @@
 ``act_fn(env, obs, info)`` returns the env's actions for the tick (shape ``[1, heads]``, or
 ``[1, agents, heads]`` for several agents), or ``(actions, notes)`` where ``notes`` annotates agent 0:
 ``{"value": float, "probs": [per-head probabilities], "reward_components": {name: float}}`` (any subset,
-the same keys every tick). When the encounter declares ``reward_components`` and ``act_fn`` gives
-none, the recorder adds them itself from the state records before and after each tick.
+the same keys every tick). When the encounter declares ``reward_terms`` and ``act_fn`` gives no
+``reward_components``, the recorder adds them itself from the terms the state holds after each tick.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 from osrs_rl.replay.file import Replay, ReplayError
 from osrs_rl.runtime.recording import RecordedEpisode, user_settings
 from osrs_rl.runtime.registry import get_spec, make
+from osrs_rl.runtime.rewards import tick_terms
 
 NOTE_KEYS = ("value", "probs", "reward_components")
 
@@ -82,10 +83,9 @@ def record_policy_episode(env_name: str, config: dict | None, act_fn, seed: int 
         out = act_fn(env, obs, info)
         act, note = out if isinstance(out, tuple) else (out, None)
         act = np.array(act)                              # a copy: act_fn may reuse its buffer
-        before = env.states[0].copy() if spec.reward_components is not None else None
         obs, rew, term, trunc, info = env.step(act)      # checks the actions' shape and range
-        if before is not None and (note is None or "reward_components" not in note):
-            note = {**(note or {}), "reward_components": spec.reward_components(before, env.states[0], env.config[0])}
+        if spec.reward_terms and (note is None or "reward_components" not in note):
+            note = {**(note or {}), "reward_components": tick_terms(spec, env.states[0])}
         actions.append(act.astype(np.int64).reshape(spec.num_agents, spec.num_heads))
         rewards.append(np.array(rew[0], dtype=np.float32).reshape(spec.num_agents))   # a copy: rew is a view
         hashes.append(tick_digest(state_record(env)))

@@ -114,3 +114,18 @@ def check_records(records: np.ndarray, config, bounds, envs=None) -> None:
                 f"state field {element_name(parts, where[1:])} = {int(values[where])} is outside "
                 f"{lo_e}..{hi_e} (record {where[0]}" + ("" if envs is None else f", env {int(envs[where[0]])}")
                 + ")" + (f": {b.doc}" if b.doc else ""))
+
+
+def event_bounds(capacity: int, last_source: int, last_target: int) -> tuple[Bound, ...]:
+    """The bounds of an event buffer (``osrs_rl.core.events``) whose entity ids run ``-1..last_*``: the
+    count within the capacity, kinds and styles among the declared ones (the scenes index by them)."""
+    from osrs_rl.core.events import ENTITY_NONE, NUM_EVENT_KINDS
+    from osrs_rl.core.pending_hits import STYLE_TYPELESS
+
+    return (
+        Bound("event_count", 0, capacity, "events recorded in the last tick, at most the buffer's capacity"),
+        Bound("events.kind", 0, NUM_EVENT_KINDS - 1, "core.events.EV_*"),
+        Bound("events.source", ENTITY_NONE, last_source, "an entity id of the encounter, -1 for none"),
+        Bound("events.target", ENTITY_NONE, last_target, "an entity id of the encounter, -1 for none"),
+        Bound("events.style", -1, STYLE_TYPELESS, "core.pending_hits.STYLE_*, -1 for none"),
+    )

@@ -6,7 +6,9 @@ dtypes of what reset returns; finite observations and rewards; option 0 of every
 legal; actions drawn from the mask are never reported invalid; never terminated and truncated at
 once; identical trajectories for the same seed, on one thread and on two (when Numba has two); a
 snapshot, continued, restored and replayed reproduces the run bit for bit; every finished episode
-reports its metrics and a valid phase; a declared ``cell_key`` keeps its contract (``check_cell_key``).
+reports its metrics and a valid phase; the declared reward terms the state holds after each step add up
+to the reward of every agent (float32 tolerance); an event buffer's count stays within its capacity;
+a declared ``cell_key`` keeps its contract (``check_cell_key``).
 
 ``check_cell_key(name_or_spec)`` checks the archive key on the states of a random rollout: an integer,
 the same for the same state (twice, and on a copy), blind to the RNG (a state and its copy with another
@@ -94,6 +96,8 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
             raise ContractError(f"{spec.name}: legal actions were reported invalid at tick {t}")
         if (term & trunc).any():
             raise ContractError(f"{spec.name}: an env is both terminated and truncated at tick {t}")
+        _check_terms(env, rew, t)
+        _check_events(env, t)
         finished += int((term | trunc).sum())
     metrics = env.pop_metrics()
     if len(metrics["phase"]) != finished:
@@ -127,6 +131,33 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
         raise ContractError(f"{spec.name}: restore + replay differs from the original run at {where}")
 
     check_cell_key(spec, ticks=ticks // 2, num_envs=num_envs, seed=seed, **config)
+
+
+REWARD_TOLERANCE = 1e-5      # the terms are float32 each; the reward the sum the kernel formed
+
+
+def _check_terms(env: VecEnv, rew, t: int) -> None:
+    spec = env.spec
+    if not spec.reward_terms:
+        return
+    total = env.states["reward_terms"][:, :spec.num_agents].astype(np.float64).sum(axis=-1)   # [envs, agents]
+    want = np.asarray(rew, dtype=np.float64).reshape(total.shape)
+    bad = np.abs(total - want) > REWARD_TOLERANCE * np.maximum(1.0, np.abs(want))
+    if bad.any():
+        i, a = (int(v) for v in np.argwhere(bad)[0])
+        terms = dict(zip(spec.reward_terms, env.states["reward_terms"][i, a].tolist(), strict=True))
+        raise ContractError(f"{spec.name}: the reward terms {terms} of env {i}, agent {a} add up to {total[i, a]}, "
+                            f"not the reward {want[i, a]} (tick {t})")
+
+
+def _check_events(env: VecEnv, t: int) -> None:
+    names = env.spec.state_dtype.names or ()
+    if "events" not in names:
+        return
+    count = env.states["event_count"]
+    capacity = env.states["events"].shape[1]
+    if count.min() < 0 or count.max() > capacity:
+        raise ContractError(f"{env.spec.name}: event_count {int(count.max())} outside 0..{capacity} at tick {t}")
 
 
 RNG_FLIP = np.uint64(0x9E3779B97F4A7C15)   # xor-ed into a copy's RNG state: another stream, same game state

@@ -5,8 +5,8 @@ state or the kernels run on it without an out-of-bounds access, an exception or 
 Each trial takes a state from a pool of states reached by random legal play, changes one element of
 one leaf field (one trial in eight changes several), hands it to ``VecEnv.set_states`` (which checks
 ``spec.state_bounds``) and, when accepted, steps it ``ticks`` ticks with random legal actions,
-calling observe, mask (inside step), metrics, ``cell_key``, ``spec.scene`` and
-``spec.reward_components`` on the way. The kernels run in a worker process with
+calling observe, mask (inside step), metrics, ``cell_key``, ``spec.scene`` and reading the reward
+terms (``runtime.rewards``) on the way. The kernels run in a worker process with
 ``NUMBA_BOUNDSCHECK=1``, so an index outside an array raises ``IndexError`` instead of reading or
 writing another env's memory; the parent puts a time limit on every trial (a hang) and restarts a
 worker that dies (a segfault), going on with the next trial.
@@ -157,6 +157,7 @@ def mutate(spec, config, rec: np.ndarray, rng, paths: list[str], first: int) -> 
 
 def _exercise(env, spec, rng, ticks: int) -> None:
     from osrs_rl.runtime.checks import random_legal_actions
+    from osrs_rl.runtime.rewards import tick_terms
 
     cfg = env.config[0]
     out = np.zeros(max(spec.num_metrics, 1), dtype=np.float64)
@@ -171,9 +172,9 @@ def _exercise(env, spec, rng, ticks: int) -> None:
         spec.metrics(env.states[0], cfg, out)
         if spec.cell_key is not None:
             spec.cell_key(env.states[0], cfg)
-        if spec.reward_components is not None and (t < 2 or t == ticks - 1):
+        if t < 2 or t == ticks - 1:
             for a in agents:
-                spec.reward_components(prev, env.states[0], cfg, a)
+                tick_terms(spec, env.states[0], a)
 
 
 def worker(name: str, start: int, trials: int, ticks: int, seed: int, out=sys.stdout) -> None:

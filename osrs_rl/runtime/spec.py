@@ -127,11 +127,15 @@ class EncounterSpec:
     """Optional ``scene(state_record, config_record, agent=0, previous=None) -> dict``: the picture of
     one state in the encounter-independent format of ``osrs_rl.replay.scene`` (tiles, entities,
     hits in flight, panels), read from the records only, so the renderer and the browser viewer show
-    what the state holds. ``previous`` is the record one tick earlier, from which hitsplats are derived."""
-    reward_components: Callable | None = field(default=None, compare=False)
-    """Optional ``reward_components(previous, state, config_record, agent=0) -> {name: float}``: one
-    tick's reward of ``agent`` split into named terms, from the records before and after the tick;
-    the terms add up to the reward ``step`` wrote. Replays store them per tick; the viewer shows them."""
+    what the state holds; hitsplats come from the state's event buffer (``osrs_rl.core.events``), which
+    holds what the tick that produced the state did. ``previous`` is the record one tick earlier, for
+    what only a change shows (an entity drawn once more after it died)."""
+    reward_terms: tuple[str, ...] = ()
+    """The names of the reward's terms. ``step`` zeroes the state's ``reward_terms`` field
+    (float32 ``[rows, len(reward_terms)]``, row ``a`` for agent ``a``; more rows than agents may hold a
+    scripted player's) each tick and adds each term where it computes it; the
+    reward it writes is their sum (``runtime.checks.check_encounter`` checks that). Replays, the viewer
+    and the fuzz read the terms from the state after each step (``osrs_rl.runtime.rewards``)."""
     truth: Any = field(default=None, compare=False)
     """Optional ``osrs_rl.runtime.truth.Truth``: the reference map (the tiles the game lets a player stand
     on), a ``tick(previous, state, config_record, agent)`` reader (tile, attack started, target
@@ -210,5 +214,21 @@ class EncounterSpec:
         if len(set(names)) != len(names):
             raise ValueError(f"encounter {self.name!r}: duplicate config field names in {names}")
         validate_bounds(self.state_dtype, self.state_bounds)
+        self._check_reward_terms()
         if any(f.derived for f in self.config_fields) and self.config_hook is None:
             raise ValueError(f"encounter {self.name!r} has derived config fields but no config_hook to fill them")
+
+    def _check_reward_terms(self) -> None:
+        if not self.reward_terms:
+            return
+        if len(set(self.reward_terms)) != len(self.reward_terms):
+            raise ValueError(f"encounter {self.name!r}: duplicate reward term names in {list(self.reward_terms)}")
+        fields = self.state_dtype.fields or {}
+        got = fields.get("reward_terms")
+        shape = None if got is None else got[0].shape
+        if got is None or got[0].base != np.float32 or len(shape) != 2 or shape[1] != len(self.reward_terms) \
+                or shape[0] < self.num_agents:
+            have = "none" if got is None else f"{got[0].base} {shape}"
+            raise ValueError(f"encounter {self.name!r} declares reward terms {list(self.reward_terms)}: its state "
+                             f"needs a field 'reward_terms' of float32 ({self.num_agents}, {len(self.reward_terms)}) "
+                             f"(a row per agent, at least; a column per term), has {have}")

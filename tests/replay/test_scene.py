@@ -39,10 +39,10 @@ def _final_record(replay):
 
 
 def test_every_encounter_can_be_watched():
-    """A new encounter declares a scene and its reward components: the renderer, the viewer and human
+    """A new encounter declares a scene and its reward terms: the renderer, the viewer and human
     play need the first, the replays' reward breakdown the second (docs/writing-an-encounter.md)."""
-    missing = [(n, hook) for n in sorted(registry.BUILTIN) for hook in ("scene", "reward_components")
-               if getattr(get_spec(n), hook) is None]
+    missing = [(n, hook) for n in sorted(registry.BUILTIN) for hook in ("scene", "reward_terms")
+               if not getattr(get_spec(n), hook)]
     assert not missing, f"encounters without a hook: {missing}"
 
 

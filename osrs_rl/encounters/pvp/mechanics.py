@@ -23,6 +23,9 @@ Index (tick order; rules and sources in RULES.md beside this file, numbers in br
      special energy, stat restoration and boost decay, run energy, the Vengeance cooldown, and the
      PID reshuffle every 100-150 ticks (never under PvP Arena rules) [1.2, 1.3];
   4. deaths end the fight (terminated; both dead is a draw); ``max_ticks`` truncates it.
+What the tick did goes into the state as it happens: each hit landing, each attack started and each
+death in the event buffer (core.events; entity ids are the player indices), each player's reward
+terms (state.REWARD_TERMS) in ``reward_terms`` where ``reward_for`` forms them.
 
 Approximations (see README.md): an open arena without obstacles, so a greedy step toward or away
 from the opponent is the route the game's pathfinder would take; run energy drains as for a player
@@ -42,6 +45,19 @@ from osrs_rl.core.consumables import drink_potion, eat_food
 from osrs_rl.core.damage import pvp_protected
 from osrs_rl.core.energy import tick_run_energy, tick_spec_regen, tick_stat_restore, use_spec
 from osrs_rl.core.equipment import SLOT_NAMES, attack_speed
+from osrs_rl.core.events import (
+    ENTITY_NONE,
+    EV_ATTACK,
+    EV_DEATH,
+    EV_HIT,
+    EVF_ACCURATE,
+    EVF_BLOCKED,
+    EVF_KILLED,
+    EVF_REFLECTED,
+    EVF_SPECIAL,
+    clear_events,
+    record_event,
+)
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import hit_delay
 from osrs_rl.core.movement import RUN_TILES, chebyshev_distance, in_melee_reach, overlaps
@@ -245,6 +261,7 @@ def reset(s, cfg, seed):
     s.pid_timer = PID_SHUFFLE_MIN + R.below(s.rng, PID_SHUFFLE_SPREAD) if shuffle else -1
     _choose_opponent(s, cfg)
     s.outcome = ST.OUTCOME_NONE
+    start_tick(s)
 
 
 @njit(cache=True)
@@ -279,6 +296,7 @@ def land_hits(s, cfg, target_index):
         target.p.levels[HITPOINTS] -= damage
         target.damage_taken += damage
         attacker.damage_dealt += damage
+        _record_hit(s, h, damage)
         if reflected:
             attacker.vengeance_damage += damage
             continue
@@ -294,6 +312,22 @@ def land_hits(s, cfg, target_index):
                 attacker.freezes_landed += 1
     for k in range(n):
         s.hits[s.landing[k]].state = HIT_FREE
+
+
+@njit(cache=True)
+def _record_hit(s, h, damage):
+    """The landed hit ``h`` as an event: its attacker, target, style, the damage dealt and its flags."""
+    flags = 0
+    if h.flags & FLAG_ACCURATE:
+        flags |= EVF_ACCURATE
+    if h.flags & FLAG_PROTECTED:
+        flags |= EVF_BLOCKED
+    if h.flags & FLAG_SPECIAL:
+        flags |= EVF_SPECIAL
+    if h.flags & FLAG_REFLECTED:
+        flags |= EVF_REFLECTED
+    p = s.players[h.target].p
+    record_event(s, EV_HIT, h.attacker, h.target, h.style, damage, flags, p.x, p.y)
 
 
 @njit(cache=True)
@@ -542,6 +576,8 @@ def _attack(s, cfg, me, kind, target_first, out):
     pl.p.attack_timer = attack_speed(c)
     pl.last_attack_style = style
     pl.last_attack_tick = s.tick
+    special = EVF_SPECIAL if flags & FLAG_SPECIAL else 0
+    record_event(s, EV_ATTACK, me, 1 - me, style, n, special, pl.p.x, pl.p.y)   # amount: its hitsplats
 
 
 @njit(cache=True)
@@ -707,6 +743,7 @@ def outcome(s):
 def tick(s, cfg, a0, a1):
     """One game tick with both players' action rows; returns (terminated, truncated)."""
     s.tick += 1
+    start_tick(s)
     out = s.splats
     # both budgets from the state before anyone's input: a switch's cost depends on the set worn
     n0 = accepted_inputs(s, cfg, 0, a0)
@@ -722,19 +759,37 @@ def tick(s, cfg, a0, a1):
         turn(s, cfg, 0, a0, n0, True, out)
     end_of_tick(s, cfg)
     s.outcome = outcome(s)
+    for i in range(2):
+        p = s.players[i].p
+        if p.levels[HITPOINTS] <= 0:
+            record_event(s, EV_DEATH, i, ENTITY_NONE, -1, 0, EVF_KILLED, p.x, p.y)
     terminated = s.outcome != ST.OUTCOME_NONE
     return terminated, (not terminated) and s.tick >= cfg.max_ticks
 
 
 @njit(cache=True)
+def start_tick(s):
+    """What a tick reports starts empty: both players' reward terms and the events."""
+    for i in range(2):
+        for k in range(len(ST.REWARD_TERMS)):
+            s.reward_terms[i, k] = 0.0
+    clear_events(s)
+
+
+@njit(cache=True)
 def reward_for(s, cfg, me, dealt_before, taken_before):
+    """Player ``me``'s reward of the tick; each term is added to ``reward_terms[me]`` as it is formed."""
     pl = s.players[me]
     r = cfg.damage_reward * ((pl.damage_dealt - dealt_before) - (pl.damage_taken - taken_before)) / 99.0
+    s.reward_terms[me, ST.R_DAMAGE] += r
     o = s.outcome
     if o == ST.OUTCOME_DRAW:
+        s.reward_terms[me, ST.R_OUTCOME] += cfg.draw_reward
         return r + cfg.draw_reward
     won = (o == ST.OUTCOME_WIN) == (me == 0)
     if o != ST.OUTCOME_NONE:
-        r += cfg.win_reward if won else cfg.loss_reward
+        end = cfg.win_reward if won else cfg.loss_reward
+        s.reward_terms[me, ST.R_OUTCOME] += end
+        r += end
     return r
 

@@ -11,7 +11,6 @@ from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.encounters.pvp import view as V
 from osrs_rl.encounters.pvp.loadouts import fill_config
 from osrs_rl.encounters.pvp.opponents import CONTROL
-from osrs_rl.encounters.pvp.reward_terms import reward_components
 from osrs_rl.encounters.pvp.scene import scene
 from osrs_rl.encounters.pvp.scripted import scripted_actions
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
@@ -95,9 +94,10 @@ def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
 
 _HERE = Path(__file__).parent        # the presets (training defaults) lie beside this spec
 _COMMON = dict(
-    version=3, state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
+    version=4,            # 4: reward terms and an event buffer in the state
+    state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
     obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
-    metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_components=reward_components,
+    metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,
 )
 

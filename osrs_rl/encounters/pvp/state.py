@@ -14,12 +14,13 @@ from osrs_rl.core.bolts import CTX_LEN
 from osrs_rl.core.combatant import COMBATANT_DTYPE
 from osrs_rl.core.consumables import NUM_COLS as CONSUMABLE_COLS
 from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.events import event_fields
 from osrs_rl.core.pending_hits import HIT_DTYPE, HIT_LANDED, STYLE_TYPELESS
 from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
-from osrs_rl.runtime.bounds import Bound
+from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.spec import ConfigField
 
 # ---- sizes -----------------------------------------------------------------------------------
@@ -35,6 +36,11 @@ NUM_BUILDS = _count_builds()  # builds in builds.json: the config's `build` rang
 MAX_KITS = 8                  # gear variants per build: kit 0 is the listed gear, 1.. draw builds.json variants
 HIT_CAPACITY = 16             # pending hits in flight (both players together)
 ARENA = 15                    # open arena of ARENA x ARENA walkable tiles inside a border
+EVENT_CAPACITY = 24           # a tick's events: every queued hit landing, two attacks, two deaths
+
+# ---- reward terms (per player, written by mechanics.reward_for) --------------------------------
+REWARD_TERMS = ("damage", "outcome")
+R_DAMAGE, R_OUTCOME = range(2)
 
 # ---- gear sets (index into a build's sets) --------------------------------------------------
 SET_MAGE, SET_RANGED, SET_MELEE, SET_TANK, SET_SPEC = range(5)
@@ -119,6 +125,10 @@ STATE_DTYPE = np.dtype([
     ("opponent_actions", np.int64, (len(HEAD_SIZES),)),   # scratch: the scripted player's action row
     ("opponent_mask", np.uint8, (MASK_SIZE,)),            # scratch: its mask (Numba records hold no bool arrays)
     ("outcome", np.int8),             # OUTCOME_* for player 0
+    # what the last tick did: each player's reward by term (REWARD_TERMS; row = player index, entity
+    # ids of the events are the player indices too) and its events (hits, attacks, deaths)
+    ("reward_terms", np.float32, (2, len(REWARD_TERMS))),
+    *event_fields(EVENT_CAPACITY),
 ])
 
 _CONSUMABLES = load_consumables()
@@ -218,4 +228,6 @@ STATE_BOUNDS = (
           lambda recs, cfg: np.where(_next_scripted(recs), NUM_TIERS - 1, 2**15 - 1),
           "a scripted tier when the next opponent is scripted"),
     Bound("outcome", OUTCOME_NONE, OUTCOME_DRAW),
+    # the event buffer the scene reads: entities are the two players
+    *event_bounds(EVENT_CAPACITY, 1, 1),
 )

@@ -13,7 +13,9 @@ Tick order (one call of ``step`` = one 0.6 s tick), NPCs before the player as in
 Melee hits land on the tick of the attack (hit delay 0, core.hit_delay), so no pending-hit queue is
 needed here. Simplifications (a template, not a real fight): no prayer drain, no movement.
 Reward: damage dealt / NPC max hp - damage taken / player max hp, plus ``win_reward`` on a kill
-(minus it on death).
+(minus it on death); ``step`` writes each term into the state's ``reward_terms`` (state.REWARD_TERMS)
+and records what the tick did in its event buffer (core.events): each attack, the hit it landed
+(blocked by the prayer or not) and a death.
 """
 
 import numpy as np
@@ -22,8 +24,20 @@ from numba import njit
 from osrs_rl.core import rng as R
 from osrs_rl.core.accuracy import roll_accuracy
 from osrs_rl.core.damage import roll_damage, roll_npc_damage, through_protection
+from osrs_rl.core.events import (
+    ENTITY_NONE,
+    EV_ATTACK,
+    EV_DEATH,
+    EV_HIT,
+    EVF_ACCURATE,
+    EVF_BLOCKED,
+    EVF_KILLED,
+    clear_events,
+    record_event,
+)
 from osrs_rl.core.formula import NO_TRACE
-from osrs_rl.encounters.template.state import MAX_FOOD
+from osrs_rl.core.pending_hits import STYLE_MELEE
+from osrs_rl.encounters.template.state import ENT_NPC, ENT_PLAYER, MAX_FOOD, R_DEALT, R_OUTCOME, R_TAKEN
 
 # action heads (index 0 of each is the no-op)
 ATTACK_WAIT, ATTACK_GO = 0, 1
@@ -51,6 +65,15 @@ def reset(s, cfg, seed):
     s.damage_dealt = 0
     s.damage_taken = 0
     s.food_eaten = 0
+    _clear_tick(s)
+
+
+@njit(cache=True)
+def _clear_tick(s):
+    """What a tick reports starts empty: its reward terms and its events."""
+    for k in range(s.reward_terms.shape[1]):
+        s.reward_terms[0, k] = 0.0
+    clear_events(s)
 
 
 @njit(cache=True)
@@ -72,12 +95,18 @@ def _npc_attack(s, cfg):
     if s.npc_attack_timer > 0:
         return 0
     s.npc_attack_timer = cfg.npc_attack_speed
+    record_event(s, EV_ATTACK, ENT_NPC, ENT_PLAYER, STYLE_MELEE, 0, 0, 0, 0)
     damage = 0
+    flags = 0
     if roll_accuracy(s.rng, cfg.npc_attack_roll, cfg.player_defence_roll):
         damage = roll_npc_damage(s.rng, cfg.npc_max_hit)
+        flags = EVF_ACCURATE
+    if s.praying:
+        flags |= EVF_BLOCKED
     damage = min(s.player_hp, through_protection(NO_TRACE, damage, s.praying, False, True))
     s.player_hp -= damage
     s.damage_taken += damage
+    record_event(s, EV_HIT, ENT_NPC, ENT_PLAYER, STYLE_MELEE, damage, flags, 0, 0)
     return damage
 
 
@@ -86,12 +115,16 @@ def _player_attack(s, cfg, attack):
     if attack != ATTACK_GO or s.player_attack_timer > 0 or s.player_hp <= 0:
         return 0
     s.player_attack_timer = cfg.player_attack_speed
+    record_event(s, EV_ATTACK, ENT_PLAYER, ENT_NPC, STYLE_MELEE, 0, 0, 0, 0)
     damage = 0
+    flags = 0
     if roll_accuracy(s.rng, cfg.player_attack_roll, cfg.npc_defence_roll):
         damage = roll_damage(s.rng, 0, cfg.player_max_hit)
+        flags = EVF_ACCURATE
     damage = min(s.npc_hp, damage)
     s.npc_hp -= damage
     s.damage_dealt += damage
+    record_event(s, EV_HIT, ENT_PLAYER, ENT_NPC, STYLE_MELEE, damage, flags, 0, 0)
     return damage
 
 
@@ -99,6 +132,7 @@ def _player_attack(s, cfg, attack):
 def step(s, cfg, actions, rewards):
     a = actions[0]
     s.tick += 1
+    _clear_tick(s)
     # 1. prayer and food
     _player_inputs(s, cfg, a[1], a[2])
     # 2. the NPC, then 3. the player
@@ -111,14 +145,22 @@ def step(s, cfg, actions, rewards):
         s.npc_attack_timer -= 1
     if s.eat_timer > 0:
         s.eat_timer -= 1
-    # 5. outcome
-    reward = dealt / cfg.npc_max_hp - taken / cfg.player_max_hp
+    # 5. outcome; each reward term goes into the state as it is formed
+    r_dealt = dealt / cfg.npc_max_hp
+    r_taken = -(taken / cfg.player_max_hp)
+    s.reward_terms[0, R_DEALT] += r_dealt
+    s.reward_terms[0, R_TAKEN] += r_taken
+    reward = r_dealt - taken / cfg.player_max_hp
     terminated = False
     if s.npc_hp <= 0:
         reward += cfg.win_reward
+        s.reward_terms[0, R_OUTCOME] += cfg.win_reward
+        record_event(s, EV_DEATH, ENT_NPC, ENTITY_NONE, -1, 0, EVF_KILLED, 0, 0)
         terminated = True
     elif s.player_hp <= 0:
         reward -= cfg.win_reward
+        s.reward_terms[0, R_OUTCOME] -= cfg.win_reward
+        record_event(s, EV_DEATH, ENT_PLAYER, ENTITY_NONE, -1, 0, EVF_KILLED, 0, 0)
         terminated = True
     rewards[0] = reward
     return terminated, (not terminated) and s.tick >= cfg.max_ticks

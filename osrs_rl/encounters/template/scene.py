@@ -4,17 +4,19 @@ The template has no positions: the player and the NPC are drawn at fixed tiles, 
 small open arena (no collision). Both fight in melee, so ``line_of_sight`` (where the player could
 hit the NPC from) and ``danger`` (where the NPC could hit the player) are the tiles next to the NPC.
 
-Hitsplats need the previous record: the NPC attacked this tick exactly when its timer reads
-``npc_attack_speed - 1`` (it attacks whenever its timer is 0); the player attacked when its timer
-was 0 before the tick and reads ``player_attack_speed - 1`` now without a bite eaten, or when damage
-was dealt. Damage is the change of the ``damage_dealt`` / ``damage_taken`` tallies. With an attack
-speed of 1 a missed player attack cannot be told from no attack, so its blue 0 is not shown.
+Hitsplats are the hits the tick recorded in the state's event buffer (``core.events``; entity ids
+``state.ENT_PLAYER`` and ``state.ENT_NPC``), drawn with the shared helpers of ``runtime.scene_parts``;
+a miss and a hit the prayer blocked show as a blue 0.
 """
+
+from osrs_rl.encounters.template.state import ENT_NPC, ENT_PLAYER
+from osrs_rl.runtime import scene_parts as SP
 
 ARENA_WIDTH, ARENA_HEIGHT = 5, 3
 PLAYER_TILE, NPC_TILE = (1, 1), (2, 1)       # fixed: the template has no positions
 PLAYER_COLOR, NPC_COLOR = "#3b82f6", "#a855f7"
 PHASES = ("npc_above_half", "npc_below_half")
+ENTITY_IDS = {ENT_PLAYER: "player", ENT_NPC: "npc"}
 
 
 def scene(s, cfg, agent: int = 0, previous=None) -> dict:
@@ -38,47 +40,23 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
              "attack_timer": int(s["npc_attack_timer"]), "frozen": 0, "color": NPC_COLOR, "notes": []},
         ],
         "pending_hits": [],                  # melee lands on the attack's tick: nothing is ever in flight
-        "hitsplats": [] if previous is None else _hitsplats(s, cfg, previous),
+        "hitsplats": SP.hitsplats(s, ENTITY_IDS.get),
         "objects": [],
         "overlays": {"line_of_sight": melee_tiles, "danger": melee_tiles},
         "panels": [_panel(s, cfg)],
     }
 
 
-def _splat(on: str, damage: int) -> dict:
-    return {"on": on, "damage": damage, "kind": "hit" if damage > 0 else "block"}
-
-
-def _hitsplats(s, cfg, prev) -> list[dict]:
-    if int(s["tick"]) == 0:
-        return []
-    out = []
-    # tick order: the NPC first, then the player (mechanics.py)
-    if int(s["npc_attack_timer"]) == int(cfg["npc_attack_speed"]) - 1:
-        out.append(_splat("player", int(s["damage_taken"]) - int(prev["damage_taken"])))
-    dealt = int(s["damage_dealt"]) - int(prev["damage_dealt"])
-    ate = int(s["food_eaten"]) != int(prev["food_eaten"])
-    speed = int(cfg["player_attack_speed"])
-    swung = speed > 1 and int(prev["player_attack_timer"]) == 0 and not ate \
-        and int(s["player_attack_timer"]) == speed - 1
-    if dealt > 0 or swung:
-        out.append(_splat("npc", dealt))
-    return out
-
-
 def _panel(s, cfg) -> dict:
     hp = int(s["player_hp"])
-    return {
-        "agent": "player",
-        "hp": [hp, int(cfg["player_max_hp"])],
-        "prayer": [0, 0],                    # no prayer points: Protect from Melee never drains here
-        "run_energy": 100.0,                 # no movement, so run energy never changes
-        "spec": None,
-        "prayers": ["Protect from Melee"] if s["praying"] else [],
-        "inventory": [["Shark", int(s["food"])]],
-        "equipment": {"weapon": "Abyssal whip"},
-        "stats": {"hitpoints": [hp, int(cfg["player_max_hp"])]},
-        "timers": {"attack": int(s["player_attack_timer"]), "eat": int(s["eat_timer"]),
-                   "npc_attack": int(s["npc_attack_timer"])},
-    }
-
+    return SP.panel(
+        "player", hp=(hp, int(cfg["player_max_hp"])),
+        prayer=(0, 0),                       # no prayer points: Protect from Melee never drains here
+        run_energy=100.0,                    # no movement, so run energy never changes
+        spec=None,
+        prayers=["Protect from Melee"] if s["praying"] else [],
+        inventory=[["Shark", int(s["food"])]],
+        equipment={"weapon": "Abyssal whip"},
+        stats={"hitpoints": [hp, int(cfg["player_max_hp"])]},
+        timers={"attack": int(s["player_attack_timer"]), "eat": int(s["eat_timer"]),
+                "npc_attack": int(s["npc_attack_timer"])})

@@ -3,16 +3,15 @@
 from pathlib import Path
 
 from osrs_rl.encounters.template import mechanics as M
-from osrs_rl.encounters.template.reward_terms import reward_components
 from osrs_rl.encounters.template.scene import scene
-from osrs_rl.encounters.template.state import CONFIG_FIELDS, STATE_DTYPE
+from osrs_rl.encounters.template.state import CONFIG_FIELDS, ENT_NPC, EVENT_CAPACITY, REWARD_TERMS, STATE_DTYPE
 from osrs_rl.encounters.template.truth import TRUTH
-from osrs_rl.runtime.bounds import Bound
+from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
 
 SPEC = EncounterSpec(
     name="template",
-    version=2,            # 2: eat timer added to the state
+    version=3,            # 3: reward terms and an event buffer in the state; 2: eat timer added to the state
     description="A player with a whip fights one melee NPC: the encounter the guide walks through.",
     state_dtype=STATE_DTYPE,
     config_fields=CONFIG_FIELDS,
@@ -34,10 +33,11 @@ SPEC = EncounterSpec(
     metrics=M.metrics,
     cell_key=M.cell_key,
     scene=scene,
-    reward_components=reward_components,
+    reward_terms=REWARD_TERMS,
     truth=TRUTH,
     preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
     # the state fields the kernels (or the scene) index with, and their ranges (runtime.bounds); the
-    # template has one flag, and counts and timers only (tests/runtime/test_state_fuzz.py checks that)
-    state_bounds=(Bound("praying", 0, 1, "a bool"),),
+    # template has one flag, counts and timers, and the event buffer the scene reads (tests/runtime/
+    # test_state_fuzz.py checks that)
+    state_bounds=(Bound("praying", 0, 1, "a bool"), *event_bounds(EVENT_CAPACITY, ENT_NPC, ENT_NPC)),
 )

@@ -2,10 +2,15 @@
 
 import numpy as np
 
+from osrs_rl.core.events import event_fields
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.runtime.spec import ConfigField
 
 MAX_FOOD = 28          # a full inventory; scales the food observation
+ENT_PLAYER, ENT_NPC = 0, 1             # entity ids of the event buffer (core.events)
+EVENT_CAPACITY = 8     # a tick holds at most 2 attacks, 2 hits and 2 deaths
+REWARD_TERMS = ("damage_dealt", "damage_taken", "outcome")
+R_DEALT, R_TAKEN, R_OUTCOME = range(3)
 
 STATE_DTYPE = np.dtype([
     # episode clock and the env's own random stream
@@ -24,6 +29,9 @@ STATE_DTYPE = np.dtype([
     ("damage_dealt", np.int32),
     ("damage_taken", np.int32),
     ("food_eaten", np.int32),
+    # what the last tick did: its reward by term (REWARD_TERMS) and its events (hits, attacks, deaths)
+    ("reward_terms", np.float32, (1, len(REWARD_TERMS))),
+    *event_fields(EVENT_CAPACITY),
 ])
 
 # Defaults: a 99-all player with an abyssal whip (Lash) against an Abyssal demon, the numbers the

@@ -23,6 +23,10 @@ Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
      (dive -> surfacing at the next spot as the next form);
   5. Zulrah at 0 hitpoints ends the fight as a kill, the player at 0 as a death (terminated);
      ``max_ticks`` truncates it.
+What the tick did goes into the state as it happens: every hit landed (with the entity that threw it:
+``hit_source`` keeps each queued hit's attacker, a snakeling by its slot), attacks started, spawns,
+deaths, clouds and the slam's tile in the event buffer (core.events, entity ids ``state.ENT_*``), and
+the reward by term (state.REWARD_TERMS) in ``reward_terms``, summed over the episode in ``reward_sums``.
 
 Approximations (README.md lists each with its reason): the knock-back follows ZEN alone; line of
 sight is cast from the player's side both ways; a held attack holds the phase clock tick for tick;
@@ -52,6 +56,20 @@ from osrs_rl.core.energy import (
     use_spec,
 )
 from osrs_rl.core.equipment import attack_speed
+from osrs_rl.core.events import (
+    ENTITY_NONE,
+    EV_ATTACK,
+    EV_DEATH,
+    EV_HAZARD,
+    EV_HIT,
+    EV_SPAWN,
+    EVF_ACCURATE,
+    EVF_BLOCKED,
+    EVF_KILLED,
+    EVF_SPECIAL,
+    clear_events,
+    record_event,
+)
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
 from osrs_rl.core.movement import chebyshev_distance, in_melee_reach, npc_chase_step, npc_unstack_step, overlaps
@@ -94,6 +112,41 @@ SNAKELING_MAGIC_RANGE = 6      # [M: ZEN attack distance]
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in pvp)
 _OVERHEAD_OF_STYLE = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
 _SOURCE_OF_FORM = (ST.SRC_SERPENTINE, ST.SRC_MAGMA, ST.SRC_TANZANITE)
+
+
+# ---- what the tick reports -------------------------------------------------------------------------
+@njit(cache=True)
+def start_tick(s):
+    """The tick's reward terms and events start empty."""
+    for k in range(ST.NUM_REWARD_TERMS):
+        s.reward_terms[0, k] = 0.0
+    clear_events(s)
+
+
+@njit(cache=True)
+def queue_hit(s, entity, event_flags, due, damage, style, source, target, flags, heal_pct):
+    """``push_hit`` (the lowest free slot), remembering the entity that threw the hit and its event
+    flags in that slot's ``hit_source`` / ``hit_flags``."""
+    slot = -1
+    for i in range(ST.HIT_CAPACITY):
+        if s.hits[i].state == HIT_FREE:
+            slot = i
+            break
+    if push_hit(s.hits, due, damage, style, source, target, flags, heal_pct, 0):
+        s.hit_source[slot] = entity
+        s.hit_flags[slot] = event_flags
+
+
+@njit(cache=True)
+def _hit_event(s, i, damage, x, y):
+    """Queue slot ``i``'s hit landed with ``damage``: an EV_HIT from the entity that threw it."""
+    h = s.hits[i]
+    flags = s.hit_flags[i]
+    if h.flags & FLAG_ACCURATE:
+        flags |= EVF_ACCURATE
+    if h.flags & FLAG_SPECIAL:
+        flags |= EVF_SPECIAL
+    record_event(s, EV_HIT, s.hit_source[i], h.target, h.style, damage, flags, x, y)
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -289,7 +342,8 @@ def reset(s, cfg, seed):
     s.specs_used = 0
     s.spec_healed = 0
     for k in range(ST.NUM_REWARD_TERMS):
-        s.reward_terms[k] = 0.0
+        s.reward_sums[k] = 0.0
+    start_tick(s)
 
 
 # ---- phase 1: the player's clicks ----------------------------------------------------------------
@@ -362,12 +416,19 @@ def land_npc_hits(s, cfg):
             damage = min(np.int64(h.damage), np.int64(max(s.z_hp, 0)))
             s.z_hp -= damage
             dealt += damage
+            _hit_event(s, i, damage, s.zx, s.zy)
         else:
-            sn = s.snakelings[h.target - 2]
-            if sn.active and h.damage > 0:      # 1 hitpoint: any damage kills it
-                sn.active = 0
-                s.snakelings_killed += 1
-                damage = 1
+            k = h.target - 2
+            sn = s.snakelings[k]
+            if sn.active:
+                if h.damage > 0:                # 1 hitpoint: any damage kills it
+                    sn.active = 0
+                    s.snakelings_killed += 1
+                    damage = 1
+                _hit_event(s, i, damage, sn.x, sn.y)
+                if damage > 0:
+                    record_event(s, EV_DEATH, ST.ENT_SNAKELING + k, ENTITY_NONE, snakeling_style(sn), 0, EVF_KILLED,
+                                 sn.x, sn.y)
         if h.heal_pct > 0 and damage > 0:
             _heal_player(s, damage * h.heal_pct // 100)
     s.damage_dealt += dealt
@@ -411,7 +472,9 @@ def _zulrah_attack(s, cfg, code):
         flags |= FLAG_ACCURATE
         if not prayed:
             damage = roll_npc_damage(s.rng, ZULRAH_MAX_HIT)
-    push_hit(s.hits, s.tick + delay, damage, style, source, ST.TARGET_PLAYER, flags, 0, 0)
+    blocked = EVF_BLOCKED if prayed else 0
+    queue_hit(s, ST.ENT_ZULRAH, blocked, s.tick + delay, damage, style, source, ST.TARGET_PLAYER, flags, 0)
+    record_event(s, EV_ATTACK, ST.ENT_ZULRAH, ST.ENT_PLAYER, style, 0, blocked, s.p.x, s.p.y)
     if prayed:
         s.prayed_attacks += 1
         return 1
@@ -426,22 +489,29 @@ def _magma(s, cfg, code, k):
         s.magma_on = 1
         s.magma_x = p.x
         s.magma_y = p.y
+        record_event(s, EV_HAZARD, ST.ENT_ZULRAH, ST.ENT_PLAYER, STYLE_TYPELESS, 0, 0, p.x, p.y)
         return
     if s.magma_on == 0:
         return
     s.magma_on = 0
-    if max(abs(p.x - s.magma_x), abs(p.y - s.magma_y)) > 1 or cfg.safespot[p.x, p.y]:
-        return
-    first_safe = k == 0 and rotation_of(s) <= 1 and p.x == RT.FIRST_SLAM_SAFE_TILE[0] \
-        and p.y == RT.FIRST_SLAM_SAFE_TILE[1]
-    if first_safe:
+    record_event(s, EV_ATTACK, ST.ENT_ZULRAH, ST.ENT_PLAYER, STYLE_TYPELESS, 0, 0, s.magma_x, s.magma_y)
+    if max(abs(p.x - s.magma_x), abs(p.y - s.magma_y)) > 1 or slam_spares(s, cfg, k, p.x, p.y):
         return
     # 20-30, typeless, no venom [OSRS wiki "Zulrah": "dealt 20-30 damage and be stunned"; the wiki's
     # envenoming sentence names the ranged and magic attacks only; max 30 also in npcs.json]
     damage = R.between(s.rng, SLAM_MIN_HIT, cfg.npc_rows[ST.NPC_MAGMA].max_hit_melee)
     s.stun = STUN_TICKS
     _knock_back(s, cfg)
-    push_hit(s.hits, s.tick, damage, STYLE_TYPELESS, ST.SRC_MAGMA, ST.TARGET_PLAYER, FLAG_ACCURATE, 0, 0)
+    queue_hit(s, ST.ENT_ZULRAH, 0, s.tick, damage, STYLE_TYPELESS, ST.SRC_MAGMA, ST.TARGET_PLAYER, FLAG_ACCURATE, 0)
+
+
+@njit(cache=True)
+def slam_spares(s, cfg, k, x, y):
+    """The ``k``-th slam of the phase spares tile (x, y) of its 3x3: a melee safespot, or the first slam's
+    safe tile in the magma rotations [reference 4]."""
+    if cfg.safespot[x, y]:
+        return True
+    return k == 0 and rotation_of(s) <= 1 and x == RT.FIRST_SLAM_SAFE_TILE[0] and y == RT.FIRST_SLAM_SAFE_TILE[1]
 
 
 @njit(cache=True)
@@ -483,6 +553,7 @@ def _throw_clouds(s, cfg, k):
         cl.x = cfg.volley_tiles[s.rotation, s.phase, k, c, 0]
         cl.y = cfg.volley_tiles[s.rotation, s.phase, k, c, 1]
         cl.life = CLOUD_LIFE
+        record_event(s, EV_HAZARD, ST.ENT_CLOUD + slot, ENTITY_NONE, STYLE_TYPELESS, 0, 0, cl.x, cl.y)
 
 
 @njit(cache=True)
@@ -497,6 +568,7 @@ def _spawn_snakeling(s, cfg, k):
             sn.lock = SNAKELING_LOCK
             sn.life = SNAKELING_LIFE
             sn.attack_timer = 0
+            record_event(s, EV_SPAWN, ST.ENT_SNAKELING + i, ENTITY_NONE, snakeling_style(sn), 1, 0, sn.x, sn.y)
             for h in range(ST.HIT_CAPACITY):     # a hit still flying at the slot's previous snakeling misses
                 if s.hits[h].state == HIT_PENDING and s.hits[h].target == 2 + i:
                     s.hits[h].state = HIT_FREE
@@ -534,6 +606,12 @@ def zulrah_turn(s, cfg):
 
 # ---- phase 2b: snakelings ------------------------------------------------------------------------
 @njit(cache=True)
+def snakeling_style(sn):
+    """The pending-hit style of a snakeling's attacks: its variant (kind 1 magic, 0 melee)."""
+    return STYLE_MAGIC if sn.kind == 1 else STYLE_MELEE
+
+
+@njit(cache=True)
 def _snakeling_in_reach(cfg, sn, p):
     if sn.kind == 0:
         return in_melee_reach(sn.x, sn.y, 1, p.x, p.y, 1)
@@ -559,7 +637,10 @@ def _snakeling_attack(s, cfg, k):
             damage = roll_npc_damage(s.rng, row.max_hit_magic if magic else row.max_hit_melee)
             flags = FLAG_VENOM | FLAG_ACCURATE
     delay = magic_delay(edge_distance(sn.x, sn.y, 1, s.p.x, s.p.y, 1)) if magic else 0
-    push_hit(s.hits, s.tick + delay, damage, style, ST.SRC_SNAKELINGS, ST.TARGET_PLAYER, flags, 0, 0)
+    blocked = EVF_BLOCKED if protected_from(s.p, style) else 0
+    queue_hit(s, ST.ENT_SNAKELING + k, blocked, s.tick + delay, damage, style, ST.SRC_SNAKELINGS,
+              ST.TARGET_PLAYER, flags, 0)
+    record_event(s, EV_ATTACK, ST.ENT_SNAKELING + k, ST.ENT_PLAYER, style, 0, blocked, sn.x, sn.y)
     sn.attack_timer = SNAKELING_SPEED
 
 
@@ -573,6 +654,8 @@ def snakelings_turn(s, cfg):
         sn.life -= 1
         if sn.life <= 0:
             sn.active = 0
+            record_event(s, EV_DEATH, ST.ENT_SNAKELING + k, ENTITY_NONE, snakeling_style(sn), 0, ST.EVF_EXPIRED,
+                         sn.x, sn.y)
             continue
         if sn.attack_timer > 0:
             sn.attack_timer -= 1
@@ -609,6 +692,7 @@ def land_player_hits(s):
         p.levels[HITPOINTS] -= damage
         s.damage_taken[h.attacker] += damage
         taken += damage
+        _hit_event(s, s.landing[k], damage, p.x, p.y)
         if (h.flags & FLAG_VENOM) and (h.flags & FLAG_ACCURATE):
             apply_venom(p)         # refused while anti-venom immunity lasts (core.status)
     return taken
@@ -669,7 +753,9 @@ def attack(s, cfg, target, special):
     delay = hit_delay(cfg.set_proj[s.tier, s.set], d, True)       # NPCs go first: +1 [combat.md 9]
     style = STYLE_MAGIC if c.attack_type == S.MAGIC else STYLE_RANGED
     for k in range(n):
-        push_hit(s.hits, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, flags, heal_pct, 0)
+        queue_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, flags, heal_pct)
+    special = EVF_SPECIAL if flags & FLAG_SPECIAL else 0
+    record_event(s, EV_ATTACK, ST.ENT_PLAYER, hit_target, style, n, special, tx, ty)
     s.p.attack_timer = attack_speed(c)
 
 
@@ -690,6 +776,7 @@ def clouds_turn(s):
             p.levels[HITPOINTS] -= damage
             s.damage_taken[ST.SRC_CLOUDS] += damage
             taken += damage
+            record_event(s, EV_HIT, ST.ENT_CLOUD + k, ST.ENT_PLAYER, STYLE_TYPELESS, damage, 0, p.x, p.y)
         cl.life -= 1
         if cl.life <= 0:
             cl.active = 0
@@ -725,6 +812,8 @@ def end_of_tick(s, cfg, ran):
     tick_action_timers(p)
     venom = tick_status(p)
     s.damage_taken[ST.SRC_VENOM] += venom
+    if venom > 0:
+        record_event(s, EV_HIT, ENTITY_NONE, ST.ENT_PLAYER, STYLE_TYPELESS, venom, 0, p.x, p.y)
     drain_prayer(p, cfg.set_prayer_bonus[s.tier, s.set])
     if s.stun > 0:
         s.stun -= 1
@@ -741,6 +830,7 @@ def end_of_tick(s, cfg, ran):
 def tick(s, cfg, a):
     """One game tick; returns (terminated, truncated, dealt, taken, prayer score)."""
     s.tick += 1
+    start_tick(s)
     # 1. the player's clicks
     inputs(s, cfg, a)
     # 2. NPCs: hits on NPCs (deferred while Zulrah dives), snakelings, Zulrah's action
@@ -748,8 +838,13 @@ def tick(s, cfg, a):
     score = 0
     if s.z_hp <= 0 and s.kill_tick == 0:
         s.kill_tick = s.tick
+        record_event(s, EV_DEATH, ST.ENT_ZULRAH, ENTITY_NONE, -1, 0, EVF_KILLED, s.zx, s.zy)
         for k in range(ST.SNAKELING_SLOTS):       # snakelings die with Zulrah [ZEN]
-            s.snakelings[k].active = 0
+            sn = s.snakelings[k]
+            if sn.active:
+                record_event(s, EV_DEATH, ST.ENT_SNAKELING + k, ENTITY_NONE, snakeling_style(sn), 0, ST.EVF_WITH_ZULRAH,
+                             sn.x, sn.y)
+            sn.active = 0
     if s.kill_tick == 0:
         snakelings_turn(s, cfg)        # before Zulrah's action: a snakeling spawned now first acts next tick
         score = zulrah_turn(s, cfg)
@@ -767,6 +862,7 @@ def tick(s, cfg, a):
     # landed and the player still stands
     if s.p.levels[HITPOINTS] <= 0:
         s.outcome = ST.OUTCOME_DEATH
+        record_event(s, EV_DEATH, ST.ENT_PLAYER, ENTITY_NONE, -1, 0, EVF_KILLED, s.p.x, s.p.y)
         return True, False, dealt, taken, score
     if s.kill_tick > 0 and count_pending_on(s.hits, ST.TARGET_PLAYER) == 0:
         s.outcome = ST.OUTCOME_KILL
@@ -780,7 +876,7 @@ def tick(s, cfg, a):
 @njit(cache=True)
 def step(s, cfg, actions, rewards):
     terminated, truncated, dealt, taken, score = tick(s, cfg, actions[0])
-    terms = s.reward_terms
+    sums, terms = s.reward_sums, s.reward_terms
     r_dealt = cfg.coef_damage_dealt * dealt / 500.0
     r_taken = -cfg.coef_damage_taken * taken / 99.0
     r_prayer = cfg.coef_prayer * score
@@ -791,9 +887,13 @@ def step(s, cfg, actions, rewards):
         r_outcome = cfg.death_reward
     elif s.outcome == ST.OUTCOME_TIMEOUT:
         r_outcome = cfg.timeout_reward
-    terms[ST.R_OUTCOME] += r_outcome
-    terms[ST.R_DEALT] += r_dealt
-    terms[ST.R_TAKEN] += r_taken
-    terms[ST.R_PRAYER] += r_prayer
+    terms[0, ST.R_OUTCOME] += r_outcome
+    terms[0, ST.R_DEALT] += r_dealt
+    terms[0, ST.R_TAKEN] += r_taken
+    terms[0, ST.R_PRAYER] += r_prayer
+    sums[ST.R_OUTCOME] += r_outcome
+    sums[ST.R_DEALT] += r_dealt
+    sums[ST.R_TAKEN] += r_taken
+    sums[ST.R_PRAYER] += r_prayer
     rewards[0] = r_outcome + r_dealt + r_taken + r_prayer
     return terminated, truncated

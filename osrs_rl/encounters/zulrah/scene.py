@@ -8,15 +8,22 @@
   ``zulrah`` (5x5 at its spot, coloured by form: serpentine green, magma red, tanzanite blue; its
   ``style`` is the form's, in the Jad phase the next shot's; ``attack_timer`` counts the ticks to its
   next action of any kind, 1 = the next tick; notes say surfacing, diving, Jad), ``snakeling_<slot>``
-  (variant, lock and life in the notes). A snakeling that died this tick is drawn once more at 0 hp
-  so its killing hitsplat has somewhere to be (``hits.py``).
-- Hits in flight and hitsplats: ``hits.py`` (hitsplats need ``previous``).
+  (variant, lock and life in the notes). A snakeling that died this tick (an ``EV_DEATH`` event, at
+  the tile and with the variant it had) is drawn once more at 0 hp so its killing hitsplat has
+  somewhere to be; ``snakeling_<slot>_old`` when a new one took its slot in the same tick.
+- Hits in flight: the queue's ``HIT_PENDING`` slots, from the entity ``hit_source`` names (the
+  snakeling slot that threw it); a hit whose thrower or target is gone is left out.
+- Hitsplats: the state's event buffer (``core.events``): every hit the tick landed, on the player
+  (Zulrah's, a snakeling's, the slam, each cloud, venom), on Zulrah and on snakelings, in the order
+  they landed, with the damage dealt; a miss or a prayer-blocked attack is a blue 0.
 - Objects: venom clouds (3x3, ticks left), the magma stand's stared tile (``target``, with the
   ticks to the slam) and, in magma phases, the melee safespots (``safespot``).
 - Overlays: ``danger`` = tiles a cloud covers (it hurts from the tick after its volley, drawn at
   once) and the 3x3 of a pending slam less its safe tiles; ``line_of_sight`` = platform tiles from
   which the worn weapon reaches Zulrah (``mechanics.can_attack_zulrah``'s rule: within range with a clear
   line past the pillars), while it is above water (empty during the dive: it moves when it surfaces).
+- Zulrah's clock is read from the state and the mechanics' own helpers (``mechanics.dive_tick``,
+  ``targetable_from``, ``spot_sees``, ``slam_spares``) and the rotation's timeline in the config.
 - Phase: ``phase <k> <form>@<spot>`` (``jad@<spot>`` in the Jad phase), plus the rotation once the
   phases seen single it out; outcome ``win`` on a kill, ``loss`` on a death, else None.
 """
@@ -27,29 +34,27 @@ from functools import cache
 
 import numpy as np
 
-from osrs_rl.core import prayers as P
 from osrs_rl.core import styles as S
 from osrs_rl.core.consumables import load_consumables
-from osrs_rl.core.equipment import SLOT_NAMES
-from osrs_rl.core.line_of_sight import has_line_of_sight
-from osrs_rl.core.pending_hits import HIT_PENDING
-from osrs_rl.core.skills import HITPOINTS, PRAYER, SKILL_NAMES
-from osrs_rl.data import tables
-from osrs_rl.encounters.zulrah import hits as H
+from osrs_rl.core.events import EV_DEATH, EVF_KILLED, live_events
+from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC
+from osrs_rl.core.skills import HITPOINTS
+from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
+from osrs_rl.runtime import scene_parts as SP
 
 FORM_COLORS = ("#2f9e44", "#e03131", "#1c7ed6")        # serpentine, magma, tanzanite
 PLAYER_COLOR = "#fab005"
 SNAKELING_COLORS = ("#a0522d", "#9c36b5")              # melee, magic
 FORM_STYLES = ("ranged", "melee", "magic")             # magma: the slam
 OUTCOMES = {ST.OUTCOME_KILL: "win", ST.OUTCOME_DEATH: "loss"}
-_OVERHEADS = ((P.PROTECT_FROM_MAGIC, "magic"), (P.PROTECT_FROM_MISSILES, "missiles"), (P.PROTECT_FROM_MELEE, "melee"))
 _POTIONS = (ST.SUP_PRAYER, ST.SUP_ANTIVENOM, ST.SUP_RANGED_BOOST, ST.SUP_MAGIC_BOOST)
 
 
 def scene(s, cfg, agent: int = 0, previous=None) -> dict:
     walkable = cfg["collision"] == 0
+    fallen = _fallen_now(s)
     return {
         "encounter": "zulrah",
         "tick": int(s["tick"]),
@@ -57,9 +62,9 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
         "outcome": OUTCOMES.get(int(s["outcome"])),
         "arena": _arena(cfg, walkable),
         # drawn in this order: a snakeling that fell this tick over the living, the player on top
-        "entities": [_zulrah(s, cfg)] + _snakelings(s) + _fallen(s, previous) + [_player(s, cfg)],
-        "pending_hits": H.pending_hits(s),
-        "hitsplats": H.hitsplats(s, previous, cfg),
+        "entities": [_zulrah(s, cfg)] + _snakelings(s) + _fallen(fallen) + [_player(s, cfg)],
+        "pending_hits": _pending_hits(s),
+        "hitsplats": SP.hitsplats(s, lambda entity: _name_now(s, fallen, entity)),
         "objects": _objects(s, cfg),
         "overlays": {"line_of_sight": _reach_tiles(s, cfg, walkable), "danger": _danger_tiles(s, cfg, walkable)},
         "panels": [_panel(s, cfg)],
@@ -68,7 +73,7 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
 
 # ---- Zulrah's clock -------------------------------------------------------------------------------
 def _dive_tick(s, cfg) -> int:
-    return int(cfg["phase_ticks"][int(s["rotation"]), int(s["phase"])]) - RT.DIVE_TICKS
+    return int(M.dive_tick(s, cfg))
 
 
 def _is_jad(s, cfg) -> bool:
@@ -106,9 +111,50 @@ def _arena(cfg, walkable) -> dict:
     return {"x0": x0, "y0": y0, "width": x1 - x0 + 1, "height": y1 - y0 + 1, "blocked": blocked}
 
 
-def _overhead(p) -> str | None:
-    mask = int(p["active_prayers"])
-    return next((name for bit, name in _OVERHEADS if mask >> bit & 1), None)
+def snakeling_id(k: int) -> str:
+    return f"snakeling_{k}"
+
+
+def _fallen_now(s) -> dict[int, tuple[str, object]]:
+    """Slot -> (entity id, death event) of each snakeling that died in the tick that produced ``s``."""
+    out = {}
+    for e in live_events(s):
+        k = int(e["source"]) - ST.ENT_SNAKELING
+        if int(e["kind"]) == EV_DEATH and 0 <= k < ST.SNAKELING_SLOTS:
+            out[k] = (snakeling_id(k) + ("_old" if s["snakelings"][k]["active"] else ""), e)
+    return out
+
+
+def _name_now(s, fallen, entity: int) -> str | None:
+    """The scene id of entity ``entity`` (state.ENT_*) in this tick's picture, None if it is not in it."""
+    if entity == ST.ENT_PLAYER:
+        return "player"
+    if entity == ST.ENT_ZULRAH:
+        return "zulrah"
+    k = entity - ST.ENT_SNAKELING
+    if 0 <= k < ST.SNAKELING_SLOTS:
+        if k in fallen:
+            return fallen[k][0]
+        return snakeling_id(k) if s["snakelings"][k]["active"] else None
+    return None
+
+
+def _pending_hits(s) -> list[dict]:
+    out = []
+    for i, h in enumerate(s["hits"]):
+        if h["state"] != HIT_PENDING:
+            continue
+        source, target = _live(s, int(s["hit_source"][i])), _live(s, int(h["target"]))
+        if source is not None and target is not None:
+            out.append(SP.pending_hit(h, source, target))
+    return out
+
+
+def _live(s, entity: int) -> str | None:
+    k = entity - ST.ENT_SNAKELING
+    if 0 <= k < ST.SNAKELING_SLOTS:
+        return snakeling_id(k) if s["snakelings"][k]["active"] else None
+    return {ST.ENT_PLAYER: "player", ST.ENT_ZULRAH: "zulrah"}.get(entity)
 
 
 def _player(s, cfg) -> dict:
@@ -126,7 +172,8 @@ def _player(s, cfg) -> dict:
     if int(p["levels"][HITPOINTS]) <= 0:
         notes.append("dead")
     return {"id": "player", "name": "player", "kind": "player", "x": int(p["x"]), "y": int(p["y"]), "size": 1,
-            "hp": int(p["levels"][HITPOINTS]), "max_hp": int(p["base_levels"][HITPOINTS]), "overhead": _overhead(p),
+            "hp": int(p["levels"][HITPOINTS]), "max_hp": int(p["base_levels"][HITPOINTS]),
+            "overhead": SP.overhead_name(p["active_prayers"]),
             "style": "magic" if kind == S.MAGIC else "ranged", "attack_timer": max(int(p["attack_timer"]), 0),
             "frozen": 0, "stunned": int(s["stun"]), "color": PLAYER_COLOR, "notes": notes}
 
@@ -137,7 +184,7 @@ def _zulrah_state_note(s, cfg) -> str:
         return "dead: its attacks in flight still land"
     if now >= dive:
         return f"diving: untargetable, surfaces in {dive + RT.DIVE_TICKS - now}"
-    ready = RT.targetable_tick(int(s["rotation"]), int(s["phase"]))
+    ready = int(M.targetable_from(s))
     if now < ready:
         return f"surfacing: untargetable for {ready - now}"
     if s["stalled"]:
@@ -158,7 +205,7 @@ def _zulrah(s, cfg) -> dict:
     last = int(s["last_action"])
     if last != RT.ACT_NONE:
         shot = last in (RT.ACT_RANGED, RT.ACT_MAGIC, RT.ACT_TANZANITE)
-        what = f"{H.HIT_STYLE_NAMES[int(s['last_style'])]} shot" if shot else RT.ACT_NAMES[last]
+        what = f"{SP.HIT_STYLE_NAMES[int(s['last_style'])]} shot" if shot else RT.ACT_NAMES[last]
         notes.append(f"this tick: {what}")
     if wait is not None:
         notes.append(f"next: {RT.ACT_NAMES[code]} in {wait}")
@@ -184,25 +231,19 @@ def _snakelings(s) -> list[dict]:
     for k, sn in enumerate(s["snakelings"]):
         if sn["active"]:
             notes = [f"life {int(sn['life'])}"] + ([f"locked {int(sn['lock'])}"] if int(sn["lock"]) > 0 else [])
-            out.append(_snakeling(H.snakeling_id(k), sn, 1, notes))
+            out.append(_snakeling(snakeling_id(k), sn, 1, notes))
     return out
 
 
-def _fallen(s, prev) -> list[dict]:
-    if prev is None or int(s["tick"]) == 0:
-        return []
-    return [_snakeling(eid, prev["snakelings"][k], 0, [_why_gone(s, prev, k)])
-            for k, eid in H.fallen_snakelings(s, prev).items()]
-
-
-def _why_gone(s, prev, k: int) -> str:
-    if int(s["snakelings_killed"]) > int(prev["snakelings_killed"]) and any(
-            h["state"] == HIT_PENDING and int(h["target"]) == 2 + k and int(h["damage"]) > 0
-            and int(h["due_tick"]) <= int(s["tick"]) for h in prev["hits"]):
-        return "killed"
-    if int(s["outcome"]) == ST.OUTCOME_KILL:
-        return "died with Zulrah"
-    return "expired" if int(prev["snakelings"][k]["life"]) <= 1 else "gone"
+def _fallen(fallen) -> list[dict]:
+    out = []
+    for eid, e in fallen.values():
+        flags = int(e["flags"])
+        why = "killed" if flags & EVF_KILLED else ("died with Zulrah" if flags & ST.EVF_WITH_ZULRAH else "expired")
+        kind = 1 if int(e["style"]) == STYLE_MAGIC else 0
+        sn = {"kind": kind, "x": int(e["x"]), "y": int(e["y"]), "attack_timer": 0}
+        out.append(_snakeling(eid, sn, 0, [why]))
+    return out
 
 
 # ---- objects and overlays ------------------------------------------------------------------------
@@ -215,10 +256,9 @@ def _slam_tiles(s, cfg) -> list[tuple[int, int]]:
     if not s["magma_on"]:
         return []
     _, _, k = _next_action(s, cfg, RT.ACT_MAGMA_SLAM)
-    spared = RT.FIRST_SLAM_SAFE_TILE if k == 0 and int(s["rotation"]) % RT.NUM_ROTATIONS <= 1 else None
     mx, my = int(s["magma_x"]), int(s["magma_y"])
     return [(x, y) for x in range(mx - 1, mx + 2) for y in range(my - 1, my + 2)
-            if not cfg["safespot"][x, y] and (x, y) != spared]
+            if not M.slam_spares(s, cfg, k, x, y)]
 
 
 def _objects(s, cfg) -> list[dict]:
@@ -244,10 +284,8 @@ def _reach_tiles(s, cfg, walkable) -> list[list[int]]:
     if int(s["phase_tick"]) >= _dive_tick(s, cfg) or int(s["z_hp"]) <= 0:
         return []
     reach = int(cfg["set_range"][int(s["tier"]), int(s["set"])])
-    zx, zy = int(s["zx"]), int(s["zy"])
-    flags = cfg["collision"]
-    return [[int(x), int(y)] for x, y in np.argwhere(walkable)
-            if has_line_of_sight(flags, int(x), int(y), 1, zx, zy, RT.ZULRAH_SIZE, reach)]
+    spot = int(s["spot"])
+    return [[int(x), int(y)] for x, y in np.argwhere(walkable) if M.spot_sees(cfg, spot, int(x), int(y), reach)]
 
 
 # ---- the side panel -------------------------------------------------------------------------------
@@ -262,20 +300,6 @@ def _panel(s, cfg) -> dict:
     names = _consumable_names()
     inventory = [[names[int(cfg["supply_consumable"][tier, k])] + (" (doses)" if k in _POTIONS else ""),
                   int(s["supplies"][k])] for k in range(ST.NUM_SUPPLIES)]
-    items = tables.items()
-    mask = int(p["active_prayers"])
-    return {
-        "agent": "player",
-        "hp": [int(p["levels"][HITPOINTS]), int(p["base_levels"][HITPOINTS])],
-        "prayer": [int(p["levels"][PRAYER]), int(p["base_levels"][PRAYER])],
-        "run_energy": int(p["run_energy"]) / 100.0,
-        "spec": float(p["spec_energy"]),
-        "prayers": [P.PRAYER_NAMES[b] for b in range(P.NUM_PRAYERS) if mask >> b & 1],
-        "inventory": inventory,
-        "equipment": {SLOT_NAMES[k]: items.name(int(v)) for k, v in enumerate(p["equipment"]) if v >= 0},
-        "stats": {name: [int(p["levels"][k]), int(p["base_levels"][k])] for k, name in enumerate(SKILL_NAMES)},
-        "timers": {"attack": max(int(p["attack_timer"]), 0), "food": max(int(p["food_timer"]), 0),
-                   "potion": max(int(p["potion_timer"]), 0), "stun": int(s["stun"]),
-                   "venom_hit": int(p["poison_timer"]) if int(p["poison_damage"]) > 0 else 0,
-                   "venom_immunity": int(p["venom_immunity_ticks"])},
-    }
+    timers = {"stun": int(s["stun"]), "venom_hit": int(p["poison_timer"]) if int(p["poison_damage"]) > 0 else 0,
+              "venom_immunity": int(p["venom_immunity_ticks"])}
+    return SP.player_panel("player", p, inventory, timers)

@@ -6,7 +6,6 @@ from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.encounters.zulrah import view as V
 from osrs_rl.encounters.zulrah.loadouts import fill_config
-from osrs_rl.encounters.zulrah.reward_terms import reward_components
 from osrs_rl.encounters.zulrah.scene import scene
 from osrs_rl.encounters.zulrah.truth import TRUTH
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
@@ -36,7 +35,9 @@ SEGMENTS = (
 
 SPEC = EncounterSpec(
     name="zulrah",
-    version=5,            # 5: the game's shrine map, line of sight, the dive inside the phase, the bridge,
+    version=6,            # 6: per-tick reward terms (the episode sums renamed reward_sums), an event buffer
+                          # and each queued hit's thrower in the state;
+                          # 5: the game's shrine map, line of sight, the dive inside the phase, the bridge,
                           # venom through prayer (issue 14); 4: special attacks, a spec set, a magic potion;
                           # 3: a snakeling under the player steps out; 2: action timers count down at tick end
     description="One player against Zulrah: four rotations, three forms, venom clouds and snakelings",
@@ -54,7 +55,7 @@ SPEC = EncounterSpec(
     cell_key=V.cell_key,
     config_hook=fill_config,
     scene=scene,
-    reward_components=reward_components,
+    reward_terms=ST.REWARD_TERMS,
     truth=TRUTH,
     preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
     category_metrics=("rotation", "tier"),

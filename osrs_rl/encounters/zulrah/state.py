@@ -12,19 +12,21 @@ from osrs_rl.core.bolts import CTX_LEN
 from osrs_rl.core.combatant import COMBATANT_DTYPE, NPC_DTYPE
 from osrs_rl.core.consumables import NUM_COLS as CONSUMABLE_COLS
 from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.events import EVF_ENCOUNTER, event_fields
 from osrs_rl.core.pending_hits import HIT_DTYPE, HIT_LANDED, STYLE_TYPELESS
 from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
 from osrs_rl.encounters.zulrah import rotations as RT
-from osrs_rl.runtime.bounds import Bound
+from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.spec import ConfigField
 
 # ---- sizes -----------------------------------------------------------------------------------
 CLOUD_SLOTS = 12              # clouds alive at once: 4 volleys of 2 fit in 30 ticks, with room to spare
 SNAKELING_SLOTS = 8           # snakelings alive at once (a phase spawns at most 6; each lives 67 ticks)
 HIT_CAPACITY = 16             # hits in flight (player's, Zulrah's, snakelings')
+EVENT_CAPACITY = 48           # a tick's events: hits landing both ways, attacks, cloud damage, spawns, deaths
 
 # ---- gear tiers and sets ----------------------------------------------------------------------
 TIER_BUDGET, TIER_MID, TIER_MAX = range(3)
@@ -64,9 +66,19 @@ MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- outcome ---------------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_KILL, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
-# reward terms kept per episode (metrics): outcome, then each shaping term
+# reward terms: the last tick's in ``reward_terms`` [1, terms], their episode sums in ``reward_sums``
+# (the reward_* metrics): outcome, then each shaping term
+REWARD_TERMS = ("outcome", "damage_dealt", "damage_taken", "prayer")
 R_OUTCOME, R_DEALT, R_TAKEN, R_PRAYER = range(4)
-NUM_REWARD_TERMS = 4
+NUM_REWARD_TERMS = len(REWARD_TERMS)
+
+# ---- entity ids of the event buffer (core.events) ------------------------------------------------
+# 0 the player, 1 Zulrah, 2 + k snakeling slot k (as a hit's target), then cloud slot c; venom: none
+ENT_PLAYER, ENT_ZULRAH, ENT_SNAKELING = 0, 1, 2
+ENT_CLOUD = ENT_SNAKELING + SNAKELING_SLOTS
+LAST_ENTITY = ENT_CLOUD + CLOUD_SLOTS - 1
+EVF_EXPIRED = EVF_ENCOUNTER              # a snakeling's death: its life ran out
+EVF_WITH_ZULRAH = EVF_ENCOUNTER << 1     # a snakeling's death: Zulrah died
 
 CLOUD_DTYPE = np.dtype([
     ("active", np.uint8),
@@ -125,7 +137,12 @@ STATE_DTYPE = np.dtype([
     ("snakelings_killed", np.int16),
     ("specs_used", np.int16),
     ("spec_healed", np.int16),                   # hitpoints the blowpipe's special healed
-    ("reward_terms", np.float32, (NUM_REWARD_TERMS,)),
+    ("reward_sums", np.float32, (NUM_REWARD_TERMS,)),   # this episode's reward by term (REWARD_TERMS)
+    # ---- what the last tick did: its reward by term, its events; and who threw each hit in flight
+    ("reward_terms", np.float32, (1, NUM_REWARD_TERMS)),
+    *event_fields(EVENT_CAPACITY),
+    ("hit_source", np.int16, (HIT_CAPACITY,)),   # entity id of the attacker of the hit in each queue slot
+    ("hit_flags", np.uint16, (HIT_CAPACITY,)),   # core.events.EVF_* of that hit (blocked by the overhead)
 ])
 
 _CONSUMABLES = load_consumables()
@@ -258,4 +275,7 @@ STATE_BOUNDS = (
     Bound("hits.attacker", 0, lambda recs, cfg: np.where(recs["hits"]["target"] == TARGET_PLAYER, NUM_SOURCES - 1,
                                                          SRC_PLAYER), "SRC_*; a source of damage taken on the player"),
     Bound("hits.style", 0, STYLE_TYPELESS, "core.pending_hits.STYLE_*"),
+    # who threw each hit (the scene names it) and the event buffer the scene reads
+    Bound("hit_source", 0, ENT_CLOUD - 1, "ENT_*: the player, Zulrah or a snakeling slot"),
+    *event_bounds(EVENT_CAPACITY, LAST_ENTITY, LAST_ENTITY),
 )

@@ -373,7 +373,7 @@ def metrics(s, cfg, out):
     out[k + 4] = M.rotation_of(s)
     out[k + 5] = s.tier
     for j in range(ST.NUM_REWARD_TERMS):
-        out[k + 6 + j] = s.reward_terms[j]
+        out[k + 6 + j] = s.reward_sums[j]
     return s.phase
 
 
