@@ -6,7 +6,7 @@ from osrs_rl.encounters.template.scene import scene
 from osrs_rl.encounters.template.state import CONFIG_FIELDS, STATE_DTYPE
 from osrs_rl.encounters.template.truth import TRUTH
 from osrs_rl.runtime.bounds import Bound
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
 
 SPEC = EncounterSpec(
     name="template",
@@ -37,4 +37,7 @@ SPEC = EncounterSpec(
     # the state fields the kernels (or the scene) index with, and their ranges (runtime.bounds); the
     # template has one flag, and counts and timers only (tests/runtime/test_state_fuzz.py checks that)
     state_bounds=(Bound("praying", 0, 1, "a bool"),),
+    # how an episode ended: "won" is 1 when the NPC died; a fight that ends without it was lost (the
+    # player died), one cut at max_ticks timed out; "ticks" is its length
+    outcome=Outcome(success="won", length="ticks"),
 )

@@ -1,13 +1,16 @@
 """Zulrah declaration: everything the runtime, trainer and tools need to know."""
 
+import dataclasses
+
 from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.encounters.zulrah import view as V
 from osrs_rl.encounters.zulrah.loadouts import fill_config
 from osrs_rl.encounters.zulrah.reward_terms import reward_components
 from osrs_rl.encounters.zulrah.scene import scene
+from osrs_rl.encounters.zulrah.solver import solver_actions
 from osrs_rl.encounters.zulrah.truth import TRUTH
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome, ScriptedPolicy
 
 _WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 _RUN = ("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
@@ -32,6 +35,16 @@ SEGMENTS = (
     ObsSegment("scaffolding", V.SCAFFOLDING_FEATURES, 1, V.SCAFFOLDING_NAMES),   # derived knowledge
 )
 
+# gear_tier's values by name, for the command line (--set gear_tier=max) and the solver's table rows
+GEAR_TIER_CHOICES = ((ST.TIER_WEIGHTED, "weighted"), (ST.TIER_UNIFORM, "drawn"),
+                     *((k, n) for k, n in enumerate(ST.TIER_NAMES)))
+CONFIG_FIELDS = tuple(dataclasses.replace(f, choices=GEAR_TIER_CHOICES) if f.name == "gear_tier" else f
+                      for f in ST.CONFIG_FIELDS)
+
+SOLVER = ScriptedPolicy(
+    name="solver", actions=solver_actions, rows="gear_tier", row_values=ST.TIER_NAMES,
+    doc="a scripted player that prays, moves, switches and eats as the guides say (solver.py)")
+
 SPEC = EncounterSpec(
     name="zulrah",
     version=5,            # 5: the game's shrine map, line of sight, the dive inside the phase, the bridge,
@@ -39,7 +52,7 @@ SPEC = EncounterSpec(
                           # 3: a snakeling under the player steps out; 2: action timers count down at tick end
     description="One player against Zulrah: four rotations, three forms, venom clouds and snakelings",
     state_dtype=ST.STATE_DTYPE,
-    config_fields=ST.CONFIG_FIELDS,
+    config_fields=CONFIG_FIELDS,
     action_heads=HEADS,
     obs_segments=SEGMENTS,
     metric_names=V.METRIC_NAMES,
@@ -56,4 +69,6 @@ SPEC = EncounterSpec(
     truth=TRUTH,
     category_metrics=("rotation", "tier"),
     state_bounds=ST.STATE_BOUNDS,
+    outcome=Outcome(success="killed", failure="died", timeout="timed_out", length="ticks"),
+    scripted_policies=(SOLVER,),
 )
