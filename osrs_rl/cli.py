@@ -358,7 +358,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                 [f"range {f.low}..{f.high}"] if f.low is not None or f.high is not None else []) + (
                 ["choices " + ", ".join(f"{n}={v}" for v, n in f.choices)] if f.choices else [])
             say(f"  {f.name} ({'; '.join(facts)}){': ' + f.doc if f.doc else ''}", markup=False, soft_wrap=True)
-    for kind, items, flag in (("scripted policies", spec.scripted_policies, "--policy"), ("tools", spec.tools, "--tool")):
+    declared = (("scripted policies", spec.scripted_policies, "--policy"), ("tools", spec.tools, "--tool"))
+    for kind, items, flag in declared:
         if not items:
             say(f"{kind}: none", markup=False)
             continue

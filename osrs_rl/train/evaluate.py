@@ -5,9 +5,9 @@
 ``load_policy`` (``osrs_rl.agent.policy``) rebuilds a trained model from its checkpoint. Each env
 plays exactly one episode (so short episodes are not over-counted) with the policy acting on agent 0;
 a win, a loss and the episode's length are what the encounter's declared outcome says
-(``EncounterSpec.outcome``: its success metric, any of its failure metrics, its length). Encounters with an opponent hook (pvp, pvp_selfplay) are evaluated per scripted
-tier (in a two-agent encounter the tier replaces agent 1's actions); others in their configured
-setting.
+(``EncounterSpec.outcome``: its success metric, any of its failure metrics, its length). Encounters
+with an opponent hook (pvp, pvp_selfplay) are evaluated per scripted tier (in a two-agent encounter
+the tier replaces agent 1's actions); others in their configured setting.
 """
 
 from __future__ import annotations

@@ -427,7 +427,8 @@ class Trainer:
         if episodes:
             out.update(episode_scalars(episodes, self.spec.phase_names, self.spec.category_metrics))
             if self.spec.opponents is not None:
-                out.update(opponent_scalars(episodes, self.spec.opponents.tier_names, opponent_metrics(self.spec.outcome)))
+                out.update(opponent_scalars(episodes, self.spec.opponents.tier_names,
+                                            opponent_metrics(self.spec.outcome)))
         return out
 
     def update(self, progress: float) -> dict:
