@@ -50,7 +50,7 @@ def cleared():
 
 
 def test_an_outcome_naming_a_metric_the_spec_lacks_is_refused():
-    with pytest.raises(ValueError, match=r"encounter 'counting1': its outcome names \['won'\], not metrics of the spec"):
+    with pytest.raises(ValueError, match=r"'counting1': its outcome names \['won'\], not metrics of the spec"):
         dataclasses.replace(counting.make_spec(1), outcome=Outcome(success="won", length="ticks"))
     with pytest.raises(ValueError, match=r"its outcome names \['turns'\]"):
         dataclasses.replace(counting.make_spec(1), outcome=Outcome(success="ticks", length="turns"))
