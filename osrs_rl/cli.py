@@ -2,8 +2,10 @@
 
   osrs-rl demo    the main job until the trainer lands: calculator examples and the engine benchmark
   osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
-  osrs-rl eval    ``--checkpoint FILE``: a trained policy; ``eval zulrah --policy solver``: the scripted
-                  solver per gear tier; ``eval pvp --ladder``: the scripted tiers against each other
+  osrs-rl eval    ``--checkpoint FILE``: a trained policy; ``--policy NAME``: a scripted policy the
+                  encounter declares (``eval zulrah --policy solver``, one row per gear tier); ``--tool
+                  NAME``: a report it declares (``eval pvp --tool ladder``); ``--set KEY=VALUE``: its settings
+  osrs-rl list    the encounters (discovered: entry points), or what one declares
   osrs-rl bench   throughput of the engine kernels, or ``osrs-rl bench ENCOUNTER`` of an encounter
   osrs-rl replay  ``verify FILE`` re-simulates a replay file; ``info FILE`` says what it holds;
                   ``render FILE --out x.mp4`` draws it (.png, .gif, .mp4 or a folder of PNG frames)
@@ -154,90 +156,138 @@ def _error(message: str) -> int:
 
 
 # eval's options and the modes they act in: one given in another mode would do nothing, so it is refused
-EVAL_MODES = ("--checkpoint", "--policy", "--ladder")
+EVAL_MODES = ("--checkpoint", "--policy", "--tool")
 EVAL_OPTIONS = {
-    "gear_tier": ("--gear-tier", ("--policy",)),
     "episodes": ("--episodes", ("--checkpoint", "--policy")),
     "opponent": ("--opponent", ("--checkpoint",)),
     "greedy": ("--greedy", ("--checkpoint",)),
-    "seed": ("--seed", ("--checkpoint", "--policy", "--ladder")),
+    "seed": ("--seed", ("--checkpoint", "--policy", "--tool")),
     "replays": ("--replays", ("--checkpoint",)),
     "replay_dir": ("--replay-dir", ("--checkpoint",)),
-    "fights": ("--fights", ("--ladder",)),
+    "opt": ("--opt", ("--policy", "--tool")),
 }
-EVAL_DEFAULTS = {"episodes": 256, "seed": 0, "replays": 0, "fights": 64}
+EVAL_DEFAULTS = {"episodes": 256, "seed": 0, "replays": 0}
 
 
 def _eval_mode_error(args: argparse.Namespace) -> str | None:
     """Why this combination of eval options cannot run as given (None: it can); fills the defaults."""
-    given = [m for m, on in zip(EVAL_MODES, (args.checkpoint is not None, args.policy is not None, args.ladder),
-                                strict=True) if on]
+    given = [m for m, on in zip(EVAL_MODES, (args.checkpoint is not None, args.policy is not None,
+                                             args.tool is not None), strict=True) if on]
     if len(given) > 1:
-        return (f"give one of --checkpoint FILE (a trained policy), --policy NAME (a scripted one) or --ladder "
-                f"(the scripted PvP ladder), not both {' and '.join(given)}")
+        return (f"give one of --checkpoint FILE (a trained policy), --policy NAME (a scripted one) or --tool NAME "
+                f"(a report the encounter offers), not both {' and '.join(given)}")
     mode = given[0] if given else None
     for dest, (flag, modes) in EVAL_OPTIONS.items():
         value = getattr(args, dest)
-        if value not in (None, False) and mode not in modes:
+        if value not in (None, False, []) and mode not in modes:
             where = f"; it does nothing with {mode}" if mode else ""
             return f"{flag} goes with {' or '.join(modes)}{where} (osrs-rl eval --help lists which goes with which)"
     if mode is None:
-        return ("give --checkpoint FILE (a trained policy), --policy NAME (a scripted one, e.g. "
-                "`osrs-rl eval zulrah --policy solver`), or `osrs-rl eval pvp --ladder` for the scripted ladder")
+        return (f"give --checkpoint FILE (a trained policy), --policy NAME (a scripted one) or --tool NAME (a report); "
+                f"`osrs-rl list {args.encounter}` shows what {args.encounter!r} offers")
     if args.replay_dir is not None and not args.replays:
         return "--replay-dir says where --replays N go: give --replays N too"
-    if mode == "--ladder" and args.encounter != "pvp":
-        return f"--ladder plays the scripted PvP tiers: `osrs-rl eval pvp --ladder`, not {args.encounter!r}"
     for dest, default in EVAL_DEFAULTS.items():
         if getattr(args, dest) is None:
             setattr(args, dest, default)
     return None
 
 
+def encounter_settings(spec, pairs: list[str] | None) -> dict:
+    """``--set KEY=VALUE`` pairs as the encounter's config overrides: each key a config field of the spec,
+    each value one of its named choices or a number (the range is checked when the env is built)."""
+    fields = {f.name: f for f in spec.config_fields if not f.derived}
+    out = {}
+    for key, text in _pairs(pairs, "set").items():
+        if key not in fields:
+            from osrs_rl.runtime.config import describe_fields
+
+            raise ValueError(f"encounter {spec.name!r} has no setting {key!r} (--set KEY=VALUE); its settings:\n"
+                             f"{describe_fields(spec)}")
+        out[key] = fields[key].parse(text)
+    return out
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
+    from osrs_rl.runtime.registry import get_spec
+
     problem = _eval_mode_error(args)
     if problem is not None:
         return _error(problem)
+    try:
+        spec = get_spec(args.encounter)
+        args.config = encounter_settings(spec, args.set)
+    except (KeyError, ValueError) as e:
+        return _error(str(e).strip("'\""))
     if args.policy is not None:
-        return _eval_scripted(args)
+        return _eval_scripted(spec, args)
     if args.checkpoint is not None:
         return _eval_checkpoint(args)
-    from osrs_rl.encounters.pvp.ladder import print_ladder
+    return _eval_tool(spec, args)
 
-    if args.fights < 1:
-        return _error(f"--fights must be at least 1, got {args.fights}")
-    extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
+
+def _eval_tool(spec, args: argparse.Namespace) -> int:
+    from rich.progress import Progress
+
+    from osrs_rl.runtime.spec import resolve_settings
+
     try:
-        print_ladder(fights=args.fights, seed=args.seed, **extra)
-    except ValueError as e:                      # a config value out of range, named by the runtime
-        return _error(str(e))
+        tool = spec.tool(args.tool)
+        settings = resolve_settings(f"tool {tool.name!r} of {spec.name!r}", tool.settings, _pairs(args.opt, "opt"))
+    except (KeyError, ValueError) as e:
+        return _error(str(e).strip("'\""))
+    out = console if console.is_terminal else Console(width=140)   # logs and pipes get whole tables, not cut ones
+    what = f"{spec.name} {tool.name}"
+    if not out.is_terminal:                  # a bar on a terminal; a log or a pipe gets one line as the work starts
+        out.print(f"{what} ...", markup=False)
+    with Progress(console=out, transient=True, disable=not out.is_terminal) as bar:
+        task = bar.add_task(what, total=None)
+        try:
+            report = tool.run(seed=args.seed, progress=lambda done, total: bar.update(task, completed=done,
+                                                                                      total=total),
+                              config=args.config, **settings)
+        except ValueError as e:                      # a config value out of range, named by the runtime
+            return _error(str(e))
+    table = Table(title=report.title)
+    for k, c in enumerate(report.columns):
+        table.add_column(c, justify="left" if k == 0 else "right")
+    for row in report.rows:
+        table.add_row(*row)
+    out.print(table)
+    for line in report.notes:
+        out.print(line, markup=False)
     return 0
 
 
-def _eval_scripted(args: argparse.Namespace) -> int:
+def _eval_scripted(spec, args: argparse.Namespace) -> int:
+    from osrs_rl.runtime.spec import resolve_settings
     from osrs_rl.train.evaluate import progress_bar
-    from osrs_rl.train.evaluate_solver import SOLVERS, evaluate_solver, policy_names, print_solver_table, tier_names
+    from osrs_rl.train.evaluate_solver import evaluate_scripted, print_scripted_table, scripted_rows
 
     if args.episodes < 1:
         return _error(f"--episodes must be at least 1, got {args.episodes}")
-    known = policy_names(args.encounter)
-    if args.policy not in known:
-        every = ", ".join(f"{e} --policy {p}" for e, p in SOLVERS)
-        return _error(f"encounter {args.encounter!r} has no scripted policy {args.policy!r}; "
-                      f"scripted policies: {every}")
-    tiers = tier_names(args.encounter, args.gear_tier or "all")
-    extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
+    try:
+        policy = spec.scripted_policy(args.policy)
+        settings = resolve_settings(f"scripted policy {policy.name!r} of {spec.name!r}", policy.settings,
+                                    _pairs(args.opt, "opt"))
+    except (KeyError, ValueError) as e:
+        return _error(str(e).strip("'\""))
+    chosen = args.config.pop(policy.rows) if policy.rows in args.config else None
+    rows = scripted_rows(spec, policy.name, chosen)
+    labels = [label for label, _ in rows]
+    by = policy.rows or "row"
     # a bar on a terminal; a log or a pipe gets one line as the work starts
-    with progress_bar(console, f"{args.policy}: {len(tiers)} tier(s) x {args.episodes} episodes") as bar:
-        def report(tier, done, total):
-            bar(tiers.index(tier) * total + done, len(tiers) * total, f"{tier} gear")
+    with progress_bar(console, f"{policy.name}: {len(rows)} {by} value(s) x {args.episodes} episodes") as bar:
+        def report(label, done, total):
+            bar(labels.index(label) * total + done, len(rows) * total, f"{by} {label}")
 
         try:
-            rows = evaluate_solver(args.encounter, args.policy, tiers, args.episodes, args.seed, extra, report)
-        except ValueError as e:                   # unknown policy, or a config value out of range
+            table = evaluate_scripted(spec.name, policy.name, rows, args.episodes, args.seed, args.config, settings,
+                                      report)
+        except ValueError as e:                   # a config value out of range
             return _error(str(e))
-    print_solver_table(rows, console, title=f"{args.encounter} {args.policy}: {args.episodes} episodes per gear tier "
-                                            f"(seed {args.seed})")
+    print_scripted_table(spec, table, policy.rows, console,
+                         title=f"{spec.name} {policy.name}: {args.episodes} episodes per {by} (seed {args.seed})")
     return 0
 
 
@@ -253,10 +303,9 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
         policy = load_policy(args.checkpoint)
         if policy.encounter != args.encounter:
             return _error(f"checkpoint {args.checkpoint} is a {policy.encounter!r} policy, not {args.encounter!r}")
-        extra = {} if args.max_ticks is None else {"max_ticks": args.max_ticks}
         with progress_bar(console, "evaluating") as report:
             rows = evaluate(policy, episodes=args.episodes, opponents=args.opponent or None, seed=args.seed,
-                            greedy=args.greedy, config=extra, progress=report)
+                            greedy=args.greedy, config=args.config, progress=report)
     except (ValueError, KeyError) as e:
         return _error(str(e).strip("'\""))
     print_table(rows, console, title=f"{args.checkpoint}: {args.episodes} episodes per opponent")
@@ -269,6 +318,57 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
         paths = save_replays(policy, out, args.replays, opponents=args.opponent or None, seed=args.seed,
                              greedy=args.greedy)
         console.print(f"{len(paths)} replays in {out} (check one: osrs-rl replay verify {paths[0]})")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from osrs_rl.runtime.registry import get_spec, sources
+
+    if args.encounter is None:
+        table = Table(title="encounters (osrs-rl list NAME: what one declares)")
+        for c in ("name", "description", "found by"):
+            table.add_column(c)
+        for name, source in sorted(sources().items()):
+            try:
+                description = get_spec(name).description
+            except ValueError as e:                   # a stale or broken entry point: say so, list the rest
+                description = f"cannot be loaded: {e}"
+            table.add_row(name, description, source.describe())
+        console.print(table)
+        return 0
+    try:
+        spec = get_spec(args.encounter)
+    except (KeyError, ValueError) as e:
+        return _error(str(e).strip("'\""))
+    say = console.print
+    say(f"[bold]{spec.name}[/bold] (version {spec.version}): {spec.description}", highlight=False)
+    say(f"found by {sources()[spec.name].describe()}", markup=False)
+    o = spec.outcome
+    if o is not None:
+        parts = [f"success {o.success}"] + ([f"failure {', '.join(o.failure)}"] if o.failure else []) + (
+            [f"timeout {o.timeout}"] if o.timeout else []) + ([f"other {', '.join(o.other)}"] if o.other else []) + (
+            [f"length {o.length}"] if o.length else [])
+        say("outcome: " + "; ".join(parts), markup=False)
+    else:
+        say("outcome: not declared (evaluation cannot count wins)", markup=False)
+    say("settings (--set KEY=VALUE in eval; --env.config.KEY VALUE in train and audit):", markup=False)
+    for f in spec.config_fields:
+        if not f.derived:
+            facts = [f"default {f.label(f.default)}"] + (
+                [f"range {f.low}..{f.high}"] if f.low is not None or f.high is not None else []) + (
+                ["choices " + ", ".join(f"{n}={v}" for v, n in f.choices)] if f.choices else [])
+            say(f"  {f.name} ({'; '.join(facts)}){': ' + f.doc if f.doc else ''}", markup=False, soft_wrap=True)
+    declared = (("scripted policies", spec.scripted_policies, "--policy"), ("tools", spec.tools, "--tool"))
+    for kind, items, flag in declared:
+        if not items:
+            say(f"{kind}: none", markup=False)
+            continue
+        say(f"{kind} (osrs-rl eval {spec.name} {flag} NAME [--opt KEY=VALUE]):", markup=False)
+        for item in items:
+            rows = f" (one table row per {item.rows})" if getattr(item, "rows", None) else ""
+            say(f"  {item.name}: {item.doc}{rows}", markup=False)
+            for setting in item.settings:
+                say(f"    --opt {setting.describe()}", markup=False)
     return 0
 
 
@@ -379,15 +479,14 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def _first_win(paths) -> Path | None:
-    """The first replay among ``paths`` whose episode the learner won (its outcome re-simulated)."""
+    """The first replay among ``paths`` whose episode the learner won: the encounter's declared success,
+    re-simulated (a replay whose meta names it a copy of another, ``copy_of``, is passed over)."""
     from osrs_rl.replay.file import load_replay
-    from osrs_rl.replay.outcome import replay_outcome
-    from osrs_rl.train.evaluate import SUCCESS_METRICS
+    from osrs_rl.replay.outcome import replay_won
 
     for path in paths:
-        if Path(path).name.startswith("best-"):
-            continue                                  # a copy of one of the others
-        if replay_outcome(load_replay(path)) in SUCCESS_METRICS:
+        replay = load_replay(path)
+        if "copy_of" not in replay.meta and replay_won(replay):
             return Path(path)
     return None
 
@@ -560,14 +659,23 @@ def build_parser() -> argparse.ArgumentParser:
                         "checkpoint that is not a run folder's checkpoint.pt)")
     p.set_defaults(func=cmd_train)
 
-    p = sub.add_parser("eval", help="evaluate a trained policy, a scripted solver, or the scripted PvP ladder")
-    p.add_argument("encounter", help="encounter name (pvp, template, ...)")
+    p = sub.add_parser("eval", help="evaluate a trained policy, a scripted policy, or run a tool an encounter offers",
+                       description="The scripted policies and tools of an encounter, their settings (--opt) and the "
+                                   "encounter's own settings (--set) are declared by its spec: osrs-rl list ENCOUNTER "
+                                   "shows them.",
+                       epilog="e.g. osrs-rl eval zulrah --policy solver --set gear_tier=max; "
+                              "osrs-rl eval pvp --tool ladder --opt fights=64")
+    p.add_argument("encounter", help="encounter name (osrs-rl list shows them)")
     p.add_argument("--checkpoint", help="a checkpoint written by osrs-rl train")
-    p.add_argument("--policy", help="a scripted policy instead of a checkpoint: `solver` (zulrah)")
-    p.add_argument("--gear-tier", choices=("budget", "mid", "max", "all"),
-                   help="with --policy: the gear tier to evaluate (default all, one table row each)")
+    p.add_argument("--policy", help="a scripted policy the encounter declares (e.g. zulrah: solver)")
+    p.add_argument("--tool", help="a report the encounter declares (e.g. pvp: ladder)")
+    p.add_argument("--opt", action="append", metavar="KEY=VALUE",
+                   help="with --policy or --tool: one of its declared settings (repeatable)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="one of the encounter's settings, e.g. gear_tier=max or max_ticks=400 (repeatable); with "
+                        "--policy, setting the field its table is split by gives that one row")
     p.add_argument("--episodes", type=int,
-                   help="with --checkpoint: episodes per opponent; with --policy: per gear tier (default 256)")
+                   help="with --checkpoint: episodes per opponent; with --policy: per table row (default 256)")
     p.add_argument("--opponent", action="append", metavar="TIER",
                    help="with --checkpoint: a scripted tier to play (repeatable; default: the training tiers)")
     p.add_argument("--greedy", action="store_true", help="with --checkpoint: most likely actions, not samples")
@@ -575,11 +683,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replays", type=int, metavar="N",
                    help="with --checkpoint: also save N replays per opponent (and the best of them)")
     p.add_argument("--replay-dir", help="where --replays go (default: replays/ beside the checkpoint)")
-    p.add_argument("--ladder", action="store_true", help="play every scripted tier against every other")
-    p.add_argument("--fights", type=int, help="with --ladder: fights per pairing (default 64)")
-    p.add_argument("--max-ticks", type=int, default=None,
-                   help="tick limit of each fight (ladder default 1000: big-supply builds outlast 300 ticks)")
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("list", help="the encounters; with a name, what it declares (settings, policies, tools)")
+    p.add_argument("encounter", nargs="?", help="an encounter name: its settings, outcome, scripted policies, tools")
+    p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("bench", help="throughput of the engine kernels, or of an encounter under the runtime")
     p.add_argument("encounter", nargs="?", help="an encounter name (e.g. template); omit for the engine kernels")

@@ -32,19 +32,26 @@ def test_runtime_bench_reports_every_batch():
 
 
 def test_ladder_refuses_bad_settings(capsys):
-    assert cli.main(["eval", "pvp", "--ladder", "--fights", "0"]) == 2
-    assert "--fights" in capsys.readouterr().out
-    assert cli.main(["eval", "pvp", "--ladder", "--fights", "1", "--max-ticks", "5"]) == 2
-    assert "max_ticks" in capsys.readouterr().out
+    assert cli.main(["eval", "pvp", "--tool", "ladder", "--opt", "fights=0"]) == 2
+    assert "'fights' = 0 is out of range" in _said(capsys)
+    assert cli.main(["eval", "pvp", "--tool", "ladder", "--opt", "fights=1", "--opt", "max_ticks=5"]) == 2
+    assert "max_ticks" in _said(capsys)
+    assert cli.main(["eval", "pvp", "--tool", "ladder", "--opt", "tiers=random,nobody"]) == 2
+    assert "unknown scripted tier 'nobody'" in _said(capsys)
 
 
-def test_ladder_prints_both_seat_head_to_heads(capsys):
-    from osrs_rl.encounters.pvp.ladder import print_ladder
+def test_ladder_reports_both_seat_head_to_heads():
+    from osrs_rl.runtime.registry import get_spec
 
-    matrix = print_ladder(fights=2, tiers=[0, 9], max_ticks=60)
-    out = capsys.readouterr().out
-    assert matrix.shape == (2, 2, 2)
-    assert "nightmare beats random in" in out and "/4 fights, both seats" in out
+    report = get_spec("pvp").tool("ladder").run(seed=0, progress=None, fights=2, tiers="random,nightmare",
+                                                max_ticks=60)
+    assert report.columns == ("tier", "random", "nightmar") and [r[0] for r in report.rows] == ["random", "nightmare"]
+    assert any("nightmare beats random in" in n and "/4 fights, both seats" in n for n in report.notes)
+
+
+def test_eval_names_the_tools_an_encounter_declares(capsys):
+    assert cli.main(["eval", "zulrah", "--tool", "ladder"]) == 2
+    assert "encounter 'zulrah' has no tool 'ladder' (its tools: none)" in _said(capsys)
 
 
 # ---- options that would do nothing in their combination are refused (issue 15, item 9) ---------------
@@ -58,17 +65,15 @@ def _said(capsys) -> str:
     (["eval", "zulrah", "--policy", "solver", "--replays", "2"], "--replays"),
     (["eval", "zulrah", "--policy", "solver", "--opponent", "elite"], "--opponent"),
     (["eval", "zulrah", "--policy", "solver", "--greedy"], "--greedy"),
-    (["eval", "zulrah", "--policy", "solver", "--fights", "3"], "--fights"),
-    (["eval", "pvp", "--ladder", "--opponent", "elite"], "--opponent"),
-    (["eval", "pvp", "--ladder", "--greedy"], "--greedy"),
-    (["eval", "pvp", "--ladder", "--replays", "2"], "--replays"),
-    (["eval", "pvp", "--ladder", "--episodes", "8"], "--episodes"),
-    (["eval", "pvp", "--ladder", "--policy", "solver"], "--ladder"),
-    (["eval", "pvp", "--ladder", "--checkpoint", "x.pt"], "--ladder"),
-    (["eval", "pvp", "--checkpoint", "x.pt", "--fights", "3"], "--fights"),
-    (["eval", "pvp", "--checkpoint", "x.pt", "--gear-tier", "max"], "--gear-tier"),
+    (["eval", "pvp", "--tool", "ladder", "--opponent", "elite"], "--opponent"),
+    (["eval", "pvp", "--tool", "ladder", "--greedy"], "--greedy"),
+    (["eval", "pvp", "--tool", "ladder", "--replays", "2"], "--replays"),
+    (["eval", "pvp", "--tool", "ladder", "--episodes", "8"], "--episodes"),
+    (["eval", "pvp", "--tool", "ladder", "--policy", "solver"], "--tool"),
+    (["eval", "pvp", "--tool", "ladder", "--checkpoint", "x.pt"], "--tool"),
+    (["eval", "pvp", "--checkpoint", "x.pt", "--opt", "fights=3"], "--opt"),
     (["eval", "pvp", "--checkpoint", "x.pt", "--replay-dir", "out"], "--replays"),
-    (["eval", "zulrah", "--ladder"], "--ladder"),
+    (["eval", "zulrah"], "osrs-rl list zulrah"),
 ])
 def test_eval_refuses_options_that_would_do_nothing(capsys, argv, names):
     assert cli.main(argv) == 2
@@ -118,7 +123,7 @@ _INTERRUPTIBLE = textwrap.dedent("""
         print("ready", flush=True)
         time.sleep(60)
     ladder.ladder = slow_ladder
-    sys.exit(cli.main(["eval", "pvp", "--ladder", "--fights", "2"]))
+    sys.exit(cli.main(["eval", "pvp", "--tool", "ladder", "--opt", "fights=2"]))
 """)
 
 
@@ -171,19 +176,18 @@ def test_print_config_prints_a_toml_file_that_reads_back_and_trains_nothing(tmp_
 
 # ---- long evaluations say they started, off a terminal too (issue 15, item 13) ---------------------------
 def test_ladder_off_a_terminal_says_it_started_before_its_table(capsys):
-    from osrs_rl.encounters.pvp.ladder import print_ladder
-
-    print_ladder(fights=2, tiers=[0, 9], max_ticks=60)
+    assert cli.main(["eval", "pvp", "--tool", "ladder", "--opt", "fights=2", "--opt", "tiers=random,nightmare",
+                     "--opt", "max_ticks=60"]) == 0
     out = capsys.readouterr().out
-    assert "pvp ladder: 4 pairings x 2 fights ..." in out
-    assert out.index("pairings x 2 fights") < out.index("pvp ladder: % of fights")
+    assert "pvp ladder ..." in out
+    assert out.index("pvp ladder ...") < out.index("pvp ladder: % of fights") < out.index("nightmare beats random")
 
 
 def test_solver_eval_off_a_terminal_says_it_started_before_its_table(capsys):
-    assert cli.main(["eval", "zulrah", "--policy", "solver", "--gear-tier", "max", "--episodes", "2",
-                     "--max-ticks", "40"]) == 0
+    assert cli.main(["eval", "zulrah", "--policy", "solver", "--set", "gear_tier=max", "--episodes", "2",
+                     "--set", "max_ticks=40"]) == 0
     out = _said(capsys)
-    assert "solver: 1 tier(s) x 2 episodes: 2 episodes ..." in out
+    assert "solver: 1 gear_tier value(s) x 2 episodes: 2 episodes ..." in out
     assert out.index("2 episodes ...") < out.index("gear tier")
 
 
@@ -220,7 +224,8 @@ def test_first_win_names_a_won_evaluation_replay(tmp_path):
 
     lost = save_replay(tmp_path / "default-0.orlr", record_policy_episode("template", {"max_ticks": 300}, idle))
     won = save_replay(tmp_path / "default-1.orlr", record_policy_episode("template", {"max_ticks": 300}, fight))
-    copy = save_replay(tmp_path / "best-default.orlr", record_policy_episode("template", {"max_ticks": 300}, fight))
+    copy = save_replay(tmp_path / "best-default.orlr", record_policy_episode("template", {"max_ticks": 300}, fight,
+                                                                            meta={"copy_of": won.name}))
     from osrs_rl.replay import load_replay
 
     assert replay_outcome(load_replay(lost)) != "won" and replay_outcome(load_replay(won)) == "won"

@@ -4,15 +4,15 @@ Each module's imports are read from its source (``ast``, so an import inside a f
 much as one at the top; a string that is a whole module path, as ``importlib.import_module`` takes,
 counts too). A top-level folder (or module) may import only itself and the layers below it:
 
-    core -> data -> runtime -> osrs_rl (the package root: make, __version__) -> encounters -> policies
-         -> io -> agent -> replay -> train -> audit -> calc -> cli
+    core -> data -> runtime -> osrs_rl (the package root: make, __version__) -> encounters -> io -> agent
+         -> replay -> train -> audit -> calc -> cli
 
 - ``core``: Numba kernels shared by all encounters; ``data``: the JSON facts, their tables, and
   combatant building from them (``data/combatants.py``, which the loadouts and ``calc.py`` share).
 - ``runtime``: the spec an encounter declares (with ``truth.py``, what the audit reads), the registry,
   VecEnv; below ``encounters`` because encounters import the spec types they fill in.
-- ``encounters``: one folder each, with the scripted policies that run inside their own step (the PvP
-  tiers); ``policies``: baseline solvers that play an encounter from outside (evaluation).
+- ``encounters``: one folder each, with the scripted policies it offers (the PvP tiers that run inside
+  its step, the Zulrah solver that plays it from outside) and its tools, all declared in its spec.
 - ``io``: file utilities (atomic writes), above the encounters so that no encounter writes files.
 - ``agent``: a trained policy as modules and files (settings, networks, distributions, checkpoints,
   ``load_policy``), below both ``replay`` and ``train``, which both load policies.
@@ -24,7 +24,8 @@ counts too). A top-level folder (or module) may import only itself and the layer
   over ``data`` and ``core``) and ``cli.py`` (every command) sit on top.
 
 Besides: nothing outside ``osrs_rl/encounters/<name>/`` names that encounter's modules (a new encounter
-is one folder), except the few places listed in ``NAMES_AN_ENCOUNTER``, each with its reason.
+is one folder: the registry discovers it), except the places listed in ``NAMES_AN_ENCOUNTER`` (none
+now), each with its reason.
 """
 
 from __future__ import annotations
@@ -38,22 +39,15 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "osrs_rl"
 ROOT = "osrs_rl"     # the node of the package root itself (osrs_rl/__init__.py)
 
-LAYERS = ("core", "data", "runtime", ROOT, "encounters", "policies", "io", "agent", "replay", "train", "audit",
-          "calc", "cli")
+LAYERS = ("core", "data", "runtime", ROOT, "encounters", "io", "agent", "replay", "train", "audit", "calc", "cli")
 
 # (importing module, imported module prefix) -> why it may name an encounter from outside its folder.
 # Each entry must still occur (a stale one fails), so the list only shrinks.
-NAMES_AN_ENCOUNTER = {
-    ("osrs_rl.runtime.registry", "osrs_rl.encounters."):
-        "the built-in encounters, listed by module path (to be replaced by discovery)",
-    ("osrs_rl.cli", "osrs_rl.encounters.pvp.ladder"):
-        "`osrs-rl eval pvp --ladder` (until an encounter's spec declares its scripted tools)",
-    ("osrs_rl.policies.zulrah_solver", "osrs_rl.encounters.zulrah"):
-        "the Zulrah solver plays from outside and reads the encounter's state and sight tables",
-}
-# imports that may go up the layer order, with why: the registry imports the built-in encounters by
-# name at run time (the same entries as above), so runtime -> encounters is declared, not layered
-UPWARD_ALLOWED = {("osrs_rl.runtime.registry", "osrs_rl.encounters.")}
+NAMES_AN_ENCOUNTER: dict[tuple[str, str], str] = {}
+# imports that may go up the layer order, with why: discovery (the registry) falls back to scanning the
+# encounters package for specs when the installed metadata lacks their entry points; it names the
+# package only, never one encounter (test_nothing_outside_an_encounter_names_it holds it to that)
+UPWARD_ALLOWED = {("osrs_rl.runtime.registry", "osrs_rl.encounters")}
 
 _MODULE_PATH = re.compile(r"^osrs_rl(\.\w+)+(:\w+)?$")
 
@@ -201,6 +195,18 @@ def test_nothing_outside_an_encounter_names_it():
     bad, used = encounter_names(EDGES)
     assert bad == []
     assert set(NAMES_AN_ENCOUNTER) - used == set(), "an allowed exception no longer occurs: remove it"
+
+
+def test_every_upward_exception_is_still_used():
+    used = {(m, p) for m, p in UPWARD_ALLOWED for src, dst, _, _ in EDGES
+            if src == m and _covers(p, dst) and top(dst) != top(src)}
+    assert UPWARD_ALLOWED - used == set(), "an allowed upward import no longer occurs: remove it"
+
+
+def test_the_registry_names_no_encounter():
+    """Discovery replaced the hand-kept list: the registry's imports reach the encounters package, not one."""
+    reached = {dst for src, dst, _, _ in EDGES if src == "osrs_rl.runtime.registry" and top(dst) == "encounters"}
+    assert reached == {"osrs_rl.encounters"}
 
 
 # ---- the checks themselves catch what they are for ------------------------------------------------------

@@ -13,7 +13,8 @@ Sections (``report.json`` holds them as they are; ``report.md`` and the terminal
   in one tick, and whether the reference says it can hurt; ``never_damaged_by`` lists the sources
   that never hurt (worth a look: great play, or a hazard the simulator misplaces);
 - ``supplies``: per supply metric, the total, mean, least and most per episode;
-- ``outcomes``: terminated / truncated / unfinished counts and each outcome metric's count;
+- ``outcomes``: terminated / truncated / unfinished counts and the count of each 0/1 metric of the
+  encounter's declared outcome (``EncounterSpec.outcome``);
 - ``checks``: the numbers that must be 0 for an honest simulator (and a truth hook that reads every
   tick's damage as the episode's metrics count it), each with ``ok``.
 """
@@ -76,7 +77,7 @@ def build_report(tallies: list[EpisodeTally], spec, truth: Truth, walkable: np.n
         "damage_taken": _damage(tallies, truth),
         "supplies": [{"metric": m, **_stats([t.metrics[m] for t in tallies if t.metrics])}
                      for m in truth.supply_metrics],
-        "outcomes": _outcomes(tallies, truth),
+        "outcomes": _outcomes(tallies, spec),
     }
     report["never_damaged_by"] = [d["metric"] for d in report["damage_taken"] if d["total"] == 0]
     report["checks"] = _checks(report, tallies, truth)
@@ -136,12 +137,12 @@ def _damage(tallies, truth: Truth) -> list[dict]:
     return rows
 
 
-def _outcomes(tallies, truth: Truth) -> dict:
+def _outcomes(tallies, spec) -> dict:
     finished = [t for t in tallies if t.metrics]
     out = {"terminated": sum(t.terminated for t in tallies), "truncated": sum(t.truncated for t in tallies),
            "unfinished": sum(1 for t in tallies if not (t.terminated or t.truncated)),
            "mean_ticks": _share(sum(t.ticks for t in tallies), len(tallies))}
-    for m in truth.outcome_metrics:
+    for m in spec.outcome.flags if spec.outcome is not None else ():
         out[m] = int(sum(t.metrics[m] for t in finished))
     return out
 

@@ -1,35 +1,51 @@
-"""How a recorded episode ended, in words a player uses: ``won``, ``lost``, ``draw``, ``killed``, ``died``,
-``timed out``; else ``terminated`` / ``truncated`` / ``unfinished (recording stopped)``.
+"""How a recorded episode ended, in words a player uses: the name of the encounter's outcome metric that
+is 1 (``won``, ``lost``, ``draw``, ``killed``, ``died``, ``timed out``); else ``terminated`` / ``truncated``
+/ ``unfinished (recording stopped)``.
 
-The words come from the episode's final metrics (re-simulated from the replay): the encounter's 0/1
-outcome flags, which are ``truth.outcome_metrics`` when it declares them (``osrs_rl.runtime.truth``), else
-its metrics named in :data:`OUTCOME_FLAGS`. Exactly one flag at 1 names the outcome. With none: a
-truncated episode timed out, and a terminated one of an encounter that flags only ``won`` was lost.
+The words come from the episode's final metrics (re-simulated from the replay) and the encounter's
+declared outcome (``EncounterSpec.outcome``, ``osrs_rl.runtime.spec.Outcome``): exactly one flag at 1
+names the outcome. With none: a truncated episode timed out, and a terminated one of an encounter that
+declares no failure metric was lost (it ended and was not a success).
 """
 
 from __future__ import annotations
 
-OUTCOME_FLAGS = ("won", "lost", "draw", "killed", "died", "timed_out")
+WIN, LOSS, TIMEOUT, OTHER = "success", "failure", "timeout", "other"
 
 
 def outcome_metrics(spec) -> tuple[str, ...]:
-    truth = getattr(spec, "truth", None)
-    declared = tuple(getattr(truth, "outcome_metrics", ()) or ())
-    return declared or tuple(m for m in spec.metric_names if m in OUTCOME_FLAGS)
+    """The spec's declared 0/1 outcome metrics, success first (none when it declares no outcome)."""
+    outcome = getattr(spec, "outcome", None)
+    return outcome.flags if outcome is not None else ()
+
+
+def outcome_kind(spec, metrics: dict | None, terminated: bool, truncated: bool) -> str | None:
+    """``success``, ``failure``, ``timeout`` or ``other`` (a draw) for an episode's final ``metrics``
+    under the spec's declared outcome; None when it cannot be told (no outcome, or not finished)."""
+    outcome = getattr(spec, "outcome", None)
+    if outcome is None or metrics is None:
+        return None
+    on = [m for m in outcome.flags if metrics.get(m) == 1]
+    if len(on) == 1:
+        m = on[0]
+        return WIN if m == outcome.success else LOSS if m in outcome.failure else \
+            TIMEOUT if m == outcome.timeout else OTHER
+    if not on and truncated:
+        return TIMEOUT
+    if not on and terminated and not outcome.failure:
+        return LOSS
+    return None
 
 
 def outcome_from_metrics(spec, metrics: dict | None, terminated: bool, truncated: bool) -> str:
     """The outcome word for an episode whose final metrics are ``metrics`` (name -> number; None when the
     episode did not finish)."""
-    if metrics is not None:
-        flags = {m: metrics[m] for m in outcome_metrics(spec) if m in metrics and metrics[m] in (0, 1)}
-        on = [m for m, v in flags.items() if v == 1]
-        if len(on) == 1:
+    kind = outcome_kind(spec, metrics, terminated, truncated)
+    if kind is not None:
+        on = [m for m in spec.outcome.flags if metrics.get(m) == 1]
+        if on:
             return on[0].replace("_", " ")
-        if not on and truncated:
-            return "timed out"
-        if not on and terminated and "won" in flags and "lost" not in flags:
-            return "lost"
+        return "timed out" if kind == TIMEOUT else "lost"
     if terminated:
         return "terminated"
     return "truncated" if truncated else "unfinished (recording stopped)"
@@ -51,14 +67,24 @@ def final_metrics(replay) -> dict | None:
     return {name: float(done[name][0]) for name in env.spec.metric_names}
 
 
-def replay_outcome(replay) -> str:
-    """:func:`outcome_from_metrics` of the replay's re-simulated end; the plain flags when this build cannot
-    re-simulate it."""
+def _resimulated(replay):
     from osrs_rl.replay.file import ReplayError
     from osrs_rl.runtime.registry import get_spec
 
     try:
-        spec, metrics = get_spec(replay.encounter), final_metrics(replay)
+        return get_spec(replay.encounter), final_metrics(replay)
     except (ReplayError, KeyError, ValueError):
-        spec, metrics = None, None          # metrics None: only the flags are read
+        return None, None                   # metrics None: only the flags are read
+
+
+def replay_outcome(replay) -> str:
+    """:func:`outcome_from_metrics` of the replay's re-simulated end; the plain flags when this build cannot
+    re-simulate it."""
+    spec, metrics = _resimulated(replay)
     return outcome_from_metrics(spec, metrics, replay.terminated, replay.truncated)
+
+
+def replay_won(replay) -> bool:
+    """The replay's episode ended in its encounter's declared success (re-simulated)."""
+    spec, metrics = _resimulated(replay)
+    return outcome_kind(spec, metrics, replay.terminated, replay.truncated) == WIN

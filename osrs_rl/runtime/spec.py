@@ -17,6 +17,13 @@ kernels with these signatures (all ``@njit``; ``state`` and ``config`` are recor
     cell_key(state, config)                       -> int64  optional, for Go-Explore archives:
                                                             coarse, the same for one state, blind to the RNG
 
+Besides the kernels, a spec declares what the framework would otherwise guess: its ``outcome``
+(:class:`Outcome`: which metrics say success, failure, timeout and the episode's length, read by
+training logs, evaluation, replays, the viewer and the audit), the ``scripted_policies`` it offers
+(:class:`ScriptedPolicy`: ``osrs-rl eval NAME --policy P``), its ``tools`` (:class:`Tool`: reports
+such as PvP's ladder, ``osrs-rl eval NAME --tool T``) and, in its config fields, the settings a user
+picks on the command line (``--set KEY=VALUE``, named ``choices`` allowed).
+
 Rules every encounter keeps (``osrs_rl.runtime.checks.check_encounter`` tests them):
 - index 0 of every action head is a no-op and always legal (the runtime turns masked actions into 0);
 - all randomness comes from the state's own RNG; nothing reads globals that change;
@@ -91,10 +98,210 @@ class ConfigField:
     doc: str = ""
     shape: tuple[int, ...] = ()
     derived: bool = False
+    choices: tuple[tuple[int, str], ...] = ()
+    """Named values, ``((value, name), ...)``: the command line takes the name (``--set gear_tier=max``)
+    and lists them; values outside ``choices`` stay valid when they are in range."""
 
     def __post_init__(self):
         if self.shape and not self.derived:
             raise ValueError(f"config field {self.name!r}: only derived fields may be arrays")
+        labels = [n for _, n in self.choices]
+        if len(set(labels)) != len(labels) or len({v for v, _ in self.choices}) != len(self.choices):
+            raise ValueError(f"config field {self.name!r}: duplicate values or names in its choices {self.choices}")
+        for value, label in self.choices:
+            if not isinstance(label, str) or not label or label[0].isdigit() or label[0] == "-":
+                raise ValueError(f"config field {self.name!r}: choice name {label!r} must be a word, not a number")
+            if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+                raise ValueError(f"config field {self.name!r}: choice {label!r} = {value} is outside its range "
+                                 f"[{self.low}, {self.high}]")
+
+    def parse(self, text: str):
+        """A value written on the command line: one of the named ``choices``, else a number or a bool
+        of this field's dtype (its range is checked when the config is built).
+
+        >>> ConfigField("tier", "i4", 2, 0, 2, choices=((0, "low"), (2, "high"))).parse("high")
+        2
+        """
+        text = str(text).strip()
+        for value, label in self.choices:
+            if text == label:
+                return value
+        kind = np.dtype(self.dtype).kind
+        try:
+            if kind in "iu":
+                return int(text)
+            if kind == "f":
+                return float(text)
+        except ValueError:
+            pass
+        else:
+            return text                 # a bool: the config's own parser reads its spellings
+        named = f"one of {', '.join(n for _, n in self.choices)} or " if self.choices else ""
+        raise ValueError(f"config {self.name!r} takes {named}{'an integer' if kind in 'iu' else 'a number'}, "
+                         f"got {text!r}")
+
+    def label(self, value) -> str:
+        """``value``'s name among the choices, else the value itself as text."""
+        return next((n for v, n in self.choices if v == value), str(value))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How an episode ended, named by the encounter's own 0/1 episode metrics.
+
+    ``success`` is 1 for a win (``won``, ``killed``, whatever the encounter calls it); each of
+    ``failure`` is 1 for a loss (``lost``, ``died``); ``timeout`` is 1 when the episode was cut at its
+    tick limit; ``other`` are further endings (a ``draw``); ``length`` is the metric holding the
+    episode's ticks. A spec naming a metric it does not have is refused when it is built. Training
+    logs (the rates), evaluation (win rate and its interval), the replay's outcome word, the viewer
+    and the audit all read this declaration; nothing guesses by metric name.
+
+    >>> Outcome(success="killed", failure="died", timeout="timed_out", length="ticks").flags
+    ('killed', 'died', 'timed_out')
+    """
+
+    success: str
+    failure: tuple[str, ...] | str = ()
+    timeout: str | None = None
+    other: tuple[str, ...] | str = ()
+    length: str | None = None
+
+    def __post_init__(self):
+        for what in ("failure", "other"):           # one name may be given as a plain string
+            value = getattr(self, what)
+            if isinstance(value, str):
+                object.__setattr__(self, what, (value,))
+        flags = self.flags
+        if len(set(flags)) != len(flags):
+            raise ValueError(f"outcome names a metric twice: {flags}")
+        if self.length is not None and self.length in flags:
+            raise ValueError(f"outcome length {self.length!r} is also one of its 0/1 flags {flags}")
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The 0/1 metrics, success first: at most one of them is 1 at an episode's end."""
+        return (self.success, *self.failure, *((self.timeout,) if self.timeout else ()), *self.other)
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """Every metric the declaration names (the flags, then the length)."""
+        return self.flags + ((self.length,) if self.length else ())
+
+    def columns(self, metric_names) -> dict[str, int]:
+        """Each named metric's index in ``metric_names`` (a row of ``VecEnv.finished_last_step``)."""
+        names = list(metric_names)
+        return {m: names.index(m) for m in self.metrics}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A setting a scripted policy or a tool takes: a default, and either named ``choices`` (strings)
+    or an inclusive range ``[low, high]`` for a number. Written ``--opt NAME=VALUE`` on the command line.
+
+    >>> Setting("fights", 64, "fights per pairing", low=1).parse("8")
+    8
+    """
+
+    name: str
+    default: int | float | str | bool
+    doc: str = ""
+    choices: tuple[str, ...] = ()
+    low: float | int | None = None
+    high: float | int | None = None
+
+    def __post_init__(self):
+        if not self.name.isidentifier():
+            raise ValueError(f"setting name {self.name!r} must be a Python identifier")
+        if self.choices and self.default not in self.choices:
+            raise ValueError(f"setting {self.name!r}: default {self.default!r} is not among {self.choices}")
+
+    def parse(self, text) -> int | float | str | bool:
+        """``text`` as this setting's value, checked; ValueError names the setting and what it takes."""
+        if self.choices:
+            if text not in self.choices:
+                raise ValueError(f"setting {self.name!r} takes one of {', '.join(self.choices)}, got {text!r}")
+            return text
+        kind = type(self.default)
+        try:
+            if kind is bool:
+                from osrs_rl.runtime.config import parse_bool
+
+                return parse_bool(text)
+            value = kind(text)
+        except ValueError:
+            raise ValueError(f"setting {self.name!r} takes {'an integer' if kind is int else 'a ' + kind.__name__}, "
+                             f"got {text!r}") from None
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise ValueError(f"setting {self.name!r} = {value!r} is out of range [{self.low}, {self.high}]")
+        return value
+
+    def describe(self) -> str:
+        if self.choices:
+            span = f", one of {', '.join(self.choices)}"
+        elif self.low is not None and self.high is not None:
+            span = f", {self.low}..{self.high}"
+        elif self.low is not None or self.high is not None:
+            span = f", at least {self.low}" if self.low is not None else f", at most {self.high}"
+        else:
+            span = ""
+        return f"{self.name} (default {self.default!r}{span}){': ' + self.doc if self.doc else ''}"
+
+
+def resolve_settings(owner: str, declared: tuple[Setting, ...], given: dict[str, str]) -> dict:
+    """The declared settings' values: defaults, then ``given`` (name -> text) parsed; an unknown name
+    raises ValueError listing the declared ones."""
+    known = {s.name: s for s in declared}
+    unknown = [k for k in given if k not in known]
+    if unknown:
+        listed = "; ".join(s.describe() for s in declared) or "none"
+        raise ValueError(f"{owner} has no setting {unknown[0]!r} (its settings: {listed})")
+    return {name: (s.parse(given[name]) if name in given else s.default) for name, s in known.items()}
+
+
+@dataclass(frozen=True)
+class ScriptedPolicy:
+    """A scripted policy the encounter offers (a baseline solver, a scripted player), evaluated with
+    ``osrs-rl eval NAME --policy POLICY``.
+
+    ``actions(states, config, out, **settings)`` writes every env's actions for one tick into ``out``
+    (int64 ``[num_envs, num_heads]``, or ``[num_envs, num_agents, num_heads]`` for several agents)
+    from the batch's state records and the config array; a Numba kernel fits. ``rows``, a config
+    field, splits the evaluation table: one row per value in ``row_values`` (names of its choices, or
+    values; default: all of its named choices), unless the user sets that field.
+    """
+
+    name: str
+    actions: Callable
+    doc: str
+    settings: tuple[Setting, ...] = ()
+    rows: str | None = None
+    row_values: tuple = ()
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a :class:`Tool` returns: a titled table (every cell a string) and lines of notes below it."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A report the encounter offers beside evaluation (PvP's ladder of scripted tiers), run with
+    ``osrs-rl eval NAME --tool TOOL [--opt KEY=VALUE ...]``.
+
+    ``run(seed=..., progress=..., config=..., **settings) -> Report``: ``progress(done, total)`` (or
+    None) follows the work; ``config`` is the user's encounter settings (``--set``, a dict); the
+    command prints the report. It writes no files and prints nothing itself.
+    """
+
+    name: str
+    run: Callable
+    doc: str
+    settings: tuple[Setting, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -154,6 +361,13 @@ class EncounterSpec:
     """Episode metrics that are indices, not quantities (a rotation, a gear tier): the trainer logs the
     share of episodes with each value (``category/<name>/<value>``) instead of a mean. ``opponent_tier``
     and ``opponent_slot`` are always treated so."""
+    outcome: Outcome | None = None
+    """Which metrics say how an episode ended (:class:`Outcome`); every built-in declares one.
+    Without it evaluation refuses to count wins and replays say only terminated / truncated."""
+    scripted_policies: tuple[ScriptedPolicy, ...] = field(default=(), compare=False)
+    """The scripted policies it offers (:class:`ScriptedPolicy`), for ``osrs-rl eval NAME --policy P``."""
+    tools: tuple[Tool, ...] = field(default=(), compare=False)
+    """Reports it offers (:class:`Tool`), for ``osrs-rl eval NAME --tool T``."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property
@@ -215,6 +429,7 @@ class EncounterSpec:
             raise ValueError(f"encounter {self.name!r}: duplicate config field names in {names}")
         validate_bounds(self.state_dtype, self.state_bounds)
         self._check_reward_terms()
+        self._check_declarations()
         if any(f.derived for f in self.config_fields) and self.config_hook is None:
             raise ValueError(f"encounter {self.name!r} has derived config fields but no config_hook to fill them")
 
@@ -232,3 +447,56 @@ class EncounterSpec:
             raise ValueError(f"encounter {self.name!r} declares reward terms {list(self.reward_terms)}: its state "
                              f"needs a field 'reward_terms' of float32 ({self.num_agents}, {len(self.reward_terms)}) "
                              f"(a row per agent, at least; a column per term), has {have}")
+
+    def _check_declarations(self) -> None:
+        """The outcome, scripted policies and tools name only what the spec has."""
+        if self.outcome is not None:
+            if not isinstance(self.outcome, Outcome):
+                raise ValueError(f"encounter {self.name!r}: outcome must be an osrs_rl.runtime.spec.Outcome, "
+                                 f"got {type(self.outcome).__name__}")
+            missing = [m for m in self.outcome.metrics if m not in self.metric_names]
+            if missing:
+                raise ValueError(f"encounter {self.name!r}: its outcome names {missing}, not metrics of the spec "
+                                 f"({', '.join(self.metric_names)})")
+        for what, kind in (("scripted_policies", ScriptedPolicy), ("tools", Tool)):
+            items = getattr(self, what)
+            bad = [type(p).__name__ for p in items if not isinstance(p, kind)]
+            if bad:
+                raise ValueError(f"encounter {self.name!r}: {what} must be {kind.__name__}s, got {bad[0]}")
+            names = [p.name for p in items]
+            if len(set(names)) != len(names):
+                raise ValueError(f"encounter {self.name!r}: duplicate {what} names in {names}")
+        fields = {f.name: f for f in self.config_fields if not f.derived}
+        for p in self.scripted_policies:
+            if p.rows is None:
+                continue
+            if p.rows not in fields:
+                raise ValueError(f"encounter {self.name!r}: scripted policy {p.name!r} splits rows by {p.rows!r}, "
+                                 f"not a config field of the spec")
+            for v in self.row_values(p):
+                if not isinstance(v, (int, np.integer)) or (fields[p.rows].low is not None and v < fields[p.rows].low) \
+                        or (fields[p.rows].high is not None and v > fields[p.rows].high):
+                    raise ValueError(f"encounter {self.name!r}: scripted policy {p.name!r} row value {v!r} is not a "
+                                     f"valid {p.rows!r}")
+
+    def row_values(self, policy: ScriptedPolicy) -> tuple[int, ...]:
+        """The config values of ``policy.rows`` its evaluation table has one row each for."""
+        f = next(f for f in self.config_fields if f.name == policy.rows)
+        wanted = policy.row_values or tuple(n for _, n in f.choices)
+        return tuple(f.parse(v) if isinstance(v, str) else v for v in wanted)
+
+    def scripted_policy(self, name: str) -> ScriptedPolicy:
+        """The declared scripted policy ``name`` (KeyError listing the declared ones)."""
+        for p in self.scripted_policies:
+            if p.name == name:
+                return p
+        known = ", ".join(p.name for p in self.scripted_policies) or "none"
+        raise KeyError(f"encounter {self.name!r} has no scripted policy {name!r} (its scripted policies: {known})")
+
+    def tool(self, name: str) -> Tool:
+        """The declared tool ``name`` (KeyError listing the declared ones)."""
+        for t in self.tools:
+            if t.name == name:
+                return t
+        known = ", ".join(t.name for t in self.tools) or "none"
+        raise KeyError(f"encounter {self.name!r} has no tool {name!r} (its tools: {known})")

@@ -30,7 +30,6 @@ An encounter declares ``EncounterSpec.truth = Truth(...)`` (in ``encounters/<nam
   a total metric); ``harmful``: those of them the reference says can hurt at all (None: every one),
   so damage from any other is flagged;
 - ``supply_metrics``: the episode metrics that count supplies used (food, doses, special attacks);
-- ``outcome_metrics``: 0/1 episode metrics naming how an episode ended (killed, died, timed_out);
 - ``window``: the main target's name, whose attackable windows ``window_tick`` counts (None: the
   target is attackable all fight, and the report has no window table);
 - ``reference``: one line saying where the reference map comes from (printed in the report);
@@ -56,7 +55,6 @@ class Truth:
     tick: Callable
     damage_metrics: tuple[str, ...]
     supply_metrics: tuple[str, ...]
-    outcome_metrics: tuple[str, ...] = ()
     harmful: tuple[str, ...] | None = None
     window: str | None = None
     reference: str = ""
@@ -74,7 +72,7 @@ def check_truth(spec, truth: Truth | None = None) -> Truth:
         raise ValueError(f"encounter {spec.name!r}: its truth must be an osrs_rl.runtime.truth.Truth, "
                          f"got {type(truth).__name__}")
     known = set(spec.metric_names)
-    for what in ("damage_metrics", "supply_metrics", "outcome_metrics"):
+    for what in ("damage_metrics", "supply_metrics"):
         missing = [m for m in getattr(truth, what) if m not in known]
         if missing:
             raise ValueError(f"encounter {spec.name!r}: truth.{what} names {missing}, not metrics of the spec "

@@ -4,15 +4,16 @@
 
 ``load_policy`` (``osrs_rl.agent.policy``) rebuilds a trained model from its checkpoint. Each env
 plays exactly one episode (so short episodes are not over-counted) with the policy acting on agent 0;
-a win is the encounter's ``won`` metric (1 for a win), or its ``killed`` metric for a boss fight
-without one (zulrah). Encounters with an opponent hook (pvp, pvp_selfplay) are evaluated per scripted
-tier (in a two-agent encounter the tier replaces agent 1's actions); others in their configured
-setting.
+a win, a loss and the episode's length are what the encounter's declared outcome says
+(``EncounterSpec.outcome``: its success metric, any of its failure metrics, its length). Encounters
+with an opponent hook (pvp, pvp_selfplay) are evaluated per scripted tier (in a two-agent encounter
+the tier replaces agent 1's actions); others in their configured setting.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -28,9 +29,6 @@ from osrs_rl.io.atomic import atomic_write
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.league import wilson
 
-SUCCESS_METRICS = ("won", "killed")     # the first one an encounter has counts as a win
-FAILURE_METRICS = ("lost", "died")      # ... and as a loss; the rest are draws or cut at the tick limit
-
 Progress = Callable[[int, int, str], None]   # (episodes done, episodes in all, the opponent being played)
 
 
@@ -43,7 +41,29 @@ class EvalRow:
     high: float
     mean_ticks: float
     mean_return: float
-    loss_rate: float = float("nan")     # nan when the encounter has no loss metric
+    loss_rate: float = float("nan")     # nan when the encounter declares no failure metric
+
+
+def declared_outcome(spec):
+    """The spec's :class:`~osrs_rl.runtime.spec.Outcome`; ValueError when it declares none."""
+    if spec.outcome is None:
+        raise ValueError(f"encounter {spec.name!r} declares no outcome (EncounterSpec.outcome): evaluation cannot "
+                         f"tell a win from a loss")
+    return spec.outcome
+
+
+def outcome_columns(spec, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(won, lost, ticks) per row of final metrics ``rows`` (``VecEnv.finished_last_step``) under the
+    spec's declared outcome: lost is 1 when any failure metric is; ticks 0 when it declares no length."""
+    outcome = declared_outcome(spec)
+    col = outcome.columns(spec.metric_names)
+    rows = np.asarray(rows, dtype=np.float64).reshape(-1, spec.num_metrics)
+    won = rows[:, col[outcome.success]]
+    lost = np.zeros(len(rows))
+    for m in outcome.failure:
+        lost = np.maximum(lost, rows[:, col[m]])
+    ticks = rows[:, col[outcome.length]] if outcome.length else np.zeros(len(rows))
+    return won, lost, ticks
 
 def policy_step(model, obs, mask, state, first, heads, num_agents: int):
     """One batched forward pass of ``model`` for agent 0 of every env: its action distribution under
@@ -85,6 +105,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     spec = get_spec(policy.encounter)
     if episodes < 1:
         raise ValueError(f"episodes must be >= 1, got {episodes}")
+    has_failure = bool(declared_outcome(spec).failure)
     env = osrs_rl.make(spec.name, num_envs=episodes, seed=seed, **{**policy.env_config, **(config or {})})
     if opponent is not None:
         if spec.opponents is None:
@@ -102,9 +123,6 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     won = np.zeros(episodes)
     lost = np.zeros(episodes)
     ticks = np.zeros(episodes)
-    names = spec.metric_names
-    success = next((m for m in SUCCESS_METRICS if m in names), None)
-    failure = next((m for m in FAILURE_METRICS if m in names), None)
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
     while not done.all():
@@ -115,18 +133,15 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
         ended = (term | trunc) & ~done
         if ended.any():
             ids, env_metrics = env.finished_last_step()
-            for row, i in zip(env_metrics, ids, strict=True):
-                if not done[i]:
-                    won[i] = row[names.index(success)] if success is not None else 0.0
-                    lost[i] = row[names.index(failure)] if failure is not None else 0.0
-                    ticks[i] = row[names.index("ticks")] if "ticks" in names else 0.0
+            fresh = ~done[ids]
+            won[ids[fresh]], lost[ids[fresh]], ticks[ids[fresh]] = outcome_columns(spec, env_metrics[fresh])
             done |= ended
             if progress is not None:
                 progress(int(done.sum()), episodes)
     low, high = wilson(float(won.sum()), episodes)
     return EvalRow(str(opponent) if opponent is not None else "default", episodes, float(won.mean()), low, high,
                    float(ticks.mean()), float(returns.mean()),
-                   float(lost.mean()) if failure is not None else float("nan"))
+                   float(lost.mean()) if has_failure else float("nan"))
 
 
 def evaluate(policy: Policy, episodes: int = 256, opponents=None, seed: int = 0, greedy: bool = False,
@@ -198,7 +213,8 @@ def save_replays(policy: Policy, out_dir, per_opponent: int = 2, opponents=None,
                  greedy: bool = False, progress: Progress | None = None) -> list[Path]:
     """Play ``per_opponent`` episodes per opponent one at a time and save each as a replay
     (``osrs_rl.replay``) with the policy's value and action probabilities per tick; the episode with
-    the highest return per opponent is also saved as ``best-<opponent>.orlr``. Returns the paths.
+    the highest return per opponent is also saved as ``best-<opponent>.orlr`` (its meta's ``copy_of``
+    names the file it copies). Returns the paths.
     ``progress(done, total, opponent)`` is called after each episode."""
     from osrs_rl.replay import record_policy_episode, save_replay
 
@@ -243,7 +259,8 @@ def save_replays(policy: Policy, out_dir, per_opponent: int = 2, opponents=None,
                 progress(k * per_opponent + e + 1, count, label)
             total = float(replay.rewards[:, 0].sum())
             if best is None or total > best[0]:
-                best = (total, replay)
-        if best is not None:
-            paths.append(save_replay(out_dir / f"best-{label}.orlr", best[1]))
+                best = (total, replay, paths[-1].name)
+        if best is not None:              # the copy says what it copies, so no reader counts its episode twice
+            copy = dataclasses.replace(best[1], meta={**best[1].meta, "copy_of": best[2]})
+            paths.append(save_replay(out_dir / f"best-{label}.orlr", copy))
     return paths

@@ -5,15 +5,17 @@ Scalar names follow prefixes the dashboard groups by:
 - ``loss/<name>``: the latest value of each loss;
 - ``episode/<name>`` and ``phase/<phase>/<name>``: finished-episode metrics (``episode_scalars``),
   shown as the mean over the episodes of the last ``window`` logs;
-- ``opponent/<tier>/<name>``: won, lost, draw and ticks per scripted opponent tier
-  (``opponent_scalars``), shown as the win rate per tier over the same window;
+- ``opponent/<tier>/<name>``: the encounter's outcome metrics (its declared ``Outcome``: success,
+  failures, other endings, length) per scripted opponent tier (``opponent_scalars``), shown over the
+  same window;
 - ``category/<name>/<value>``: for a categorical metric (an index such as an opponent tier or a
   rotation, whose mean means nothing), the share of the episodes with each value; no mean is logged;
 - ``time/<part>``: seconds the last iteration spent in each part (env, inference, learn, ...),
   shown as percentages of their sum, so every ``time/`` key must be such a part.
 
-Episode metrics that are 0 or 1 per episode (``rate_metrics``: won, lost, draw unless told) are
-shown as percentages, like the phase and opponent shares beside them.
+Episode metrics that are 0 or 1 per episode (``rate_metrics``: the trainer passes the encounter's
+declared outcome flags, :func:`outcome_rates`) are shown as percentages, like the phase and opponent
+shares beside them.
 """
 
 from __future__ import annotations
@@ -48,22 +50,32 @@ EPISODE_COUNT = "episode/count"
 # metrics the framework itself knows to be indices (the opponents hook of ``EncounterSpec``); an
 # encounter names its own in ``category_metrics``
 CATEGORY_METRICS = ("opponent_tier", "opponent_slot")
-# 0/1 outcome metrics the framework knows (``opponent_scalars`` reads them too)
-RATE_METRICS = ("won", "lost", "draw")
 WANDB_MODES = ("online", "offline")
 
 
 # ---- episode metrics --------------------------------------------------------------------------------
 OPPONENT_PREFIX = "opponent/"
-OPPONENT_METRICS = ("won", "lost", "draw", "ticks")
 
 
-def opponent_scalars(metrics: Mapping[str, np.ndarray], tier_names: Sequence[str]) -> dict[str, float]:
+def outcome_rates(outcome) -> tuple[str, ...]:
+    """The 0/1 metrics an encounter's declared outcome (``EncounterSpec.outcome``, or None) names: the
+    dashboard shows them as percentages."""
+    return outcome.flags if outcome is not None else ()
+
+
+def opponent_metrics(outcome) -> tuple[str, ...]:
+    """What :func:`opponent_scalars` averages per tier: every metric the declared outcome names."""
+    return outcome.metrics if outcome is not None else ()
+
+
+def opponent_scalars(metrics: Mapping[str, np.ndarray], tier_names: Sequence[str],
+                     names: Sequence[str]) -> dict[str, float]:
     """Per scripted opponent tier (the episodes' ``opponent_tier`` metric; -1, a policy, is left out):
-    ``opponent/<tier>/count`` and the means of won, lost, draw and ticks where the encounter has them.
+    ``opponent/<tier>/count`` and the means of the metrics ``names`` (:func:`opponent_metrics` of the
+    encounter's outcome) that the episodes have.
 
     >>> m = {"won": np.array([1.0, 0.0, 1.0]), "opponent_tier": np.array([0, 1, 1]), "phase": np.zeros(3)}
-    >>> opponent_scalars(m, ("novice", "elite"))
+    >>> opponent_scalars(m, ("novice", "elite"), ("won", "ticks"))
     {'opponent/novice/count': 1.0, 'opponent/novice/won': 1.0, 'opponent/elite/count': 2.0, 'opponent/elite/won': 0.5}
     """
     if "opponent_tier" not in metrics:
@@ -74,7 +86,7 @@ def opponent_scalars(metrics: Mapping[str, np.ndarray], tier_names: Sequence[str
         sel = tier == t
         name = tier_names[int(t)]
         out[f"{OPPONENT_PREFIX}{name}/count"] = float(sel.sum())
-        for k in OPPONENT_METRICS:
+        for k in names:
             if k in metrics:
                 out[f"{OPPONENT_PREFIX}{name}/{k}"] = float(np.asarray(metrics[k], dtype=np.float64)[sel].mean())
     return out
@@ -177,7 +189,7 @@ class Dashboard:
         window: int = 20,
         rate_window: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
-        rate_metrics: Sequence[str] = RATE_METRICS,
+        rate_metrics: Sequence[str] = (),
     ):
         self.total_steps = total_steps
         self.rate_metrics = frozenset(rate_metrics)
@@ -419,7 +431,7 @@ class Logger:
         total_steps: int | None = None,
         start_step: int = 0,
         run_name: str | None = None,
-        rate_metrics: Sequence[str] = RATE_METRICS,
+        rate_metrics: Sequence[str] = (),
     ):
         # everything that can refuse the inputs runs before any file is written
         self.config = _json_config(config)

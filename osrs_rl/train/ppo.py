@@ -42,7 +42,7 @@ from osrs_rl.agent.policy import make_model, model_meta
 from osrs_rl.io.atomic import remove_stale_temp_files
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segments
-from osrs_rl.train.logger import RATE_METRICS, Logger, episode_scalars, opponent_scalars
+from osrs_rl.train.logger import Logger, episode_scalars, opponent_metrics, opponent_scalars, outcome_rates
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.policy_view import with_policy_view
@@ -346,8 +346,7 @@ class Trainer:
             logger = Logger(self.run_dir, cfg.to_dict(), use_tensorboard=cfg.log.tensorboard,
                             wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,
                             total_steps=cfg.run.total_steps, start_step=self.global_step, run_name=self.run_dir.name,
-                            rate_metrics=RATE_METRICS + (tuple(self.spec.truth.outcome_metrics) if self.spec.truth
-                                                         else ()))
+                            rate_metrics=outcome_rates(self.spec.outcome))
         except BaseException:             # e.g. W&B asked for and not installed: nothing was written yet
             self._remove_empty_run_dir()
             raise
@@ -428,7 +427,8 @@ class Trainer:
         if episodes:
             out.update(episode_scalars(episodes, self.spec.phase_names, self.spec.category_metrics))
             if self.spec.opponents is not None:
-                out.update(opponent_scalars(episodes, self.spec.opponents.tier_names))
+                out.update(opponent_scalars(episodes, self.spec.opponents.tier_names,
+                                            opponent_metrics(self.spec.outcome)))
         return out
 
     def update(self, progress: float) -> dict:

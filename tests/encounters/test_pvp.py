@@ -162,7 +162,7 @@ def test_ladder_plays_scripted_pairs():
 def test_the_ladder_is_honest():
     """Issue 4's targets at the ladder's own tick limit, with a statistical margin: over 256 fights
     per seat each tier beats the one below in more than 55 % of fights (the measured shares are
-    0.65-0.79: `osrs-rl eval pvp --ladder --fights 512`), and nightmare beats the middle tiers in
+    0.65-0.79: `osrs-rl eval pvp --tool ladder --opt fights=512`), and nightmare beats the middle tiers in
     more than 90 %."""
     from osrs_rl.encounters.pvp.ladder import LADDER_MAX_TICKS, MIDDLE_TIERS, play
     from osrs_rl.encounters.pvp.scripted import NUM_TIERS

@@ -39,8 +39,9 @@ def test_a_replay_names_who_won(name, seed, max_ticks, tmp_path, capsys):
 
 def test_outcome_words_from_each_encounters_flags():
     pvp, zulrah, template = get_spec("pvp"), get_spec("zulrah"), get_spec("template")
-    assert outcome_metrics(zulrah) == ("killed", "died", "timed_out")          # its truth declares them
-    assert set(outcome_metrics(pvp)) == {"won", "lost", "draw"}               # found by name
+    assert outcome_metrics(zulrah) == ("killed", "died", "timed_out")          # each spec declares them
+    assert outcome_metrics(pvp) == ("won", "lost", "draw")
+    assert outcome_metrics(template) == ("won",)
     cases = [(pvp, {"won": 1, "lost": 0, "draw": 0}, True, False, "won"),
              (pvp, {"won": 0, "lost": 1, "draw": 0}, True, False, "lost"),
              (pvp, {"won": 0, "lost": 0, "draw": 0}, False, True, "timed out"),
@@ -50,3 +51,20 @@ def test_outcome_words_from_each_encounters_flags():
              (template, None, False, False, "unfinished (recording stopped)")]
     for spec, metrics, term, trunc, word in cases:
         assert outcome_from_metrics(spec, metrics, term, trunc) == word, (spec.name, metrics)
+
+
+def test_the_outcome_word_is_the_declared_metric_whatever_its_name():
+    """A success named neither won nor killed (issue 16: ``cleared`` once read as 0 % wins, no error)."""
+    import dataclasses
+
+    from osrs_rl.replay.outcome import outcome_kind
+    from osrs_rl.runtime.spec import Outcome
+
+    names = ("ticks", "damage_dealt", "damage_taken", "food_eaten", "cleared")
+    spec = dataclasses.replace(get_spec("template"), name="cleared_fight", metric_names=names,
+                               outcome=Outcome(success="cleared", length="ticks"))
+    final = dict.fromkeys(names, 0) | {"cleared": 1}
+    assert outcome_from_metrics(spec, final, True, False) == "cleared"
+    assert outcome_kind(spec, final, True, False) == "success"
+    assert outcome_kind(spec, final | {"cleared": 0}, True, False) == "failure"     # no failure metric declared
+    assert outcome_kind(spec, final | {"cleared": 0}, False, True) == "timeout"

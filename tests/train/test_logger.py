@@ -108,7 +108,8 @@ def _console(terminal: bool) -> Console:
 
 def test_dashboard_renders_progress_speed_losses_episodes_and_time():
     console, clock = _console(True), Clock()
-    with Dashboard(total_steps=1000, console=console, clock=clock) as d:
+    # the rates come from the encounter's declared outcome (the trainer passes logger.outcome_rates of it)
+    with Dashboard(total_steps=1000, console=console, clock=clock, rate_metrics=("won",)) as d:
         for i in range(1, 6):
             clock.t += 1.0
             d.update(100 * i, SCALARS)
@@ -303,3 +304,12 @@ def test_logger_prints_a_summary_of_a_training_config(tmp_path):
     assert "template: 500 steps" in out and "ppo.gamma=0.9" in out
     assert len(out.splitlines()) < 8                                          # not the whole config
     assert json.loads((tmp_path / "config.json").read_text()) == cfg.to_dict()
+
+
+def test_the_rates_and_per_opponent_metrics_are_the_declared_outcomes():
+    from osrs_rl.runtime.registry import get_spec
+    from osrs_rl.train.logger import opponent_metrics, outcome_rates
+
+    assert outcome_rates(get_spec("zulrah").outcome) == ("killed", "died", "timed_out")
+    assert opponent_metrics(get_spec("pvp").outcome) == ("won", "lost", "draw", "ticks")
+    assert outcome_rates(None) == () and opponent_metrics(None) == ()

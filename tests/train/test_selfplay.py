@@ -209,6 +209,6 @@ def test_cli_train_pvp_selfplay_then_eval_against_a_tier(tmp_path, capsys):
     rows = json.loads((tmp_path / "c" / "eval.json").read_text())
     assert [r["opponent"] for r in rows] == ["novice", "average"]
     assert main(["eval", "pvp_selfplay", "--checkpoint", str(ckpt), "--opponent", "average", "--episodes", "4",
-                 "--max-ticks", "20"]) == 0
+                 "--set", "max_ticks=20"]) == 0
     out = capsys.readouterr().out
     assert "win rate" in out and "average" in out

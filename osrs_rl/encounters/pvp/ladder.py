@@ -1,4 +1,5 @@
-"""The scripted ladder: every tier against every other tier, in batch (``osrs-rl eval pvp --ladder``).
+"""The scripted ladder: every tier against every other tier, in batch (``osrs-rl eval pvp --tool ladder``,
+declared as the pvp spec's tool :data:`LADDER_TOOL`).
 
 Both sides of a ``pvp_selfplay`` env are driven by the scripted kernel; each pairing plays ``fights``
 fights and reports player 0's win rate with a 95 % Wilson interval (draws and truncations count as
@@ -14,6 +15,7 @@ from numba import njit
 
 from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.encounters.pvp.scripted import NUM_TIERS, T_INTENT, TIER_NAMES, TIERS, scripted_actions
+from osrs_rl.runtime.spec import Report, Setting, Tool
 
 
 @njit(cache=True)
@@ -91,37 +93,49 @@ def head_to_head(matrix: np.ndarray, a: int, b: int, fights: int) -> tuple[int, 
     return int(wins), 2 * fights
 
 
-def print_ladder(fights: int = 64, tiers=None, max_ticks: int = LADDER_MAX_TICKS, **config) -> np.ndarray:
-    from rich.console import Console
-    from rich.progress import Progress
-    from rich.table import Table
+def tier_list(text: str) -> list[int]:
+    """``"all"`` or comma-separated tier names (or indices) as tier indices."""
+    if text.strip() == "all":
+        return list(range(NUM_TIERS))
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if part in TIER_NAMES:
+            out.append(TIER_NAMES.index(part))
+        elif part.isdigit() and int(part) < NUM_TIERS:
+            out.append(int(part))
+        else:
+            raise ValueError(f"unknown scripted tier {part!r}; tiers: {', '.join(TIER_NAMES)} (or all)")
+    return out
 
-    tiers = list(range(NUM_TIERS)) if tiers is None else list(tiers)
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=140)          # logs and pipes get the whole matrix, not a cut one
-    what = f"{len(tiers) ** 2} pairings x {fights} fights"
-    if not console.is_terminal:               # a bar on a terminal; a log or a pipe gets one line as the work starts
-        console.print(f"pvp ladder: {what} ...", markup=False)
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task(what, total=len(tiers) ** 2)
-        matrix = ladder(fights, tiers, progress=lambda done, total: bar.update(task, completed=done),
-                        max_ticks=max_ticks, **config)
-    table = Table(title=f"pvp ladder: % of fights won/lost by the row tier as player 0 ({fights} fights per "
-                        f"cell, {max_ticks}-tick limit; the rest are draws or cut at the limit)")
-    table.add_column("tier")
-    for t in tiers:
-        table.add_column(TIER_NAMES[t][:8], justify="right")
-    for a, ta in enumerate(tiers):
-        table.add_row(TIER_NAMES[ta], *[f"{100 * matrix[a, b, 0]:.0f}/{100 * matrix[a, b, 1]:.0f}"
-                                        for b in range(len(tiers))])
-    console.print(table)
-    pairs = [(a, a - 1) for a in range(1, len(tiers))]
-    pairs += [(tiers.index(NUM_TIERS - 1), tiers.index(m)) for m in MIDDLE_TIERS
-              if NUM_TIERS - 1 in tiers and m in tiers]
+
+def ladder_report(seed: int = 0, progress=None, config: dict | None = None, fights: int = 64,
+                  max_ticks: int = LADDER_MAX_TICKS, tiers: str = "all") -> Report:
+    """The ladder as a table: % of fights won/lost by the row tier as player 0, then each tier against the
+    one below it (and the best against the middle tiers) over both seats, with a 95 % interval."""
+    order = tier_list(tiers)
+    matrix = ladder(fights, order, seed=seed, progress=progress, **{**(config or {}), "max_ticks": max_ticks})
+    rows = tuple((TIER_NAMES[ta], *(f"{100 * matrix[a, b, 0]:.0f}/{100 * matrix[a, b, 1]:.0f}"
+                                    for b in range(len(order)))) for a, ta in enumerate(order))
+    pairs = [(a, a - 1) for a in range(1, len(order))]
+    pairs += [(order.index(NUM_TIERS - 1), order.index(m)) for m in MIDDLE_TIERS
+              if NUM_TIERS - 1 in order and m in order]
+    notes = []
     for a, b in pairs:
         wins, n = head_to_head(matrix, a, b, fights)
         lo, hi = wilson(wins, n)
-        console.print(f"{TIER_NAMES[tiers[a]]} beats {TIER_NAMES[tiers[b]]} in {wins}/{n} fights, both seats "
-                      f"({wins / n:.2f}, 95% interval {lo:.2f}-{hi:.2f})")
-    return matrix
+        notes.append(f"{TIER_NAMES[order[a]]} beats {TIER_NAMES[order[b]]} in {wins}/{n} fights, both seats "
+                     f"({wins / n:.2f}, 95% interval {lo:.2f}-{hi:.2f})")
+    return Report(title=f"pvp ladder: % of fights won/lost by the row tier as player 0 ({fights} fights per cell, "
+                        f"{max_ticks}-tick limit; the rest are draws or cut at the limit)",
+                  columns=("tier", *(TIER_NAMES[t][:8] for t in order)), rows=rows, notes=tuple(notes))
+
+
+LADDER_TOOL = Tool(
+    name="ladder", run=ladder_report,
+    doc="every scripted tier against every other (both seats of pvp_selfplay): an honest ladder has each tier "
+        "beat the one below",
+    settings=(Setting("fights", 64, "fights per pairing", low=1),
+              Setting("max_ticks", LADDER_MAX_TICKS, "tick limit of each fight (big-supply builds outlast 300)",
+                      low=10, high=100_000),
+              Setting("tiers", "all", "comma-separated tier names to play (default all)")))

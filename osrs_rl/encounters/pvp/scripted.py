@@ -42,7 +42,7 @@ Each tick a scripted player, in this order:
 
 Strength is monotone in tier: lower tiers slip more, react later, pray and switch worse, freeze,
 tank and spec less and eat later; the mistake and off-prayer rates are what separate them (see the
-README). ``osrs-rl eval pvp --ladder`` measures the order: with its 1000-tick limit each tier beats
+README). ``osrs-rl eval pvp --tool ladder`` measures the order: with its 1000-tick limit each tier beats
 the one below in 63-92 % of fights and nightmare beats the middle tiers in 98-100 %. Freeze immunity is
 read from the player record: a player sees a freeze end and counts the 5 ticks.
 """

@@ -9,11 +9,12 @@ from numba import njit
 from osrs_rl.encounters.pvp import mechanics as M
 from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.encounters.pvp import view as V
+from osrs_rl.encounters.pvp.ladder import LADDER_TOOL
 from osrs_rl.encounters.pvp.loadouts import fill_config
 from osrs_rl.encounters.pvp.opponents import CONTROL
 from osrs_rl.encounters.pvp.scene import scene
-from osrs_rl.encounters.pvp.scripted import scripted_actions
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
+from osrs_rl.encounters.pvp.scripted import TIER_NAMES, scripted_actions
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
 
 HEADS = (
     ActionHead("loadout", ST.HEAD_SIZES[ST.H_LOADOUT], ("keep",) + ST.SET_NAMES),
@@ -82,12 +83,17 @@ def mask_two(s, cfg, m):
     V.mask_player(s, cfg, 1, m[1])
 
 
+# opponent_tier's values by name (--set opponent_tier=elite): the scripted tiers, a drawn tier, a policy
+OPPONENT_CHOICES = ((-2, "policy"), (-1, "drawn"), *enumerate(TIER_NAMES))
+
+
 def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
-    """The config fields with this spec's ``opponent_tier`` default and range."""
+    """The config fields with this spec's ``opponent_tier`` default, range and named values."""
     out = []
     for f in ST.CONFIG_FIELDS:
         if f.name == "opponent_tier":
-            f = dataclasses.replace(f, default=opponent_default, low=opponent_low)
+            f = dataclasses.replace(f, default=opponent_default, low=opponent_low,
+                                    choices=tuple((v, n) for v, n in OPPONENT_CHOICES if v >= opponent_low))
         out.append(f)
     return tuple(out)
 
@@ -99,12 +105,15 @@ _COMMON = dict(
     obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,
+    # player 0's view: it won, lost, or both fell in one tick (draw); a fight cut at max_ticks flags none
+    outcome=Outcome(success="won", failure="lost", other="draw", length="ticks"),
 )
 
 SPEC = EncounterSpec(
     name="pvp", description="NH duel against a scripted opponent tier",
     step=step_vs_scripted, observe=observe_one, mask=mask_one, agents=("player",),
-    config_fields=_config_fields(3, -1), scene=scene, preset=str(_HERE / "preset.toml"), **_COMMON)
+    config_fields=_config_fields(3, -1), scene=scene, tools=(LADDER_TOOL,), preset=str(_HERE / "preset.toml"),
+    **_COMMON)
 
 SELFPLAY_SPEC = EncounterSpec(
     name="pvp_selfplay",

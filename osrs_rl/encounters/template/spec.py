@@ -7,7 +7,7 @@ from osrs_rl.encounters.template.scene import scene
 from osrs_rl.encounters.template.state import CONFIG_FIELDS, ENT_NPC, EVENT_CAPACITY, REWARD_TERMS, STATE_DTYPE
 from osrs_rl.encounters.template.truth import TRUTH
 from osrs_rl.runtime.bounds import Bound, event_bounds
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
 
 SPEC = EncounterSpec(
     name="template",
@@ -40,4 +40,7 @@ SPEC = EncounterSpec(
     # template has one flag, counts and timers, and the event buffer the scene reads (tests/runtime/
     # test_state_fuzz.py checks that)
     state_bounds=(Bound("praying", 0, 1, "a bool"), *event_bounds(EVENT_CAPACITY, ENT_NPC, ENT_NPC)),
+    # how an episode ended: "won" is 1 when the NPC died; a fight that ends without it was lost (the
+    # player died), one cut at max_ticks timed out; "ticks" is its length
+    outcome=Outcome(success="won", length="ticks"),
 )

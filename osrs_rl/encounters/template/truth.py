@@ -40,6 +40,5 @@ TRUTH = Truth(
     tick=tick,
     damage_metrics=("damage_taken",),
     supply_metrics=("food_eaten",),
-    outcome_metrics=("won",),
     reference="the scene's open arena (the template has no map)",
 )

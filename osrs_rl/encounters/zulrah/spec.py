@@ -1,5 +1,6 @@
 """Zulrah declaration: everything the runtime, trainer and tools need to know."""
 
+import dataclasses
 from pathlib import Path
 
 from osrs_rl.encounters.zulrah import mechanics as M
@@ -7,8 +8,9 @@ from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.encounters.zulrah import view as V
 from osrs_rl.encounters.zulrah.loadouts import fill_config
 from osrs_rl.encounters.zulrah.scene import scene
+from osrs_rl.encounters.zulrah.solver import solver_actions
 from osrs_rl.encounters.zulrah.truth import TRUTH
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome, ScriptedPolicy
 
 _WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 _RUN = ("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
@@ -33,6 +35,16 @@ SEGMENTS = (
     ObsSegment("scaffolding", V.SCAFFOLDING_FEATURES, 1, V.SCAFFOLDING_NAMES),   # derived knowledge
 )
 
+# gear_tier's values by name, for the command line (--set gear_tier=max) and the solver's table rows
+GEAR_TIER_CHOICES = ((ST.TIER_WEIGHTED, "weighted"), (ST.TIER_UNIFORM, "drawn"),
+                     *((k, n) for k, n in enumerate(ST.TIER_NAMES)))
+CONFIG_FIELDS = tuple(dataclasses.replace(f, choices=GEAR_TIER_CHOICES) if f.name == "gear_tier" else f
+                      for f in ST.CONFIG_FIELDS)
+
+SOLVER = ScriptedPolicy(
+    name="solver", actions=solver_actions, rows="gear_tier", row_values=ST.TIER_NAMES,
+    doc="a scripted player that prays, moves, switches and eats as the guides say (solver.py)")
+
 SPEC = EncounterSpec(
     name="zulrah",
     version=6,            # 6: per-tick reward terms (the episode sums renamed reward_sums), an event buffer
@@ -42,7 +54,7 @@ SPEC = EncounterSpec(
                           # 3: a snakeling under the player steps out; 2: action timers count down at tick end
     description="One player against Zulrah: four rotations, three forms, venom clouds and snakelings",
     state_dtype=ST.STATE_DTYPE,
-    config_fields=ST.CONFIG_FIELDS,
+    config_fields=CONFIG_FIELDS,
     action_heads=HEADS,
     obs_segments=SEGMENTS,
     metric_names=V.METRIC_NAMES,
@@ -60,4 +72,6 @@ SPEC = EncounterSpec(
     preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
     category_metrics=("rotation", "tier"),
     state_bounds=ST.STATE_BOUNDS,
+    outcome=Outcome(success="killed", failure="died", timeout="timed_out", length="ticks"),
+    scripted_policies=(SOLVER,),
 )

@@ -34,7 +34,6 @@ from osrs_rl.runtime.truth import Truth
 DAMAGE_METRICS = tuple("taken_" + n for n in ST.SOURCE_NAMES)
 SUPPLY_METRICS = ("food_used", "prayer_doses_used", "antivenom_doses_used", "ranged_boost_doses_used",
                   "magic_boost_doses_used", "specs_used")
-OUTCOME_METRICS = ("killed", "died", "timed_out")
 
 
 def reference_walkable(cfg) -> np.ndarray:
@@ -91,7 +90,6 @@ TRUTH = Truth(
     tick=tick,
     damage_metrics=DAMAGE_METRICS,
     supply_metrics=SUPPLY_METRICS,
-    outcome_metrics=OUTCOME_METRICS,
     window="zulrah",
     reference="shrine_map.json: the shrine's walkable tiles and pillars from the game's collision data "
               "(the RuneLite plugin Shortest Path's dump of the OSRS cache)",

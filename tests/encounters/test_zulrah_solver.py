@@ -9,8 +9,8 @@ from osrs_rl import cli
 from osrs_rl.core import prayers as P
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
-from osrs_rl.policies.zulrah_solver import solver_actions
-from osrs_rl.train.evaluate_solver import play_solver
+from osrs_rl.encounters.zulrah.solver import solver_actions
+from osrs_rl.train.evaluate_solver import play_scripted
 
 
 def make(num_envs=1, seed=0, **config):
@@ -44,10 +44,10 @@ def test_every_action_is_legal_under_the_mask():
 
 def test_max_gear_kills_zulrah_in_most_fights():
     # measured: 256/256 kills in max gear on seeds 0-2 (about 168 ticks, 1.7 minutes, to kill)
-    row = play_solver("zulrah", "solver", "max", episodes=64, seed=11)
-    assert row.kill_rate >= 0.9, row
-    assert 120 <= row.mean_ticks_to_kill <= 260, row
-    assert row.damage_taken["magma"] == 0 and row.damage_taken["clouds"] == 0, row
+    row = play_scripted("zulrah", "solver", episodes=64, seed=11, config={"gear_tier": ST.TIER_MAX})
+    assert row.win_rate >= 0.9, row
+    assert 120 <= row.mean_ticks_to_win <= 260, row
+    assert row.damage_taken["taken_magma"] == 0 and row.damage_taken["taken_clouds"] == 0, row
 
 
 # (rotation, phase, what Zulrah does): serpentine east, 5 ranged (rotation 3, phase 2); tanzanite west,
@@ -125,29 +125,36 @@ def test_the_current_phase_is_known_before_the_rotation_is():
 
 
 def test_the_eval_command_prints_a_table_for_one_tier(capsys):
-    assert cli.main(["eval", "zulrah", "--policy", "solver", "--gear-tier", "max", "--episodes", "4",
+    assert cli.main(["eval", "zulrah", "--policy", "solver", "--set", "gear_tier=max", "--episodes", "4",
                      "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    for words in ("kill rate", "95 % interval", "ticks to kill", "min)", "deaths", "timeouts", "snakelings",
+    for words in ("killed rate", "95 % interval", "ticks when killed", "min)", "died", "timed out", "snakelings",
                   "antivenom_doses"):
         assert words in out
     assert "budget" not in out
 
 
+def test_the_solver_is_declared_by_the_zulrah_spec_with_a_row_per_gear_tier():
+    from osrs_rl.runtime.registry import get_spec
+    from osrs_rl.train.evaluate_solver import scripted_rows
+
+    spec = get_spec("zulrah")
+    assert spec.scripted_policy("solver").actions is solver_actions
+    assert scripted_rows(spec, "solver") == [(n, {"gear_tier": k}) for k, n in enumerate(ST.TIER_NAMES)]
+    assert scripted_rows(spec, "solver", chosen=1) == [("mid", {"gear_tier": 1})]
+
+
 @pytest.mark.parametrize("argv,message", [
-    (["eval", "zulrah", "--policy", "nope"], "no scripted policy 'nope'"),
-    (["eval", "pvp", "--policy", "solver"], "zulrah --policy solver"),
-    (["eval", "zulrah", "--gear-tier", "max"], "--gear-tier goes with --policy"),
+    (["eval", "zulrah", "--policy", "nope"], "no scripted policy 'nope' (its scripted policies: solver)"),
+    (["eval", "pvp", "--policy", "solver"], "no scripted policy 'solver'"),
+    (["eval", "zulrah", "--opt", "x=1"], "--opt goes with --policy or --tool"),
+    (["eval", "zulrah", "--policy", "solver", "--opt", "x=1"], "has no setting 'x'"),
     (["eval", "zulrah", "--policy", "solver", "--episodes", "0"], "--episodes must be at least 1"),
-    (["eval", "zulrah", "--policy", "solver", "--gear-tier", "max", "--max-ticks", "5"], "max_ticks"),
+    (["eval", "zulrah", "--policy", "solver", "--set", "gear_tier=max", "--set", "max_ticks=5"], "max_ticks"),
     (["eval", "zulrah", "--policy", "solver", "--checkpoint", "x.pt"], "not both"),
+    (["eval", "zulrah", "--policy", "solver", "--set", "gear_tier=huge"], "one of weighted, drawn, budget, mid, max"),
+    (["eval", "zulrah", "--policy", "solver", "--set", "gear_tiers=max"], "has no setting 'gear_tiers'"),
 ])
 def test_the_eval_command_names_bad_values(argv, message, capsys):
     assert cli.main(argv) == 2
     assert message in " ".join(capsys.readouterr().out.split())
-
-
-def test_a_bad_gear_tier_is_refused(capsys):
-    with pytest.raises(SystemExit):
-        cli.main(["eval", "zulrah", "--policy", "solver", "--gear-tier", "huge"])
-    assert "invalid choice: 'huge'" in capsys.readouterr().err
