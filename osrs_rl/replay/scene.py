@@ -2,8 +2,10 @@
 
 An encounter that can be watched gives its spec a ``scene(state_record, config_record, agent=0,
 previous=None)`` function (plain Python) that reads only the records, so a wrong state shows as a
-wrong picture. ``previous`` is the state record one tick earlier; hitsplats are derived from the two
-(a state record does not keep the hits that landed), so without it ``hitsplats`` is empty.
+wrong picture. Hitsplats come from the state's event buffer (``osrs_rl.core.events``: the kernel
+records each hit it lands), not from comparing records; ``previous``, the record one tick earlier, is
+passed for what an encounter draws as a change. ``encounter`` is set from the spec's name
+(:func:`scene_fn`), so a scene function need not name its encounter.
 
 A scene is a JSON-serialisable dict::
 
@@ -62,11 +64,18 @@ _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 # ---- building scenes ------------------------------------------------------------------------------
 def scene_fn(spec):
-    """The encounter's scene function; ReplayError when it declares none."""
+    """The encounter's scene function, its scenes named after the spec (so a scene copied from another
+    encounter cannot carry that one's name); ReplayError when it declares none."""
     if spec.scene is None:
         raise ReplayError(f"encounter {spec.name!r} declares no scene function (EncounterSpec.scene), "
                           "so it cannot be drawn")
-    return spec.scene
+    draw = spec.scene
+
+    def named(state, config, agent: int = 0, previous=None) -> dict:
+        out = draw(state, config, agent=agent, previous=previous)
+        out["encounter"] = spec.name
+        return out
+    return named
 
 
 def copy_record(env, i: int = 0):

@@ -1,5 +1,5 @@
-"""The template encounter (see README.md beside this file)."""
+"""REQUIRED. The template encounter (see README.md beside this file): ``SPEC`` is what its entry point names."""
 
-from osrs_rl.encounters.template.spec import SPEC
+from .spec import SPEC
 
 __all__ = ["SPEC"]

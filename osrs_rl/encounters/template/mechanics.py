@@ -1,4 +1,4 @@
-"""Template encounter: a player fights one melee NPC. Small on purpose: read it in five minutes.
+"""REQUIRED. Template encounter: a player fights one melee NPC. Small on purpose: read it in five minutes.
 
 Tick order (one call of ``step`` = one 0.6 s tick), NPCs before the player as in the game:
   1. the player's prayer switch and eating take effect (food: one bite per 3 ticks, and it delays
@@ -37,7 +37,8 @@ from osrs_rl.core.events import (
 )
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.pending_hits import STYLE_MELEE
-from osrs_rl.encounters.template.state import ENT_NPC, ENT_PLAYER, MAX_FOOD, R_DEALT, R_OUTCOME, R_TAKEN
+
+from .state import ENT_NPC, ENT_PLAYER, MAX_FOOD, R_DEALT, R_OUTCOME, R_TAKEN
 
 # action heads (index 0 of each is the no-op)
 ATTACK_WAIT, ATTACK_GO = 0, 1

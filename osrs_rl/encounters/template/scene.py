@@ -1,4 +1,5 @@
-"""The template encounter as a scene (format: ``osrs_rl.replay.scene``), read from its records only.
+"""OPTIONAL (render, view, play). The template encounter as a scene (format: ``osrs_rl.replay.scene``),
+read from its records only.
 
 The template has no positions: the player and the NPC are drawn at fixed tiles, side by side, in a
 small open arena (no collision). Both fight in melee, so ``line_of_sight`` (where the player could
@@ -9,8 +10,9 @@ Hitsplats are the hits the tick recorded in the state's event buffer (``core.eve
 a miss and a hit the prayer blocked show as a blue 0.
 """
 
-from osrs_rl.encounters.template.state import ENT_NPC, ENT_PLAYER
 from osrs_rl.runtime import scene_parts as SP
+
+from .state import ENT_NPC, ENT_PLAYER
 
 ARENA_WIDTH, ARENA_HEIGHT = 5, 3
 PLAYER_TILE, NPC_TILE = (1, 1), (2, 1)       # fixed: the template has no positions
@@ -24,7 +26,6 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
     outcome = "win" if npc_hp <= 0 else ("loss" if player_hp <= 0 else None)
     melee_tiles = [[NPC_TILE[0] + dx, NPC_TILE[1] + dy] for dx, dy in ((-1, 0), (1, 0), (0, 1), (0, -1))]
     return {
-        "encounter": "template",
         "tick": int(s["tick"]),
         "phase": PHASES[1] if 2 * npc_hp <= int(cfg["npc_max_hp"]) else PHASES[0],
         "outcome": outcome,

@@ -1,18 +1,21 @@
-"""Template encounter declaration: everything the runtime, trainer and tools need to know."""
+"""REQUIRED. Template encounter declaration: everything the runtime, trainer and tools need to know.
+
+The declarations marked optional below may be left out; docs/writing-an-encounter.md says what each serves."""
 
 from pathlib import Path
 
-from osrs_rl.encounters.template import mechanics as M
-from osrs_rl.encounters.template.scene import scene
-from osrs_rl.encounters.template.state import CONFIG_FIELDS, ENT_NPC, EVENT_CAPACITY, REWARD_TERMS, STATE_DTYPE
-from osrs_rl.encounters.template.truth import TRUTH
 from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
 
+from . import mechanics as M
+from .scene import scene
+from .state import CONFIG_FIELDS, ENT_NPC, EVENT_CAPACITY, REWARD_TERMS, STATE_DTYPE
+from .truth import TRUTH
+
 SPEC = EncounterSpec(
-    name="template",
+    # ---- required ----------------------------------------------------------------------------------
+    name="template",      # what osrs_rl.make, the command line and the entry point call it
     version=3,            # 3: reward terms and an event buffer in the state; 2: eat timer added to the state
-    description="A player with a whip fights one melee NPC: the encounter the guide walks through.",
     state_dtype=STATE_DTYPE,
     config_fields=CONFIG_FIELDS,
     action_heads=(
@@ -31,16 +34,19 @@ SPEC = EncounterSpec(
     observe=M.observe,
     mask=M.mask,
     metrics=M.metrics,
-    cell_key=M.cell_key,
-    scene=scene,
-    reward_terms=REWARD_TERMS,
-    truth=TRUTH,
-    preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
+    # how an episode ended (training logs, evaluation, replays, the viewer and the audit read it): "won"
+    # is 1 when the NPC died; a fight that ends without it was lost (the player died), one cut at
+    # max_ticks timed out; "ticks" is its length
+    outcome=Outcome(success="won", length="ticks"),
     # the state fields the kernels (or the scene) index with, and their ranges (runtime.bounds); the
     # template has one flag, counts and timers, and the event buffer the scene reads (tests/runtime/
     # test_state_fuzz.py checks that)
     state_bounds=(Bound("praying", 0, 1, "a bool"), *event_bounds(EVENT_CAPACITY, ENT_NPC, ENT_NPC)),
-    # how an episode ended: "won" is 1 when the NPC died; a fight that ends without it was lost (the
-    # player died), one cut at max_ticks timed out; "ticks" is its length
-    outcome=Outcome(success="won", length="ticks"),
+    # ---- optional ----------------------------------------------------------------------------------
+    description="A player with a whip fights one melee NPC: the encounter the guide walks through.",
+    cell_key=M.cell_key,                  # Go-Explore archives' cell of a state
+    reward_terms=REWARD_TERMS,            # the reward by term, per tick (replays, the viewer)
+    scene=scene,                          # replay render, view, play
+    truth=TRUTH,                          # osrs-rl audit
+    preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
 )

@@ -1,4 +1,4 @@
-"""Template encounter state and settings: one record per env, one config record shared by all."""
+"""REQUIRED. Template encounter state and settings: one record per env, one config record shared by all."""
 
 import numpy as np
 

@@ -1,35 +1,34 @@
-"""What ``osrs-rl audit`` checks a template policy against (``osrs_rl.runtime.truth``), read from the records only.
+"""OPTIONAL (osrs-rl audit). What the audit checks a template policy against (``osrs_rl.runtime.truth``),
+read from the records only.
 
 The template has no positions: the player stands on ``scene.PLAYER_TILE`` of the scene's open arena
 all fight, and the reference map is that arena, every tile walkable. The player attacked in a tick when
-its timer was 0 before it and reads ``player_attack_speed - 1`` after it without a bite eaten (a bite
-also raises the timer and blocks the attack), or when it dealt damage; with an attack speed of 1 a
-missed attack cannot be told from none (the state keeps no attack event), so it is not counted. The
-NPC is attackable while it has hitpoints; it has no windows. Damage has one source, the NPC's melee.
+the kernel recorded its attack in the event buffer (``core.events``). The NPC is attackable while it
+has hitpoints; it has no windows. Damage has one source, the NPC's melee.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from osrs_rl.encounters.template import scene as SC
+from osrs_rl.core.events import EV_ATTACK, live_events
 from osrs_rl.runtime.truth import Truth
+
+from . import scene as SC
+from .state import ENT_PLAYER
 
 
 def reference_walkable(cfg) -> np.ndarray:
     return np.ones((SC.ARENA_WIDTH, SC.ARENA_HEIGHT), dtype=bool)
 
 
-def attacked(previous, s, cfg) -> bool:
-    speed = int(cfg["player_attack_speed"])
-    ate = int(s["food_eaten"]) != int(previous["food_eaten"])
-    swung = speed > 1 and int(previous["player_attack_timer"]) == 0 and not ate \
-        and int(s["player_attack_timer"]) == speed - 1
-    return swung or int(s["damage_dealt"]) > int(previous["damage_dealt"])
+def attacked(s) -> bool:
+    """The player started an attack in the tick that produced ``s`` (its event buffer says so)."""
+    return any(int(e["kind"]) == EV_ATTACK and int(e["source"]) == ENT_PLAYER for e in live_events(s))
 
 
 def tick(previous, s, cfg, agent: int = 0) -> dict:
-    attack = attacked(previous, s, cfg)
+    attack = attacked(s)
     return {"x": SC.PLAYER_TILE[0], "y": SC.PLAYER_TILE[1], "attack": attack, "target": "npc" if attack else "",
             "target_attackable": int(previous["npc_hp"]) > 0, "attackable": int(previous["npc_hp"]) > 0,
             "window_tick": None, "damage": {"damage_taken": int(s["damage_taken"]) - int(previous["damage_taken"])}}
