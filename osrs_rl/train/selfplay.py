@@ -13,10 +13,10 @@ and every tick ``act`` gives agent 1's actions: one no-grad forward pass per sna
 playing it, from agent 1's own observation, mask and recurrent state. Envs are routed by the opponent
 of the episode being played (``opponents.current``), never by the latest assignment.
 
-Only the encounter's ``opponents`` hook (``tier_names``, ``tier_index``, ``set``, ``current``) and
-metrics (``won``, ``lost``, ``opponent_tier``, ``opponent_slot``) are read: nothing here names an
-encounter. A finished episode counts 1 for a learner win, 0 for a loss and 0.5 otherwise (a draw, or a
-fight cut off at the tick limit).
+Only the encounter's ``opponents`` hook (``tier_names``, ``tier_index``, ``set``, ``current``), its
+declared outcome (the success and failure metrics, ``EncounterSpec.outcome``) and the metrics
+``opponent_tier`` and ``opponent_slot`` are read: nothing here names an encounter. A finished episode
+counts 1 for a learner win, 0 for a loss and 0.5 otherwise (a draw, or a fight cut off at the tick limit).
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ import torch
 from torch import nn
 
 from osrs_rl.agent.distributions import MaskedMultiCategorical
+from osrs_rl.train.evaluate import outcome_columns
 from osrs_rl.train.league import League, group_envs
 
-REQUIRED_METRICS = ("won", "lost", "opponent_tier", "opponent_slot")
+REQUIRED_METRICS = ("opponent_tier", "opponent_slot")
 CACHE_SPARE = 4           # built models beyond max_pool: retired snapshots still being played
 STATE_VERSION = 1
 
@@ -54,6 +55,9 @@ class SelfPlay:
         if missing:
             raise ValueError(f"league.enabled needs the episode metrics {list(REQUIRED_METRICS)}; {spec.name!r} "
                              f"lacks {missing}")
+        if spec.outcome is None or not spec.outcome.failure:
+            raise ValueError(f"league.enabled scores wins against losses: {spec.name!r} must declare an outcome "
+                             f"with a failure metric (EncounterSpec.outcome)")
         for tier in cfg.scripted:
             if not isinstance(tier, str):
                 raise ValueError(f"league.scripted lists tiers by name ({', '.join(hook.tier_names)}), got {tier!r}")
@@ -120,7 +124,8 @@ class SelfPlay:
         names, col = self.hook.tier_names, self._col
         opponents = [names[int(t)] if t >= 0 else int(s)
                      for t, s in zip(rows[:, col["opponent_tier"]], rows[:, col["opponent_slot"]], strict=True)]
-        scores = 0.5 + 0.5 * (rows[:, col["won"]] - rows[:, col["lost"]])
+        won, lost, _ = outcome_columns(self.spec, rows)
+        scores = 0.5 + 0.5 * (won - lost)
         self.league.record_many(opponents, scores.tolist())
 
     # ---- agent 1's actions ---------------------------------------------------------------------------

@@ -179,6 +179,21 @@ def test_league_needs_a_two_agent_encounter_with_opponents(tmp_path):
         SelfPlay(get_spec("pvp"), [], LeagueSection(enabled=True), _model, "cpu")
 
 
+def test_league_scores_by_the_declared_outcome():
+    """The league reads wins and losses from the spec's outcome, not from metrics named won and lost."""
+    import dataclasses
+
+    from osrs_rl.runtime.spec import Outcome
+
+    names = tuple({"won": "victory", "lost": "defeat"}.get(n, n) for n in SPEC.metric_names)
+    renamed = dataclasses.replace(SPEC, metric_names=names,
+                                  outcome=Outcome("victory", failure="defeat", other="draw", length="ticks"))
+    SelfPlay(renamed, [], LeagueSection(enabled=True), _model, "cpu")          # no "won" needed
+    no_failure = dataclasses.replace(SPEC, outcome=Outcome("won", length="ticks"))
+    with pytest.raises(ValueError, match="must declare an outcome with a failure metric"):
+        SelfPlay(no_failure, [], LeagueSection(enabled=True), _model, "cpu")
+
+
 @pytest.mark.parametrize("args, message", [
     (["--league.pfsp", "hardest"], "league.pfsp must be hard, variance or uniform"),
     (["--league.scripted_fraction", "1.5"], "league.scripted_fraction must lie in [0, 1]"),
