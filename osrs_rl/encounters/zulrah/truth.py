@@ -4,10 +4,9 @@
   ``loadouts.walkable``), so a kernel that lets the player stand where the data says water is flagged.
 - The player's tile is ``p.x, p.y`` after the tick: it moves before it attacks (mechanics.py phase 3),
   so an attack is made from there.
-- An attack started this tick is a new hit of the player's (``SRC_PLAYER``) in the queue: pending now
-  and not pending in the same slot with the same push order and due tick before (an attack's hits land
-  at least one tick later, so none lands within the tick it is made). The attack timer cannot tell it:
-  a bite of food also raises it.
+- An attack started this tick is the player's ``EV_ATTACK`` in the tick's event buffer (core.events),
+  with its target entity (``state.ENT_*``: Zulrah, or a snakeling slot). The attack timer cannot tell
+  it: a bite of food also raises it.
 - Zulrah is attackable, by the reference, from ``rotations.targetable_tick`` ticks after it rises until
   its dive (``rotations.dive_tick`` of the phase in ``rotations.TIMELINES``), while it has hitpoints
   [reference section 4; M: ZEN; RL-R], and only along a line the map's pillars do not block (checked
@@ -24,8 +23,8 @@ from functools import cache
 
 import numpy as np
 
+from osrs_rl.core.events import EV_ATTACK, live_events
 from osrs_rl.core.line_of_sight import has_line_of_sight
-from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.encounters.zulrah import loadouts
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
@@ -57,28 +56,28 @@ def in_sight(x, y, zx, zy) -> bool:
     return bool(has_line_of_sight(_reference_flags(), x, y, 1, zx, zy, RT.ZULRAH_SIZE, RT.GRID_W))
 
 
-def new_player_hits(previous, s) -> np.ndarray:
-    """Slots of the player's hits pushed during the tick from ``previous`` to ``s``."""
-    now, before = s["hits"], previous["hits"]
-    mine = (now["state"] == HIT_PENDING) & (now["attacker"] == ST.SRC_PLAYER)
-    kept = (before["state"] == HIT_PENDING) & (before["seq"] == now["seq"]) & (before["due_tick"] == now["due_tick"])
-    return np.flatnonzero(mine & ~kept)
+def player_attack(s):
+    """The player's attack started in the tick that produced ``s`` (its event), or None."""
+    for e in live_events(s):
+        if int(e["kind"]) == EV_ATTACK and int(e["source"]) == ST.ENT_PLAYER:
+            return e
+    return None
 
 
 def tick(previous, s, cfg, agent: int = 0) -> dict:
     p = s["p"]
-    slots = new_player_hits(previous, s)
+    attack = player_attack(s)
     target, target_ok = "", True
-    if len(slots):
-        aimed = int(s["hits"][slots[0]]["target"])
-        if aimed == ST.TARGET_ZULRAH:
+    if attack is not None:
+        aimed = int(attack["target"])
+        if aimed == ST.ENT_ZULRAH:
             seen = in_sight(int(p["x"]), int(p["y"]), int(previous["zx"]), int(previous["zy"]))
             target, target_ok = "zulrah", targetable(previous) and seen
         else:
-            target, target_ok = "snakeling", bool(previous["snakelings"][aimed - 2]["active"])
+            target, target_ok = "snakeling", bool(previous["snakelings"][aimed - ST.ENT_SNAKELING]["active"])
     window = targetable(previous)
     taken = s["damage_taken"].astype(np.int64) - previous["damage_taken"].astype(np.int64)
-    return {"x": int(p["x"]), "y": int(p["y"]), "attack": bool(len(slots)), "target": target,
+    return {"x": int(p["x"]), "y": int(p["y"]), "attack": attack is not None, "target": target,
             "target_attackable": target_ok, "attackable": window,
             "window_tick": int(previous["phase_tick"])
             - RT.targetable_tick(int(previous["rotation"]), int(previous["phase"])) if window else None,
