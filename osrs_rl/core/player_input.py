@@ -16,12 +16,13 @@ The kernels take the core.player record and the rows of the encounter's own tabl
 prayer masks, supply ids), never the encounter's state, so an encounter with other loadouts calls them
 unchanged. Which option of an action head means what, and what is counted in metrics, stays in the encounter.
 
-Sources: one overhead at a time (OSRS wiki "Prayer": the protection prayers, Retribution, Redemption and
-Smite are overhead prayers, of which one is active); a prayer needs prayer points to go on (OSRS wiki
-"Prayer"); special-attack energy (OSRS wiki "Special attacks"). Eating and drinking: core.consumables.
+Sources: one overhead at a time (OSRS wiki "Overheads": the protection prayers, Retribution, Redemption and
+Smite; activating one turns the previous one off); a prayer needs prayer points to go on (OSRS wiki "Prayer");
+special-attack energy (OSRS wiki "Special attacks"). Eating and drinking: core.consumables.
 The rules are the ones PvP and Zulrah had before this module (their golden traces are unchanged); at 0
 prayer points ``set_overhead`` still turns the old overhead off while ``set_offensive`` changes nothing,
-as they did (the drain kernels switch every prayer off at 0 points, so only a restored state tells them apart).
+as they did. Every kernel that takes prayer points to 0 (core.prayer_drain, PvP's Smite and Redemption)
+switches all prayers off, so only a restored state tells the two apart.
 """
 
 import numpy as np

@@ -5,7 +5,8 @@ Index (tick order; rules and sources in RULES.md beside this file, numbers in br
      are taken whole, in the order below, while they fit, and the rest are dropped [1.1];
   1. input of both players, before either turn [1.1, 1.5]: food -> potion -> karambwan
      (core.consumables), the gear switch, overhead and offensive prayers (the build's own, RULES
-     4.5; the offensive one for the style just switched to), then Vengeance [2.1, 9.1];
+     4.5; the offensive one for the style just switched to), then Vengeance [2.1, 9.1]; all but
+     Vengeance through the shared input phase, core.player_input;
   2. each player's turn in PID order (``first`` then the other) [1.1]:
      a. hits due on this player land: damage capped at its hitpoints, accurate ice barrages
         freeze it when it lands [5.3, 5.4], blood barrages heal the caster 25 % of the damage and

@@ -1,8 +1,8 @@
 """Zulrah: one player against the snake boss at its shrine; the kernels behind the ``zulrah`` spec.
 
 Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
-  1. the player's clicks: food -> potion (core.consumables), the gear switch, then overhead and
-     offensive prayers (the offensive one of the set just worn);
+  1. the player's clicks (core.player_input): food -> potion (core.consumables), the gear switch,
+     then overhead and offensive prayers (the offensive one of the set just worn);
   2. NPCs, before the player [combat.md 9]:
      a. the player's hits due on Zulrah and on snakelings land (the hit cap, core.damage CAP_ZULRAH,
         was applied when they were rolled); those on Zulrah wait while it dives [OSRS wiki];
