@@ -8,7 +8,7 @@ Index (the order an encounter's input phase calls them in, before anyone's turn)
   3. prayers      ``set_overhead`` (one overhead at a time), ``set_offensive`` (the offensive prayers of one
                   group, e.g. the one of the style just switched to) and ``clear_prayers``; queries ``has_prayer``,
                   ``overhead_style``, ``protected_from``;
-  4. specials     ``can_special`` / ``spend_special`` on a core.specials attack row;
+  4. specials     ``can_special``: the energy check of a special (core.energy ``use_spec`` spends it);
   5. refresh      ``refresh_combat``: the live combat record = the worn loadout's record with current levels
                   and prayers, rebuilt before each roll that reads it.
 
@@ -30,11 +30,9 @@ from numba import njit
 
 from osrs_rl.core import prayers as P
 from osrs_rl.core.consumables import COL_KIND, KIND_POTION, drink_potion, eat_food
-from osrs_rl.core.energy import use_spec
 from osrs_rl.core.equipment import NUM_SLOTS
 from osrs_rl.core.pending_hits import STYLE_TYPELESS
 from osrs_rl.core.skills import NUM_SKILLS, PRAYER
-from osrs_rl.core.specials import SP_COST
 
 NO_PRAYER = -1
 """``set_overhead``'s argument for "the overhead off"."""
@@ -120,16 +118,10 @@ def use_supply(p, supplies, slot, consumable, table):
 
 # ---- special attacks ------------------------------------------------------------------------------
 @njit(cache=True)
-def can_special(p, row):
-    """Attack row ``row`` (core.specials) is a special attack and the player has the energy for it."""
-    cost = row[SP_COST]
+def can_special(p, cost):
+    """A special attack of ``cost`` % energy (core.specials SP_COST of the attack row; 0: the weapon has none)
+    can be used now: the weapon has one and the player has the energy. ``core.energy.use_spec`` spends it."""
     return cost > 0 and p.spec_energy >= cost
-
-
-@njit(cache=True)
-def spend_special(p, row):
-    """Spend the energy of row ``row``'s special; False (nothing spent) when there is not enough."""
-    return use_spec(p, row[SP_COST])
 
 
 # ---- combat refresh ---------------------------------------------------------------------------------

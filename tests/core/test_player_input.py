@@ -8,6 +8,7 @@ from osrs_rl.core import player_input as PI
 from osrs_rl.core import prayers as P
 from osrs_rl.core.combatant import new_combatant
 from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.energy import use_spec
 from osrs_rl.core.equipment import NUM_SLOTS, WEAPON
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.player import EMPTY_SLOT, new_player
@@ -132,20 +133,18 @@ def test_no_supply_left_or_none_carried():
 
 
 # ---- special attacks -----------------------------------------------------------------------------
-def test_special_needs_a_special_and_its_energy_and_spends_it():
+def test_special_needs_a_special_and_its_energy():
     p = player()
     spec = identity_row()
-    spec[SP_COST] = 50
-    assert not PI.can_special(p, identity_row())            # cost 0: a normal attack has no special
+    spec[SP_COST] = 50                                      # e.g. the dragon claws' 50 % (core.specials)
+    assert not PI.can_special(p, identity_row()[SP_COST])   # cost 0: a normal attack has no special
     p["spec_energy"] = 49
-    assert not PI.can_special(p, spec)
-    assert not PI.spend_special(p, spec) and p["spec_energy"] == 49
-    p["spec_energy"] = 100
-    assert PI.can_special(p, spec)
-    assert PI.spend_special(p, spec) and p["spec_energy"] == 50
-    assert PI.can_special(p, spec)
-    assert PI.spend_special(p, spec) and p["spec_energy"] == 0
-    assert not PI.can_special(p, spec)
+    assert not PI.can_special(p, spec[SP_COST])
+    for energy, left in ((100, 50), (50, 0)):
+        p["spec_energy"] = energy
+        assert PI.can_special(p, spec[SP_COST])
+        assert use_spec(p, spec[SP_COST]) and p["spec_energy"] == left
+    assert not PI.can_special(p, spec[SP_COST])
 
 
 # ---- combat refresh ------------------------------------------------------------------------------

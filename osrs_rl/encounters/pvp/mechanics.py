@@ -41,7 +41,7 @@ from osrs_rl.core import rng as R
 from osrs_rl.core import styles as S
 from osrs_rl.core.attack import rolls_vs_player, sample_hits
 from osrs_rl.core.damage import pvp_protected
-from osrs_rl.core.energy import tick_run_energy, tick_spec_regen, tick_stat_restore
+from osrs_rl.core.energy import tick_run_energy, tick_spec_regen, tick_stat_restore, use_spec
 from osrs_rl.core.equipment import SLOT_NAMES, attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import hit_delay
@@ -320,15 +320,16 @@ def _prayers(s, cfg, me, over, offensive):
 def _consume(s, cfg, me, food, karambwan, potion):
     """Food, then a potion dose, then a karambwan: the one same-tick combo (core.consumables)."""
     pl = s.players[me]
-    ids = cfg.supply_consumable[pl.build]
-    if food and PI.use_supply(pl.p, pl.supplies, ST.SUP_FOOD, ids[ST.SUP_FOOD], cfg.consumables):
+    ids = cfg.supply_consumable
+    if food and PI.use_supply(pl.p, pl.supplies, ST.SUP_FOOD, ids[pl.build, ST.SUP_FOOD], cfg.consumables):
         pl.food_used += 1
     if potion != ST.POTION_NONE:
         slot = ST.SUP_BREW if potion == ST.POTION_BREW else (
             ST.SUP_RESTORE if potion == ST.POTION_RESTORE else _boost_slot(s, cfg, me))
-        if PI.use_supply(pl.p, pl.supplies, slot, ids[slot], cfg.consumables) and slot == ST.SUP_BREW:
+        if PI.use_supply(pl.p, pl.supplies, slot, ids[pl.build, slot], cfg.consumables) and slot == ST.SUP_BREW:
             pl.brews_used += 1
-    if karambwan and PI.use_supply(pl.p, pl.supplies, ST.SUP_KARAMBWAN, ids[ST.SUP_KARAMBWAN], cfg.consumables):
+    if karambwan and PI.use_supply(pl.p, pl.supplies, ST.SUP_KARAMBWAN, ids[pl.build, ST.SUP_KARAMBWAN],
+                                   cfg.consumables):
         pl.food_used += 1
 
 
@@ -439,7 +440,7 @@ def can_attack(s, cfg, me, kind):
     if not attack_reach(s, cfg, me, pl.set):
         return False
     if pl.set == ST.SET_SPEC:
-        return PI.can_special(pl.p, cfg.set_row[pl.build, pl.kit, ST.SET_SPEC])
+        return PI.can_special(pl.p, spec_cost(cfg, pl))
     return True
 
 
@@ -470,7 +471,7 @@ def _attack(s, cfg, me, kind, target_first, out):
     row = cfg.set_row[pl.build, pl.kit, pl.set] if gear_set == pl.set else cfg.plain_row[0]
     flags = 0
     if pl.set == ST.SET_SPEC and not spell:
-        PI.spend_special(pl.p, row)
+        use_spec(pl.p, row[SP_COST])
         pl.specs_used += 1
         flags |= FLAG_SPECIAL
     att, dfn, mn, mx = rolls_vs_player(NO_TRACE, c, foe.combat[0], row)

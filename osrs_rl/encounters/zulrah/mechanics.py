@@ -49,6 +49,7 @@ from osrs_rl.core.energy import (
     tick_run_energy,
     tick_spec_regen,
     tick_stat_restore,
+    use_spec,
 )
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
@@ -193,7 +194,7 @@ def special_cost(cfg, s):
 @njit(cache=True)
 def can_special(s, cfg):
     """The worn weapon has a special and the energy for it (the spec head's mask)."""
-    return PI.can_special(s.p, cfg.set_special[s.tier, s.set])
+    return PI.can_special(s.p, special_cost(cfg, s))
 
 
 @njit(cache=True)
@@ -279,12 +280,12 @@ def reset(s, cfg, seed):
 @njit(cache=True)
 def _consume(s, cfg, eat, drink):
     """Food, then a potion dose (core.consumables: the only same-tick order)."""
-    ids = cfg.supply_consumable[s.tier]
-    if eat and PI.use_supply(s.p, s.supplies, ST.SUP_FOOD, ids[ST.SUP_FOOD], cfg.consumables):
+    ids = cfg.supply_consumable
+    if eat and PI.use_supply(s.p, s.supplies, ST.SUP_FOOD, ids[s.tier, ST.SUP_FOOD], cfg.consumables):
         s.supplies_used[ST.SUP_FOOD] += 1
     if drink != ST.DRINK_NONE:
         slot = drink                # DRINK_PRAYER.. == SUP_PRAYER..
-        if PI.use_supply(s.p, s.supplies, slot, ids[slot], cfg.consumables):
+        if PI.use_supply(s.p, s.supplies, slot, ids[s.tier, slot], cfg.consumables):
             s.supplies_used[slot] += 1
 
 
@@ -630,7 +631,7 @@ def attack(s, cfg, target, special):
     heal_pct = 0
     if special and can_special(s, cfg):
         sp = cfg.set_special[s.tier, s.set]
-        PI.spend_special(s.p, sp)
+        use_spec(s.p, sp[SP_COST])
         s.specs_used += 1
         flags = FLAG_SPECIAL
         heal_pct = sp[SP_HEAL_NUM] * 100 // sp[SP_HEAL_DEN]
