@@ -96,6 +96,18 @@ def _before(queue, a, b):
 
 
 @njit(cache=True)
+def _insert_landing(queue, out_indices, n, i):
+    """Insert slot ``i`` into the ``n`` slots of ``out_indices`` already in landing order (insertion sort:
+    later-landing hits shift right); returns the new count."""
+    j = n
+    while j > 0 and _before(queue, i, out_indices[j - 1]):
+        out_indices[j] = out_indices[j - 1]
+        j -= 1
+    out_indices[j] = i
+    return n + 1
+
+
+@njit(cache=True)
 def pop_due(queue, tick, out_indices):
     """Write the slots of pending hits due at or before ``tick`` into ``out_indices`` in landing order.
 
@@ -108,13 +120,7 @@ def pop_due(queue, tick, out_indices):
     for i in range(queue.shape[0]):
         if queue[i].state != HIT_PENDING or queue[i].due_tick > tick:
             continue
-        # insertion sort: shift later-landing hits right, then place i
-        j = n
-        while j > 0 and _before(queue, i, out_indices[j - 1]):
-            out_indices[j] = out_indices[j - 1]
-            j -= 1
-        out_indices[j] = i
-        n += 1
+        n = _insert_landing(queue, out_indices, n, i)
     for k in range(n):
         queue[out_indices[k]].state = HIT_LANDED
     return n
@@ -133,12 +139,7 @@ def pop_due_for(queue, tick, target, out_indices):
             continue
         if st != HIT_PENDING or queue[i].due_tick > tick or queue[i].target != target:
             continue
-        j = n
-        while j > 0 and _before(queue, i, out_indices[j - 1]):
-            out_indices[j] = out_indices[j - 1]
-            j -= 1
-        out_indices[j] = i
-        n += 1
+        n = _insert_landing(queue, out_indices, n, i)
     for k in range(n):
         queue[out_indices[k]].state = HIT_LANDED
     return n

@@ -5,7 +5,8 @@ Index (tick order; rules and sources in RULES.md beside this file, numbers in br
      are taken whole, in the order below, while they fit, and the rest are dropped [1.1];
   1. input of both players, before either turn [1.1, 1.5]: food -> potion -> karambwan
      (core.consumables), the gear switch, overhead and offensive prayers (the build's own, RULES
-     4.5; the offensive one for the style just switched to), then Vengeance [2.1, 9.1];
+     4.5; the offensive one for the style just switched to), then Vengeance [2.1, 9.1]; all but
+     Vengeance through the shared input phase, core.player_input;
   2. each player's turn in PID order (``first`` then the other) [1.1]:
      a. hits due on this player land: damage capped at its hitpoints, accurate ice barrages
         freeze it when it lands [5.3, 5.4], blood barrages heal the caster 25 % of the damage and
@@ -37,11 +38,11 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core import bolts as B
+from osrs_rl.core import player_input as PI
 from osrs_rl.core import prayers as P
 from osrs_rl.core import rng as R
 from osrs_rl.core import styles as S
 from osrs_rl.core.attack import rolls_vs_player, sample_hits
-from osrs_rl.core.consumables import drink_potion, eat_food
 from osrs_rl.core.damage import pvp_protected
 from osrs_rl.core.energy import tick_run_energy, tick_spec_regen, tick_stat_restore, use_spec
 from osrs_rl.core.equipment import SLOT_NAMES, attack_speed
@@ -74,8 +75,10 @@ from osrs_rl.core.pending_hits import (
     push_hit,
 )
 from osrs_rl.core.player import reset_player, tick_action_timers
+from osrs_rl.core.player_input import has_prayer
+from osrs_rl.core.player_input import overhead_style as overhead  # scripted.py and tests read it as M.overhead
 from osrs_rl.core.prayer_drain import drain_prayer
-from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER, RANGED
+from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
 from osrs_rl.core.specials import SP_COST
 from osrs_rl.core.status import ICE_BARRAGE_FREEZE, apply_freeze, can_move, tick_status
 from osrs_rl.encounters.pvp import state as ST
@@ -85,7 +88,9 @@ BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN = 1, 5   # OSRS wiki "Amulet of blo
 BLOOD_FURY_HEAL_PCT = 30     # ... heals 30 % of the damage dealt (RULES 9.5)
 INPUTS_PER_TICK = 10         # user events the server handles per player and tick (RULES 1.1)
 PVP_PROTECTED_FREEZE_HALVED = False  # RULES.md: the wiki names halving only for Tele Block [M]
-_OVERHEAD_OF_STYLE = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
+# the prayer each option of the overhead head clicks on (core.player_input.set_overhead; KEEP is not a click)
+_OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE, PI.NO_PRAYER,
+                    P.SMITE, P.REDEMPTION)
 FLAG_PROTECTED = 1 << 8      # encounter flag on a queued hit: the defender prayed against it when it was made
 FLAG_REFLECTED = 1 << 9      # Vengeance damage: typeless, reflects nothing itself (RULES 9.1)
 _SPAWN = (5, 9)               # starting x of the two players (same y): four tiles apart
@@ -116,16 +121,6 @@ def hit_style(attack_type):
 
 
 @njit(cache=True)
-def overhead(p):
-    """The pending-hit style the player's overhead protects against, or -1."""
-    mask = np.uint32(p.active_prayers)
-    for style in range(3):
-        if (mask >> np.uint32(_OVERHEAD_OF_STYLE[style])) & np.uint32(1):
-            return style
-    return -1
-
-
-@njit(cache=True)
 def overhead_icon(p):
     """The overhead the opponent sees: 0 melee, 1 missiles, 2 magic (pending-hit styles), 3 smite,
     4 redemption, or -1."""
@@ -138,11 +133,6 @@ def overhead_icon(p):
     if (mask >> np.uint32(P.REDEMPTION)) & np.uint32(1):
         return 4
     return -1
-
-
-@njit(cache=True)
-def has_prayer(p, prayer):
-    return (np.uint32(p.active_prayers) >> np.uint32(prayer)) & np.uint32(1) != 0
 
 
 @njit(cache=True)
@@ -170,15 +160,6 @@ def spec_cost(cfg, pl):
 
 
 @njit(cache=True)
-def _set_prayer(p, prayer, on, group_mask):
-    """Switch ``prayer`` on (turning off the others of its group) or off."""
-    mask = np.uint32(p.active_prayers) & ~np.uint32(group_mask)
-    if on and p.levels[PRAYER] > 0:
-        mask |= np.uint32(1) << np.uint32(prayer)
-    p.active_prayers = mask
-
-
-@njit(cache=True)
 def offensive_mask(cfg, build):
     """Every offensive prayer the build uses, as one mask."""
     return np.uint32(cfg.build_offensive[build, 0] | cfg.build_offensive[build, 1] | cfg.build_offensive[build, 2])
@@ -186,12 +167,8 @@ def offensive_mask(cfg, build):
 
 @njit(cache=True)
 def refresh_combat(pl, cfg):
-    """The player's live combat record: its set's, with current levels and prayers."""
-    pl.combat[0] = cfg.set_combat[pl.build, pl.kit, pl.set]
-    c = pl.combat[0]
-    for k in range(NUM_SKILLS):
-        c.levels[k] = pl.p.levels[k]
-    c.prayers = pl.p.active_prayers
+    """The player's live combat record (core.player_input) from the set it wears."""
+    PI.refresh_combat(pl.combat, pl.p, cfg.set_combat[pl.build, pl.kit, pl.set])
 
 
 @njit(cache=True)
@@ -229,8 +206,7 @@ def _reset_player(pl, cfg, build, kit, index):
     pl.set = ST.SET_MAGE if index == 0 else ST.SET_RANGED
     for k in range(ST.NUM_SUPPLIES):
         pl.supplies[k] = cfg.build_supplies[build, k]
-    for k in range(11):
-        p.equipment[k] = cfg.set_worn[build, kit, pl.set, k]
+    PI.wear(p, cfg.set_worn[build, kit, pl.set])
     pl.last_attack_style = -1
     pl.last_attack_tick = -1
     pl.vengeance = 0
@@ -358,58 +334,37 @@ def _switch(s, cfg, me, loadout):
     pl = s.players[me]
     if loadout == ST.LOADOUT_KEEP:
         return
-    new_set = loadout - 1
-    pl.set = new_set
-    for k in range(11):
-        pl.p.equipment[k] = cfg.set_worn[pl.build, pl.kit, new_set, k]
+    pl.set = loadout - 1
+    PI.wear(pl.p, cfg.set_worn[pl.build, pl.kit, pl.set])
 
 
 @njit(cache=True)
 def _prayers(s, cfg, me, over, offensive):
-    p = s.players[me].p
-    group = P.OVERHEADS_MASK            # one overhead at a time
-    if over == ST.OVERHEAD_SMITE:
-        _set_prayer(p, P.SMITE, True, group)
-    elif over == ST.OVERHEAD_REDEMPTION:
-        _set_prayer(p, P.REDEMPTION, True, group)
-    elif over == ST.OVERHEAD_MAGIC:
-        _set_prayer(p, P.PROTECT_FROM_MAGIC, True, group)
-    elif over == ST.OVERHEAD_MISSILES:
-        _set_prayer(p, P.PROTECT_FROM_MISSILES, True, group)
-    elif over == ST.OVERHEAD_MELEE:
-        _set_prayer(p, P.PROTECT_FROM_MELEE, True, group)
-    elif over == ST.OVERHEAD_OFF:
-        _set_prayer(p, P.PROTECT_FROM_MELEE, False, group)
-    build = s.players[me].build
-    every = offensive_mask(cfg, build)
-    if offensive == ST.OFFENSIVE_ON and p.levels[PRAYER] > 0:
-        style = hit_style(set_attack_type(cfg, s.players[me], s.players[me].set))
-        wanted = np.uint32(cfg.build_offensive[build, style])
-        p.active_prayers = (np.uint32(p.active_prayers) & ~every) | wanted
+    pl = s.players[me]
+    if ST.OVERHEAD_KEEP < over < len(_OVERHEAD_PRAYER):
+        PI.set_overhead(pl.p, _OVERHEAD_PRAYER[over])
+    if offensive == ST.OFFENSIVE_ON:
+        style = hit_style(set_attack_type(cfg, pl, pl.set))
+        PI.set_offensive(pl.p, offensive_mask(cfg, pl.build), cfg.build_offensive[pl.build, style])
     elif offensive == ST.OFFENSIVE_OFF:
-        p.active_prayers = np.uint32(p.active_prayers) & ~every
+        PI.clear_prayers(pl.p, offensive_mask(cfg, pl.build))
 
 
 @njit(cache=True)
 def _consume(s, cfg, me, food, karambwan, potion):
     """Food, then a potion dose, then a karambwan: the one same-tick combo (core.consumables)."""
     pl = s.players[me]
-    if food and pl.supplies[ST.SUP_FOOD] > 0:
-        if eat_food(pl.p, cfg.supply_consumable[pl.build, ST.SUP_FOOD], cfg.consumables):
-            pl.supplies[ST.SUP_FOOD] -= 1
-            pl.food_used += 1
+    ids = cfg.supply_consumable
+    if food and PI.use_supply(pl.p, pl.supplies, ST.SUP_FOOD, ids[pl.build, ST.SUP_FOOD], cfg.consumables):
+        pl.food_used += 1
     if potion != ST.POTION_NONE:
         slot = ST.SUP_BREW if potion == ST.POTION_BREW else (
             ST.SUP_RESTORE if potion == ST.POTION_RESTORE else _boost_slot(s, cfg, me))
-        if pl.supplies[slot] > 0 and cfg.supply_consumable[pl.build, slot] >= 0:
-            if drink_potion(pl.p, cfg.supply_consumable[pl.build, slot], cfg.consumables):
-                pl.supplies[slot] -= 1
-                if slot == ST.SUP_BREW:
-                    pl.brews_used += 1
-    if karambwan and pl.supplies[ST.SUP_KARAMBWAN] > 0:
-        if eat_food(pl.p, cfg.supply_consumable[pl.build, ST.SUP_KARAMBWAN], cfg.consumables):
-            pl.supplies[ST.SUP_KARAMBWAN] -= 1
-            pl.food_used += 1
+        if PI.use_supply(pl.p, pl.supplies, slot, ids[pl.build, slot], cfg.consumables) and slot == ST.SUP_BREW:
+            pl.brews_used += 1
+    if karambwan and PI.use_supply(pl.p, pl.supplies, ST.SUP_KARAMBWAN, ids[pl.build, ST.SUP_KARAMBWAN],
+                                   cfg.consumables):
+        pl.food_used += 1
 
 
 @njit(cache=True)
@@ -519,7 +474,7 @@ def can_attack(s, cfg, me, kind):
     if not attack_reach(s, cfg, me, pl.set):
         return False
     if pl.set == ST.SET_SPEC:
-        return pl.p.spec_energy >= spec_cost(cfg, pl)
+        return PI.can_special(pl.p, spec_cost(cfg, pl))
     return True
 
 

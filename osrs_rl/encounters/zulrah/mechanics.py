@@ -1,8 +1,8 @@
 """Zulrah: one player against the snake boss at its shrine; the kernels behind the ``zulrah`` spec.
 
 Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
-  1. the player's clicks: food -> potion (core.consumables), the gear switch, then overhead and
-     offensive prayers (the offensive one of the set just worn);
+  1. the player's clicks (core.player_input): food -> potion (core.consumables), the gear switch,
+     then overhead and offensive prayers (the offensive one of the set just worn);
   2. NPCs, before the player [combat.md 9]:
      a. the player's hits due on Zulrah and on snakelings land (the hit cap, core.damage CAP_ZULRAH,
         was applied when they were rolled); those on Zulrah wait while it dives [OSRS wiki];
@@ -39,13 +39,13 @@ attack's hits land after the weapon's normal delay.
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import player_input as PI
 from osrs_rl.core import prayers as P
 from osrs_rl.core import rng as R
 from osrs_rl.core import styles as S
 from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_accuracy
 from osrs_rl.core.attack import rolls_vs_npc, sample_hits
 from osrs_rl.core.collision import can_step
-from osrs_rl.core.consumables import drink_potion, eat_food
 from osrs_rl.core.damage import CAP_NONE, roll_npc_damage
 from osrs_rl.core.energy import (
     RUN_MIN_TO_RUN,
@@ -89,8 +89,10 @@ from osrs_rl.core.pending_hits import (
     push_hit,
 )
 from osrs_rl.core.player import reset_player, tick_action_timers
+from osrs_rl.core.player_input import has_prayer as has_prayer  # view.py and the solver read M.has_prayer
+from osrs_rl.core.player_input import protected_from
 from osrs_rl.core.prayer_drain import drain_prayer
-from osrs_rl.core.skills import HITPOINTS, NUM_SKILLS, PRAYER
+from osrs_rl.core.skills import HITPOINTS
 from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
 from osrs_rl.core.status import apply_venom, tick_status
 from osrs_rl.encounters.zulrah import rotations as RT
@@ -110,7 +112,8 @@ SNAKELING_MAGIC = (1, 4)       # 1/4 magic variant (2046), else melee (2045) [M:
 SNAKELING_SPEED = 3            # attack speed [M: wiki export via npcs.json; ZEN uses 4]
 SNAKELING_MAGIC_RANGE = 6      # [M: ZEN attack distance]
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in pvp)
-_OVERHEAD_OF_STYLE = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
+# the prayer each option of the overhead head clicks on (core.player_input.set_overhead; KEEP is not a click)
+_OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, PI.NO_PRAYER)
 _SOURCE_OF_FORM = (ST.SRC_SERPENTINE, ST.SRC_MAGMA, ST.SRC_TANZANITE)
 
 
@@ -150,19 +153,6 @@ def _hit_event(s, i, damage, x, y):
 
 
 # ---- small helpers ---------------------------------------------------------------------------
-@njit(cache=True)
-def has_prayer(p, prayer):
-    return (np.uint32(p.active_prayers) >> np.uint32(prayer)) & np.uint32(1) != 0
-
-
-@njit(cache=True)
-def protected_from(p, style):
-    """The player's overhead blocks a hit of pending-hit ``style``."""
-    if style == STYLE_TYPELESS:
-        return False
-    return has_prayer(p, _OVERHEAD_OF_STYLE[style])
-
-
 @njit(cache=True)
 def phase_ticks(s, cfg):
     """The whole cycle of this phase, rise to the next rise (rotations.py)."""
@@ -257,18 +247,13 @@ def special_cost(cfg, s):
 @njit(cache=True)
 def can_special(s, cfg):
     """The worn weapon has a special and the energy for it (the spec head's mask)."""
-    cost = special_cost(cfg, s)
-    return cost > 0 and s.p.spec_energy >= cost
+    return PI.can_special(s.p, special_cost(cfg, s))
 
 
 @njit(cache=True)
 def refresh_combat(s, cfg):
-    """The player's live combat record: its set's, with current levels and prayers."""
-    s.combat[0] = cfg.set_combat[s.tier, s.set]
-    c = s.combat[0]
-    for k in range(NUM_SKILLS):
-        c.levels[k] = s.p.levels[k]
-    c.prayers = s.p.active_prayers
+    """The player's live combat record (core.player_input) from the set it wears."""
+    PI.refresh_combat(s.combat, s.p, cfg.set_combat[s.tier, s.set])
 
 
 @njit(cache=True)
@@ -299,8 +284,7 @@ def _reset_player(s, cfg):
     t = s.tier
     reset_player(s.p, cfg.tier_levels[t], RT.PLAYER_START[0], RT.PLAYER_START[1])
     s.set = ST.SET_RANGED
-    for k in range(11):
-        s.p.equipment[k] = cfg.set_worn[t, s.set, k]
+    PI.wear(s.p, cfg.set_worn[t, s.set])
     for k in range(ST.NUM_SUPPLIES):
         s.supplies[k] = cfg.tier_supplies[t, k]
     s.stun = 0
@@ -350,15 +334,12 @@ def reset(s, cfg, seed):
 @njit(cache=True)
 def _consume(s, cfg, eat, drink):
     """Food, then a potion dose (core.consumables: the only same-tick order)."""
-    p = s.p
-    if eat and s.supplies[ST.SUP_FOOD] > 0:
-        if eat_food(p, cfg.supply_consumable[s.tier, ST.SUP_FOOD], cfg.consumables):
-            s.supplies[ST.SUP_FOOD] -= 1
-            s.supplies_used[ST.SUP_FOOD] += 1
+    ids = cfg.supply_consumable
+    if eat and PI.use_supply(s.p, s.supplies, ST.SUP_FOOD, ids[s.tier, ST.SUP_FOOD], cfg.consumables):
+        s.supplies_used[ST.SUP_FOOD] += 1
     if drink != ST.DRINK_NONE:
         slot = drink                # DRINK_PRAYER.. == SUP_PRAYER..
-        if s.supplies[slot] > 0 and drink_potion(p, cfg.supply_consumable[s.tier, slot], cfg.consumables):
-            s.supplies[slot] -= 1
+        if PI.use_supply(s.p, s.supplies, slot, ids[s.tier, slot], cfg.consumables):
             s.supplies_used[slot] += 1
 
 
@@ -367,25 +348,17 @@ def _switch(s, cfg, gear):
     if gear == ST.GEAR_KEEP or gear - 1 == s.set or cfg.set_present[s.tier, gear - 1] == 0:
         return
     s.set = gear - 1
-    for k in range(11):
-        s.p.equipment[k] = cfg.set_worn[s.tier, s.set, k]
+    PI.wear(s.p, cfg.set_worn[s.tier, s.set])
 
 
 @njit(cache=True)
 def _prayers(s, cfg, over, offensive):
-    p = s.p
-    if over != ST.OVERHEAD_KEEP:
-        mask = np.uint32(p.active_prayers) & ~np.uint32(P.OVERHEADS_MASK)
-        if over == ST.OVERHEAD_MAGIC and p.levels[PRAYER] > 0:
-            mask |= np.uint32(1) << np.uint32(P.PROTECT_FROM_MAGIC)
-        elif over == ST.OVERHEAD_MISSILES and p.levels[PRAYER] > 0:
-            mask |= np.uint32(1) << np.uint32(P.PROTECT_FROM_MISSILES)
-        p.active_prayers = mask
-    every = np.uint32(cfg.set_offensive_all[s.tier])
-    if offensive == ST.OFFENSIVE_ON and p.levels[PRAYER] > 0:
-        p.active_prayers = (np.uint32(p.active_prayers) & ~every) | np.uint32(cfg.set_offensive[s.tier, s.set])
+    if ST.OVERHEAD_KEEP < over < len(_OVERHEAD_PRAYER):
+        PI.set_overhead(s.p, _OVERHEAD_PRAYER[over])
+    if offensive == ST.OFFENSIVE_ON:
+        PI.set_offensive(s.p, cfg.set_offensive_all[s.tier], cfg.set_offensive[s.tier, s.set])
     elif offensive == ST.OFFENSIVE_OFF:
-        p.active_prayers = np.uint32(p.active_prayers) & ~every
+        PI.clear_prayers(s.p, cfg.set_offensive_all[s.tier])
 
 
 @njit(cache=True)
