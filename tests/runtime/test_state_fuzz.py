@@ -17,9 +17,22 @@ import pytest
 import osrs_rl
 from osrs_rl.runtime.checks import random_legal_actions
 from osrs_rl.runtime.fuzz import fuzz, leaves
-from osrs_rl.runtime.registry import get_spec
+from osrs_rl.runtime.registry import builtin_names, get_spec
 
-ENCOUNTERS = ("template", "pvp", "zulrah")
+
+def _one_per_state_layout() -> list[str]:
+    """Every built-in encounter, once per state dtype (pvp_selfplay shares pvp's state and bounds), so
+    a new encounter is fuzzed without being added here."""
+    seen, out = [], []
+    for name in builtin_names():
+        dtype = get_spec(name).state_dtype
+        if dtype not in seen:
+            seen.append(dtype)
+            out.append(name)
+    return out
+
+
+ENCOUNTERS = _one_per_state_layout()
 TICKS = 12
 
 
