@@ -76,8 +76,9 @@ def _formula_int64(trace, x, k):
 
 @njit
 def _formula_literals(trace, x):
-    return (formula.factor(trace, formula.Step.HIT_CAP, x, 11, 10) + formula.factor(trace, formula.Step.HIT_CAP, x, 9, 8)
-            + formula.add(trace, formula.Step.HIT_CAP, x, 3) + formula.note(trace, formula.Step.HIT_CAP, np.int32(x)))
+    return (formula.factor(trace, formula.Step.HIT_CAP, x, 11, 10)
+            + formula.factor(trace, formula.Step.HIT_CAP, x, 9, 8) + formula.add(trace, formula.Step.HIT_CAP, x, 3)
+            + formula.note(trace, formula.Step.HIT_CAP, np.int32(x)))
 
 
 def test_formula_steps_share_one_trunc_div_and_one_record():
