@@ -228,6 +228,9 @@ def can_step(flags, x, y, size, dx, dy):
 
     ``dx, dy`` are each in -1..1; ``(0, 0)`` is always allowed. Rule 4 of the module index.
     """
+    # int64 whatever the caller passes (int16 record fields, literal sizes): the helpers below then
+    # compile once, not once per argument type and literal value
+    x, y, size, dx, dy = np.int64(x), np.int64(y), np.int64(size), np.int64(dx), np.int64(dy)
     if dx == 0 and dy == 0:
         return True
     if dx == 0:

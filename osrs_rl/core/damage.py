@@ -73,7 +73,7 @@ def expected_accurate_damage(min_hit, max_hit, cap_kind):
 def roll_npc_damage(rng, max_hit):
     """Damage of an NPC's accurate hit: uniform in [0, max] with no accurate-0 raise (dps-calc
     ``NPCVsPlayerCalc`` and its DamageTaken tests: 0.9574 x 4.0 / 2.4 s = 1.596 dps vs Abyssal demon)."""
-    return R.inclusive(rng, max_hit)
+    return R.inclusive(rng, np.int64(max_hit))     # int64: one compiled inclusive for every caller
 
 
 @njit(cache=True)

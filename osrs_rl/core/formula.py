@@ -91,8 +91,9 @@ def record(trace, label, x, num, den, out):
 @njit(cache=True)
 def factor(trace, label, x, num, den):
     """``trunc(x * num / den)``, traced."""
-    out = trunc_div(x * num, den)
-    record(trace, label, x, num, den, out)
+    # int64 arguments (callers pass literals and int32 fields): trunc_div and record compile once
+    out = trunc_div(np.int64(x * num), np.int64(den))
+    record(trace, label, np.int64(x), np.int64(num), np.int64(den), out)
     return out
 
 
@@ -100,14 +101,14 @@ def factor(trace, label, x, num, den):
 def add(trace, label, x, k):
     """``x + k``, traced (``num`` holds ``k``, ``den`` is 0 to mark an addition)."""
     out = x + k
-    record(trace, label, x, k, 0, out)
+    record(trace, label, np.int64(x), np.int64(k), np.int64(0), np.int64(out))
     return out
 
 
 @njit(cache=True)
 def note(trace, label, value):
     """Record a value computed elsewhere (``den`` is -1 to mark a plain note)."""
-    record(trace, label, value, 0, -1, value)
+    record(trace, label, np.int64(value), np.int64(0), np.int64(-1), np.int64(value))
     return value
 
 

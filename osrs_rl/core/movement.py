@@ -84,15 +84,17 @@ def axis_gap(a, asize, b, bsize):
 @njit(cache=True)
 def chebyshev_distance(x0, y0, size0, x1, y1, size1):
     """Rule 1: Chebyshev distance between two footprints, edge to edge (0 when overlapping)."""
-    gx = axis_gap(x0, size0, x1, size1)
-    gy = axis_gap(y0, size0, y1, size1)
+    # int64 arguments: axis_gap compiles once, not once per argument type and literal size
+    gx = axis_gap(np.int64(x0), np.int64(size0), np.int64(x1), np.int64(size1))
+    gy = axis_gap(np.int64(y0), np.int64(size0), np.int64(y1), np.int64(size1))
     return gx if gx > gy else gy
 
 
 @njit(cache=True)
 def overlaps(x0, y0, size0, x1, y1, size1):
     """Whether two footprints share a tile."""
-    return axis_gap(x0, size0, x1, size1) == 0 and axis_gap(y0, size0, y1, size1) == 0
+    return (axis_gap(np.int64(x0), np.int64(size0), np.int64(x1), np.int64(size1)) == 0
+            and axis_gap(np.int64(y0), np.int64(size0), np.int64(y1), np.int64(size1)) == 0)
 
 
 @njit(cache=True)

@@ -78,7 +78,7 @@ def between(rng, lo, hi):
 @njit(cache=True)
 def chance(rng, num, den):
     """True with probability ``num / den`` exactly (integers, ``0 <= num <= den``)."""
-    return below(rng, den) < num
+    return below(rng, np.int64(den)) < num     # int64: below compiles once, not per literal den
 
 
 @njit(cache=True)

@@ -483,18 +483,21 @@ class Trainer:
     def _minibatch(self, idx, adv, ret, weights, entropy_coef: float) -> dict:
         s, dev, cfg = self.store, self.device, self.cfg.ppo
         T = s.horizon
-        obs = s.obs[:T, idx].to(dev)
-        valid = s.valid[:, idx].to(dev)
-        reset = s.reset[:T, idx].to(dev) if self.cfg.model.reset_on_episode else None
-        logits, value, _ = self.model.unroll(obs, s.state0[idx].to(dev), reset)
-        dist = MaskedMultiCategorical(logits, s.mask[:, idx].to(dev), self.collector.head_sizes)
-        new_logprob = dist.log_prob(s.action[:, idx].to(dev))
-        old_logprob = s.logprob[:, idx].to(dev)
-        a = adv[:, idx].to(dev)
+        # index_select, not advanced indexing: the same copy, several times faster on a CPU
+        def envs(x):
+            return x.index_select(1, idx).to(dev)
+        obs = envs(s.obs[:T])
+        valid = envs(s.valid)
+        reset = envs(s.reset[:T]) if self.cfg.model.reset_on_episode else None
+        logits, value, _ = self.model.unroll(obs, s.state0.index_select(0, idx).to(dev), reset)
+        dist = MaskedMultiCategorical(logits, envs(s.mask), self.collector.head_sizes)
+        new_logprob = dist.log_prob(envs(s.action))
+        old_logprob = envs(s.logprob)
+        a = envs(adv)
         if cfg.normalize_advantages:
             a = normalize_advantages(a, valid)
         pl = policy_loss(new_logprob, old_logprob, a, cfg.clip, weights, valid)
-        vl = value_loss(value, s.value[:T, idx].to(dev), ret[:, idx].to(dev), cfg.value_clip or None, weights, valid)
+        vl = value_loss(value, envs(s.value[:T]), envs(ret), cfg.value_clip or None, weights, valid)
         entropy = mean_entropy(dist.entropy(), valid)
         loss = pl.loss + cfg.value_coef * vl - entropy_coef * entropy
         self.optimizer.zero_grad(set_to_none=True)
