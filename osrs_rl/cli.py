@@ -194,18 +194,10 @@ def _eval_mode_error(args: argparse.Namespace) -> str | None:
 
 
 def encounter_settings(spec, pairs: list[str] | None) -> dict:
-    """``--set KEY=VALUE`` pairs as the encounter's config overrides: each key a config field of the spec,
-    each value one of its named choices or a number (the range is checked when the env is built)."""
-    fields = {f.name: f for f in spec.config_fields if not f.derived}
-    out = {}
-    for key, text in _pairs(pairs, "set").items():
-        if key not in fields:
-            from osrs_rl.runtime.config import describe_fields
+    """``--set KEY=VALUE`` pairs as the encounter's config overrides (``runtime.config.settings_from_text``)."""
+    from osrs_rl.runtime.config import settings_from_text
 
-            raise ValueError(f"encounter {spec.name!r} has no setting {key!r} (--set KEY=VALUE); its settings:\n"
-                             f"{describe_fields(spec)}")
-        out[key] = fields[key].parse(text)
-    return out
+    return settings_from_text(spec, _pairs(pairs, "set"))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

@@ -50,27 +50,35 @@ def cmd_view(args: argparse.Namespace) -> int:
     return _serve(app, args)
 
 
-def parse_config(pairs: list[str] | None) -> dict:
-    """``KEY=VALUE`` pairs as numbers (encounter settings are all numeric)."""
-    out = {}
+def parse_config(pairs: list[str] | None, spec=None) -> dict:
+    """``KEY=VALUE`` pairs as encounter settings: through ``spec``'s config fields when given (named
+    choices, e.g. ``gear_tier=max``; an unknown key is refused with the list), else as numbers."""
+    raw = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise ValueError(f"--config expects KEY=VALUE, got {pair!r}")
+            raise ValueError(f"--set expects KEY=VALUE, got {pair!r}")
+        raw[key.strip()] = value.strip()
+    if spec is not None:
+        from osrs_rl.runtime.config import settings_from_text
+
+        return settings_from_text(spec, raw)
+    out = {}
+    for key, value in raw.items():
         try:
-            out[key.strip()] = int(value)
+            out[key] = int(value)
         except ValueError:
             try:
-                out[key.strip()] = float(value)
+                out[key] = float(value)
             except ValueError:
-                raise ValueError(f"--config {key}={value!r}: the value must be a number") from None
+                raise ValueError(f"--set {key}={value!r}: the value must be a number") from None
     return out
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from osrs_rl.replay.play import PlayError
     from osrs_rl.replay.server import ApiError, PlayDefaults, ViewerApp
-    from osrs_rl.runtime.registry import names
+    from osrs_rl.runtime.registry import get_spec, names
 
     if args.encounter not in names():
         return _error(f"unknown encounter {args.encounter!r}; known: {', '.join(names())}")
@@ -80,7 +88,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _error(f"--seed must be >= 0, got {args.seed}")
     opponent = int(args.opponent) if args.opponent is not None and args.opponent.isdigit() else args.opponent
     try:
-        defaults = PlayDefaults(args.encounter, parse_config(args.config), args.seed, opponent, args.checkpoint)
+        settings = parse_config(args.config, get_spec(args.encounter))
+        defaults = PlayDefaults(args.encounter, settings, args.seed, opponent, args.checkpoint)
         app = ViewerApp(play=defaults, save_dir=args.save_dir)
         # bad settings, tiers or checkpoints fail here, not in the page; the first session also compiles
         # the encounter (up to a minute on a cold Numba cache), so the page's first tick does not wait
@@ -119,6 +128,7 @@ def add_play_parser(sub) -> None:
     who.add_argument("--checkpoint", metavar="C", help="a trained policy (osrs-rl train) as the opponent")
     p.add_argument("--seed", type=int, default=0, help="seed of the episode")
     p.add_argument("--save-dir", default="demonstrations", help="where saved sessions go")
-    p.add_argument("--config", action="append", metavar="KEY=VALUE", help="an encounter setting, e.g. max_ticks=500")
+    p.add_argument("--set", "--config", dest="config", action="append", metavar="KEY=VALUE",
+                   help="an encounter setting, as in eval (osrs-rl list ENCOUNTER names them), e.g. max_ticks=500")
     _server_options(p)
     p.set_defaults(func=cmd_play)

@@ -49,6 +49,20 @@ def describe_fields(spec: EncounterSpec) -> str:
     return "\n".join(rows) if rows else "  (this encounter has no settings)"
 
 
+def settings_from_text(spec: EncounterSpec, pairs: dict[str, str]) -> dict:
+    """Command-line ``KEY=VALUE`` settings (``--set``) as config overrides: each key a user setting of the
+    spec, each value one of its named choices or a number (``ConfigField.parse``; the range is checked
+    when the config is built). ValueError lists the settings for an unknown key."""
+    fields = {f.name: f for f in spec.config_fields if not f.derived}
+    out = {}
+    for key, text in pairs.items():
+        if key not in fields:
+            raise ValueError(f"encounter {spec.name!r} has no setting {key!r} (--set KEY=VALUE); its settings:\n"
+                             f"{describe_fields(spec)}")
+        out[key] = fields[key].parse(text)
+    return out
+
+
 def build_config(spec: EncounterSpec, overrides: dict | None = None) -> np.ndarray:
     """A one-element config array with defaults, then ``overrides``, validated."""
     overrides = dict(overrides or {})

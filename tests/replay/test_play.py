@@ -147,8 +147,10 @@ def test_bad_sessions_say_why(tmp_path):
 def test_play_and_view_commands_refuse_bad_input(tmp_path, capsys):
     for argv, message in [(["play", "nosuch"], "unknown encounter 'nosuch'"),
                           (["play", "pvp", "--opponent", "grandmaster"], "unknown scripted tier"),
-                          (["play", "template", "--config", "max_ticks=abc"], "must be a number"),
+                          (["play", "template", "--config", "max_ticks=abc"], "takes an integer"),
+                          (["play", "template", "--set", "no_such=1"], "has no setting 'no_such'"),
                           (["play", "template", "--config", "max_ticks=5"], "max_ticks"),
+                          (["play", "template", "--set", "max_ticks=5"], "max_ticks"),
                           (["play", "template", "--seed", "-1"], "--seed must be >= 0"),
                           (["view", str(tmp_path / "missing.orlr")], "no replay file")]:
         assert cli.main(argv) == 2, argv
