@@ -90,7 +90,7 @@ def test_discovered_made_and_checked(site):
 
 def test_train_eval_render_and_view(site):
     runs = site / "runs"
-    out = _run(site, "-m", "osrs_rl.cli", "train", NAME, "--run.total_steps", "60000", "--run.eval_episodes", "64",
+    out = _run(site, "-m", "osrs_rl.cli", "train", NAME, "--run.total_steps", "20000", "--run.eval_episodes", "32",
                "--run.out_dir", str(runs), "--run.name", "first")
     run = runs / "first"
     assert (run / "checkpoint.pt").is_file()
@@ -98,7 +98,7 @@ def test_train_eval_render_and_view(site):
     assert trained[0]["win_rate"] > 0          # the declared "cleared" counts; a guessed "won" would give 0
 
     # eval from the command line, and the same greedy episodes counted again from the raw metric
-    episodes = 48
+    episodes = 32
     cli = _run(site, "-m", "osrs_rl.cli", "eval", NAME, "--checkpoint", str(run / "checkpoint.pt"),
                "--episodes", str(episodes), "--greedy", "--seed", "3")
     counted = _python(site, f"""

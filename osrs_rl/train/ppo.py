@@ -124,6 +124,7 @@ class _StopSignals:
         self.previous: dict = {}
         self.held = False
         self.put_off = 0
+        self.requested = 0      # the first stop signal's number, kept even if its KeyboardInterrupt is lost
 
     def __enter__(self) -> _StopSignals:
         if threading.current_thread() is threading.main_thread():
@@ -133,8 +134,16 @@ class _StopSignals:
         return self
 
     def _stop(self, signum, frame):
+        self.requested = signum
         self.hold()
         raise KeyboardInterrupt(f"signal {signum}")
+
+    def check(self) -> None:
+        """Raise the stop now if a signal asked for one: a KeyboardInterrupt raised inside code that
+        swallows exceptions (a finalizer, a callback: "Exception ignored in ...") must not leave the run
+        going with every later signal put off."""
+        if self.requested:
+            raise KeyboardInterrupt(f"signal {self.requested}")
 
     def _later(self, signum, frame):
         self.put_off += 1
@@ -357,6 +366,8 @@ class Trainer:
             next_ckpt += cfg.run.checkpoint_every
             window_start, window_steps, window_iterations = time.monotonic(), 0, 0
             while self.global_step < cfg.run.total_steps:
+                if self._signals is not None:
+                    self._signals.check()
                 progress = self.global_step / cfg.run.total_steps
                 # ---- rollout ----
                 t0 = time.perf_counter()

@@ -35,7 +35,7 @@ def registered(tmp_path):
         return spec
     yield add
     for name in added:
-        registry._REGISTRY.pop(name, None)
+        registry.unregister(name)
 
 
 def test_an_encounter_without_a_preset_trains_from_the_defaults(registered):

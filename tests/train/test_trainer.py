@@ -282,6 +282,38 @@ def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
     assert resumed.global_step == t.global_step > 0
 
 
+def test_a_stop_signal_whose_interrupt_is_swallowed_still_stops_the_run(tmp_path, monkeypatch):
+    """A signal's KeyboardInterrupt raised inside code that swallows it (a finalizer, a callback:
+    "Exception ignored in ...") used to leave the run training with every later signal put off (a
+    fresh-clone CI run hung so). The run stops at the next iteration and saves, as for Ctrl-C."""
+    import signal
+
+    t = Trainer(_cfg(tmp_path, "--run.total_steps", "100000", "--run.eval_episodes", "0"), console=False)
+    calls = []
+    real_update = t.update
+
+    def update(progress):
+        calls.append(progress)
+        if len(calls) == 2:
+            try:
+                t._signals._stop(signal.SIGTERM, None)      # the handler runs where its exception is lost
+            except KeyboardInterrupt:
+                pass
+        return real_update(progress)
+
+    monkeypatch.setattr(t, "update", update)
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(KeyboardInterrupt, match="signal 15"):
+            t.train()
+    finally:
+        for sig, handler in previous.items():       # the held handlers stay installed by design
+            signal.signal(sig, handler)
+    assert len(calls) == 2                           # stopped before a third update
+    resumed = Trainer(_cfg(tmp_path, "--run.total_steps", "100000"), resume=t.checkpoint_path(), console=False)
+    assert resumed.global_step == t.global_step > 0
+
+
 def test_sigterm_stops_like_ctrl_c(tmp_path):
     """A scheduler's SIGTERM (or `kill`) saves a checkpoint and says how to resume, like Ctrl-C.
     Further SIGTERMs close behind the first (an impatient `kill`, or Ctrl-C twice) must not abort that
