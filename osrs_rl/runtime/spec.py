@@ -487,16 +487,15 @@ class EncounterSpec:
 
     def scripted_policy(self, name: str) -> ScriptedPolicy:
         """The declared scripted policy ``name`` (KeyError listing the declared ones)."""
-        for p in self.scripted_policies:
-            if p.name == name:
-                return p
-        known = ", ".join(p.name for p in self.scripted_policies) or "none"
-        raise KeyError(f"encounter {self.name!r} has no scripted policy {name!r} (its scripted policies: {known})")
+        return self._declared(self.scripted_policies, "scripted policy", "scripted policies", name)
 
     def tool(self, name: str) -> Tool:
         """The declared tool ``name`` (KeyError listing the declared ones)."""
-        for t in self.tools:
-            if t.name == name:
-                return t
-        known = ", ".join(t.name for t in self.tools) or "none"
-        raise KeyError(f"encounter {self.name!r} has no tool {name!r} (its tools: {known})")
+        return self._declared(self.tools, "tool", "tools", name)
+
+    def _declared(self, items, kind: str, kinds: str, name: str):
+        for item in items:
+            if item.name == name:
+                return item
+        known = ", ".join(item.name for item in items) or "none"
+        raise KeyError(f"encounter {self.name!r} has no {kind} {name!r} (its {kinds}: {known})")

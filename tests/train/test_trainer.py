@@ -264,7 +264,9 @@ def test_memory_across_episodes_option(tmp_path):
     assert t.store.reset[1:].any()          # episodes did start inside the rollout
 
 
-def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
+def _on_second_update(tmp_path, monkeypatch, action):
+    """A short template Trainer whose second update first runs ``action(trainer)``; returns the trainer
+    and the list of updates begun."""
     t = Trainer(_cfg(tmp_path, "--run.total_steps", "100000", "--run.eval_episodes", "0"), console=False)
     calls = []
     real_update = t.update
@@ -272,10 +274,18 @@ def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
     def update(progress):
         calls.append(progress)
         if len(calls) == 2:
-            raise KeyboardInterrupt
+            action(t)
         return real_update(progress)
 
     monkeypatch.setattr(t, "update", update)
+    return t, calls
+
+
+def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
+    def ctrl_c(_):
+        raise KeyboardInterrupt
+
+    t, _ = _on_second_update(tmp_path, monkeypatch, ctrl_c)
     with pytest.raises(KeyboardInterrupt):
         t.train()
     resumed = Trainer(_cfg(tmp_path, "--run.total_steps", "100000"), resume=t.checkpoint_path(), console=False)
@@ -288,20 +298,13 @@ def test_a_stop_signal_whose_interrupt_is_swallowed_still_stops_the_run(tmp_path
     fresh-clone CI run hung so). The run stops at the next iteration and saves, as for Ctrl-C."""
     import signal
 
-    t = Trainer(_cfg(tmp_path, "--run.total_steps", "100000", "--run.eval_episodes", "0"), console=False)
-    calls = []
-    real_update = t.update
+    def swallowed_sigterm(t):
+        try:
+            t._signals._stop(signal.SIGTERM, None)          # the handler runs where its exception is lost
+        except KeyboardInterrupt:
+            pass
 
-    def update(progress):
-        calls.append(progress)
-        if len(calls) == 2:
-            try:
-                t._signals._stop(signal.SIGTERM, None)      # the handler runs where its exception is lost
-            except KeyboardInterrupt:
-                pass
-        return real_update(progress)
-
-    monkeypatch.setattr(t, "update", update)
+    t, calls = _on_second_update(tmp_path, monkeypatch, swallowed_sigterm)
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         with pytest.raises(KeyboardInterrupt, match="signal 15"):
