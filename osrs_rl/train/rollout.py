@@ -28,7 +28,7 @@ import time
 import numpy as np
 import torch
 
-from osrs_rl.agent.distributions import MaskedMultiCategorical
+from osrs_rl.agent.distributions import sample_with_log_prob
 from osrs_rl.train.training_replays import EpisodeTape
 
 
@@ -204,10 +204,9 @@ class Collector:
         obs = store.obs[t, c].to(self.device, non_blocking=True)
         mask = store.mask[t, c].to(self.device, non_blocking=True)
         logits, value, h.state = self.model.step(obs, h.state, self._reset_flags(h))
-        dist = MaskedMultiCategorical(logits, mask, self.head_sizes)
-        action = dist.sample(self.generator)
+        action, logprob = sample_with_log_prob(logits, mask, self.head_sizes, self.generator)
         store.action[t, c] = action.cpu()
-        store.logprob[t, c] = dist.log_prob(action).float().cpu()
+        store.logprob[t, c] = logprob.cpu()
         store.value[t, c] = value.float().cpu()
         return store.action[t, c].numpy()
 

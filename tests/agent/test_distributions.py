@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from osrs_rl.agent.distributions import MaskedMultiCategorical
+from osrs_rl.agent.distributions import MaskedMultiCategorical, sample_with_log_prob
 
 HEADS = (3, 1, 5, 2)
 
@@ -145,8 +145,8 @@ def test_wrong_shapes_are_refused_with_the_sizes():
 
 def test_sample_is_the_inverse_cdf_of_the_log_probabilities_drawn_with_the_same_uniforms():
     """The sampler's arithmetic is pinned: one uniform per head and row from the generator, scaled by
-    the head's total probability, against the cumulative sum of exp(log_probs) option by option. A
-    faster sampler must keep it (the main job's runs are reproduced exactly from their seed)."""
+    the head's total probability, against the cumulative sum of exp(log_probs) option by option
+    (evaluation and play sample so; the rollout's compiled sampler draws the same uniforms, below)."""
     logits, mask = random_case(512, seed=5, heads=(25, 10, 4, 3))
     mask[:7, 25:35] = False                                       # a head with nothing legal: option 0
     dist = MaskedMultiCategorical(logits, mask, (25, 10, 4, 3))
@@ -164,3 +164,49 @@ def test_entropy_matches_the_plain_formula_on_many_heads():
     lp = dist.log_probs
     plain = -(lp.exp() * lp).masked_fill(~dist.legal, 0.0).sum(-1)
     torch.testing.assert_close(dist.entropy_per_head(), plain, rtol=1e-6, atol=1e-7)
+
+
+# ---- sample_with_log_prob: the rollout's compiled CPU sampler -------------------------------------
+
+def test_fast_sampler_log_prob_equals_the_distributions():
+    logits, mask = random_case(512, seed=11, heads=(25, 10, 4, 3, 1))
+    mask[:5, 25:35] = False                                       # a head with nothing legal: option 0
+    actions, logprob = sample_with_log_prob(logits, mask, (25, 10, 4, 3, 1), torch.Generator().manual_seed(3))
+    assert actions.dtype == torch.int64 and actions.shape == (512, 5) and logprob.dtype == torch.float32
+    dist = MaskedMultiCategorical(logits, mask, (25, 10, 4, 3, 1))
+    torch.testing.assert_close(logprob, dist.log_prob(actions), rtol=1e-5, atol=1e-5)
+    assert (actions[:5, 1] == 0).all() and (actions[:, 4] == 0).all()
+    offsets = torch.tensor([0, 25, 35, 39, 42])
+    legal_rows = torch.arange(512) >= 5
+    assert mask[legal_rows].gather(1, (actions + offsets)[legal_rows]).all(), "sampled a masked option"
+
+
+def test_fast_sampler_frequencies_follow_the_legal_softmax():
+    logits, mask = hand_case()
+    logits = torch.where(mask, logits, 50.0)                      # the illegal option would win unmasked
+    actions, _ = sample_with_log_prob(logits.expand(20000, 5), mask.expand(20000, 5), (3, 2),
+                                      torch.Generator().manual_seed(4))
+    freq0 = torch.bincount(actions[:, 0], minlength=3).float() / 20000
+    freq1 = torch.bincount(actions[:, 1], minlength=2).float() / 20000
+    assert freq0[1] == 0
+    torch.testing.assert_close(freq0[[0, 2]], torch.softmax(torch.tensor([1.0, 3.0]), 0), atol=0.015, rtol=0)
+    torch.testing.assert_close(freq1, torch.softmax(torch.tensor([0.5, -0.5]), 0), atol=0.015, rtol=0)
+
+
+def test_fast_sampler_draws_what_the_distribution_draws_from_the_same_generator():
+    """Same uniforms ([H, N] from the generator), same inverse CDF: the picks agree except where a
+    uniform falls within float rounding of a boundary between two options."""
+    logits, mask = random_case(4096, seed=12, heads=(25, 10, 4, 3))
+    fast, _ = sample_with_log_prob(logits, mask, (25, 10, 4, 3), torch.Generator().manual_seed(5))
+    slow = MaskedMultiCategorical(logits, mask, (25, 10, 4, 3)).sample(torch.Generator().manual_seed(5))
+    assert (fast != slow).any(-1).float().mean() < 0.002
+    a, _ = sample_with_log_prob(logits, mask, (25, 10, 4, 3), torch.Generator().manual_seed(5))
+    assert torch.equal(a, fast)                                   # reproducible from the generator
+
+
+def test_fast_sampler_refuses_mismatched_shapes():
+    logits, mask = random_case(4, seed=13)
+    with pytest.raises(ValueError, match="sum to 11"):
+        sample_with_log_prob(logits[:, :10], mask[:, :10], HEADS)
+    with pytest.raises(ValueError, match="mask shape"):
+        sample_with_log_prob(logits, mask[:, :5], HEADS)
