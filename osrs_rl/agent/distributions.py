@@ -247,3 +247,69 @@ def sample_with_log_prob(logits: torch.Tensor, mask: torch.Tensor | None, head_s
     logprob = np.empty(n, dtype=np.float32)
     _sample_rows(flat, legal, _offsets(heads), u, action, logprob)
     return torch.from_numpy(action), torch.from_numpy(logprob)
+
+
+# ---- the update's log-probabilities and entropies ------------------------------------------------
+
+@lru_cache(maxsize=64)
+def _flat_layout(head_sizes: tuple[int, ...], device: torch.device) -> tuple[torch.Tensor, ...]:
+    """(head of each flat column ``[A]``, first column of each head ``[H]``, one-hot ``[A, H]`` float,
+    gather index ``[H * M]`` of the head-major padded block, as ``_padded_layout``'s but transposed)."""
+    head = torch.repeat_interleave(torch.arange(len(head_sizes)), torch.tensor(head_sizes))
+    first = torch.tensor((0, *head_sizes[:-1])).cumsum(0)
+    onehot = torch.nn.functional.one_hot(head, len(head_sizes)).float()
+    slots, _ = _padded_layout(head_sizes, torch.device("cpu"))
+    head_major = slots.view(max(head_sizes), len(head_sizes)).t().reshape(-1)
+    return head.to(device), first.to(device), onehot.to(device), head_major.to(device)
+
+
+def log_prob_and_entropy(logits: torch.Tensor, mask: torch.Tensor | None, actions: torch.Tensor,
+                         head_sizes: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(log_prob(actions), entropy())`` of ``MaskedMultiCategorical(logits, mask, head_sizes)``, both
+    ``[...]``, differentiable: what a PPO update needs.
+
+    The same numbers (to float32 rounding) from the flat ``[..., sum(head_sizes)]`` layout, without the
+    padded ``[max head, heads, N]`` block the distribution builds: with one large head among small
+    ones most of that block is padding (Zulrah: 55 real options in 200 slots), and an update spends
+    its time there. Per-head sums are a product with the column -> head one-hot matrix; each head's
+    maximum, subtracted for stability, is taken without gradient (the results do not depend on it).
+    An action outside the mask gets ``MASKED_LOGIT``.
+    """
+    heads = tuple(int(s) for s in head_sizes)
+    total = sum(heads)
+    if logits.shape[-1] != total:
+        raise ValueError(f"logits has {logits.shape[-1]} columns, but head_sizes {heads} sum to {total}")
+    if actions.shape[-1] != len(heads) or actions.shape[:-1] != logits.shape[:-1]:
+        raise ValueError(f"actions has shape {tuple(actions.shape)}; expected {tuple(logits.shape[:-1])} "
+                         f"+ ({len(heads)},), one per head")
+    batch = logits.shape[:-1]
+    x = logits.reshape(-1, total)
+    if x.dtype in (torch.float16, torch.bfloat16):
+        x = x.float()
+    head, first, onehot, head_major = _flat_layout(heads, x.device)
+    if mask is None:
+        legal = torch.ones_like(x, dtype=torch.bool)
+    else:
+        if mask.shape != logits.shape:
+            raise ValueError(f"mask shape {tuple(mask.shape)} differs from logits shape {tuple(logits.shape)}")
+        legal = mask.reshape(-1, total)
+        # a head with nothing legal keeps option 0, as in MaskedMultiCategorical
+        empty = (legal.to(onehot.dtype) @ onehot) == 0
+        if empty.any():
+            legal = legal.clone()
+            legal[:, first] |= empty
+    keep = legal.to(x.dtype)
+    with torch.no_grad():
+        padded = torch.cat([torch.where(legal, x, MASKED_LOGIT), x.new_full((x.shape[0], 1), MASKED_LOGIT)], 1)
+        top = padded.index_select(1, head_major).view(x.shape[0], len(heads), -1).amax(-1)     # [N, H]
+    # illegal options: 0 before the exp (no slow path on huge negatives, no inf - inf) and 0 after it
+    shifted = torch.where(legal, x - top.index_select(1, head), 0.0)
+    weight = shifted.exp() * keep
+    norm = weight @ onehot                                                     # [N, H]
+    log_norm = norm.log()
+    picked = (actions.reshape(-1, len(heads)) + first).clamp(0, total - 1)
+    lp = shifted.gather(1, picked) - log_norm
+    lp = torch.where(legal.gather(1, picked), lp, MASKED_LOGIT)
+    prob = weight / norm.index_select(1, head)
+    entropy = log_norm - (prob * shifted) @ onehot
+    return lp.sum(-1).view(batch), entropy.sum(-1).view(batch)

@@ -37,7 +37,7 @@ from osrs_rl.agent.checkpoint import (
     save_checkpoint,
 )
 from osrs_rl.agent.config import RunSection, TrainConfig, check_resumable, from_dict, parse_overrides, resume_overrides
-from osrs_rl.agent.distributions import MaskedMultiCategorical
+from osrs_rl.agent.distributions import log_prob_and_entropy
 from osrs_rl.agent.policy import make_model, model_meta
 from osrs_rl.io.atomic import remove_stale_temp_files
 from osrs_rl.runtime.registry import get_spec
@@ -501,15 +501,15 @@ class Trainer:
         valid = envs(s.valid)
         reset = envs(s.reset[:T]) if self.cfg.model.reset_on_episode else None
         logits, value, _ = self.model.unroll(obs, s.state0.index_select(0, idx).to(dev), reset)
-        dist = MaskedMultiCategorical(logits, envs(s.mask), self.collector.head_sizes)
-        new_logprob = dist.log_prob(envs(s.action))
+        new_logprob, entropy_per_sample = log_prob_and_entropy(logits, envs(s.mask), envs(s.action),
+                                                               self.collector.head_sizes)
         old_logprob = envs(s.logprob)
         a = envs(adv)
         if cfg.normalize_advantages:
             a = normalize_advantages(a, valid)
         pl = policy_loss(new_logprob, old_logprob, a, cfg.clip, weights, valid)
         vl = value_loss(value, envs(s.value[:T]), envs(ret), cfg.value_clip or None, weights, valid)
-        entropy = mean_entropy(dist.entropy(), valid)
+        entropy = mean_entropy(entropy_per_sample, valid)
         loss = pl.loss + cfg.value_coef * vl - entropy_coef * entropy
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()

@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from osrs_rl.agent.distributions import MaskedMultiCategorical, sample_with_log_prob
+from osrs_rl.agent.distributions import MaskedMultiCategorical, log_prob_and_entropy, sample_with_log_prob
 
 HEADS = (3, 1, 5, 2)
 
@@ -210,3 +210,37 @@ def test_fast_sampler_refuses_mismatched_shapes():
         sample_with_log_prob(logits[:, :10], mask[:, :10], HEADS)
     with pytest.raises(ValueError, match="mask shape"):
         sample_with_log_prob(logits, mask[:, :5], HEADS)
+
+
+# ---- log_prob_and_entropy: the update's flat-layout path -----------------------------------------
+
+@pytest.mark.parametrize("heads", [HEADS, (25, 10, 4, 3, 4, 2, 5, 2)])
+def test_flat_log_prob_and_entropy_equal_the_distributions_with_their_gradients(heads):
+    logits, mask = random_case(6 * 40, seed=14, heads=heads)
+    mask[:3, heads[0]:heads[0] + heads[1]] = False                # head 1 with nothing legal: option 0
+    logits = (logits * 4).view(6, 40, -1).requires_grad_()        # [T, B, A], as an update sees it
+    mask = mask.view(6, 40, -1)
+    dist = MaskedMultiCategorical(logits, mask, heads)
+    actions = dist.sample(torch.Generator().manual_seed(15))
+    want_lp, want_ent = dist.log_prob(actions), dist.entropy()
+    (want_lp.sum() + 0.3 * want_ent.sum()).backward()
+    want_grad, logits.grad = logits.grad.clone(), None
+    lp, ent = log_prob_and_entropy(logits, mask, actions, heads)
+    assert lp.shape == ent.shape == (6, 40)
+    torch.testing.assert_close(lp, want_lp, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(ent, want_ent, rtol=1e-5, atol=1e-5)
+    (lp.sum() + 0.3 * ent.sum()).backward()
+    torch.testing.assert_close(logits.grad, want_grad, rtol=1e-4, atol=1e-5)
+    assert (logits.grad[~mask] == 0).all()
+
+
+def test_flat_path_takes_infinite_illegal_logits_and_flags_an_illegal_action():
+    logits, mask = hand_case()
+    logits = logits.masked_fill(~mask, float("-inf")).expand(2, 5).clone().requires_grad_()
+    lp, ent = log_prob_and_entropy(logits, mask.expand(2, 5), torch.tensor([[2, 0], [1, 1]]), (3, 2))
+    p0 = torch.log_softmax(torch.tensor([1.0, 3.0]), 0)
+    p1 = torch.log_softmax(torch.tensor([0.5, -0.5]), 0)
+    torch.testing.assert_close(lp[0], p0[1] + p1[0])
+    assert lp[1] < -1e8                                           # option 1 of head 0 is masked
+    (lp[0] + ent.sum()).backward()
+    assert torch.isfinite(logits.grad).all() and (logits.grad[:, 1] == 0).all()
