@@ -4,7 +4,7 @@ Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
   1. the player's clicks (core.player_input): a potion dose (brew or restore, core.consumables), then the
      overhead and the offensive prayer (Rigour);
   2. the player's hits due on monsters land (arrows loosed last tick or before); a monster at 0 dies and
-     keeps its slot until the next wave (its resurrection is part 2);
+     keeps its slot until the next wave (its resurrection is part 2); a blob splits into three bloblets;
   3. monsters, in slot order (the spawn order), before the player [combat.md 9; InfernoTrainer World.ts
      ticks every mob's movement, then every mob's attack, then the player]. Each one:
      a. counts its attack timer down, then waits out its stun (1 tick after spawning);
@@ -88,6 +88,8 @@ NIBBLER_PILLAR_MAX = 4         # a nibbler chews 0..4 off a pillar [M: InfernoTr
 MELEE_IF_CLOSE = (1, 2)        # an adjacent ranger/mager/blob melees with p = 1/2 [M: InfernoTrainer Mob.attack]
 BLOB_SCAN_DELAY = 3            # a blob fires 3 ticks after its scan, and scans 3 ticks after firing
                                # [H: InfernoTrainer JalAk.ts attackSpeed 3 on both; RuneLite cycle 6]
+BLOBLET_OFFSETS = (1, 0, 2)    # ranged, melee, magic bloblet: (+d, +d) from the blob's south-west tile
+BLOBLET_COOLDOWN = 4           # [M: InfernoTrainer JalAk.ts cooldown 4]
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in zulrah)
 _OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE,
                     PI.NO_PRAYER)
@@ -449,8 +451,28 @@ def land_monster_hits(s, cfg):
             m.state = ST.SLOT_DEAD
             s.kills[m.kind] += 1
             record_event(s, EV_DEATH, ST.ENT_MONSTER + k, ENTITY_NONE, -1, 0, EVF_KILLED, m.x, m.y)
+            if m.kind == ST.K_BLOB:
+                split_blob(s, cfg, m.x, m.y)
     s.damage_dealt += dealt
     return dealt
+
+
+@njit(cache=True)
+def split_blob(s, cfg, x, y):
+    """A dead blob splits into three bloblets, ranged at (+1, +1), melee on its tile, magic at (+2, +2) from
+    its south-west tile (InfernoTrainer JalAk.ts removedFromWorld: IT (+1, -1), (0, 0), (+2, -2), IT y
+    south), each waiting 4 ticks before its first attack (``cooldown: 4``). APPROXIMATION: they appear on
+    the tick the blob dies; InfernoTrainer adds them when the dead blob is removed, after its death
+    animation, a delay no source gives in ticks. A bloblet finds the first free slot; there is always one
+    (state.py: 14 of 16 at most)."""
+    kinds = (ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE, ST.K_BLOBLET_MAGIC)
+    for j in range(3):
+        for slot in range(ST.MONSTER_SLOTS):
+            if s.monsters[slot].state == ST.SLOT_FREE:
+                off = BLOBLET_OFFSETS[j]
+                _place(s, cfg, slot, kinds[j], x + off, y + off, ST.TARGET_PLAYER)
+                s.monsters[slot].attack_timer = BLOBLET_COOLDOWN
+                break
 
 
 @njit(cache=True)
