@@ -32,8 +32,8 @@ def act(**heads):
 
 
 def empty_arena(env, player=(15, 15), hp=BIG_HP):
-    """No monsters (the wave's slots freed but the wave not cleared: one idle monster keeps it open far
-    away in slot 15 unless the test frees it), the player on ``player``."""
+    """Every slot freed and no hit in flight, the player on ``player`` with ``hp``. With no monster left the
+    wave clears at the end of the next tick: ``keeper`` keeps it open."""
     s = env.states[0]
     s["monsters"]["state"] = ST.SLOT_FREE
     s["p"]["x"], s["p"]["y"] = player
