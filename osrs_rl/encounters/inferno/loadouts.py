@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from numba import njit
 
 from osrs_rl.core import collision as C
 from osrs_rl.core import equipment as E
@@ -79,29 +80,41 @@ def move_steps() -> list[tuple[tuple[int, int], tuple[int, int]]]:
     return [((0, 0), (0, 0))] + [((dx, dy), (0, 0)) for dx, dy in WALK] + [run_steps(dx, dy) for dx, dy in RUN]
 
 
+@njit(cache=True)
+def _move_table(flags, dx, dy, out):
+    """``out[x, y]`` bit m: move m's steps (``dx``/``dy`` [move, step]) each pass core.collision.can_step
+    from walkable tile (x, y); bit 0 (idle) on every walkable tile."""
+    for x in range(flags.shape[0]):
+        for y in range(flags.shape[1]):
+            if flags[x, y] & C.BLOCKED:
+                continue
+            bits = np.uint32(1)
+            for m in range(1, dx.shape[0]):
+                cx, cy, good = x, y, True
+                for j in range(dx.shape[1]):
+                    if dx[m, j] == 0 and dy[m, j] == 0:
+                        continue
+                    if not C.can_step(flags, cx, cy, 1, dx[m, j], dy[m, j]):
+                        good = False
+                        break
+                    cx += dx[m, j]
+                    cy += dy[m, j]
+                if good:
+                    bits |= np.uint32(1) << np.uint32(m)
+            out[x, y] = bits
+
+
 @cache
 def arena_tables() -> tuple[np.ndarray, np.ndarray]:
     """(maps, move_ok): the collision map for each set of standing pillars and, on each, the moves legal
-    from every walkable tile (bit m: move m's steps pass core.collision.can_step one by one)."""
+    from every walkable tile."""
     maps = A.all_flags()
     steps = move_steps()
+    dx = np.array([[a[0], b[0]] for a, b in steps], dtype=np.int64)
+    dy = np.array([[a[1], b[1]] for a, b in steps], dtype=np.int64)
     ok = np.zeros((ST.NUM_MASKS, A.GRID_W, A.GRID_H), dtype=np.uint32)
     for mask in range(ST.NUM_MASKS):
-        flags = maps[mask]
-        for x, y in np.argwhere((flags & C.BLOCKED) == 0):
-            bits = 1
-            for m in range(1, ST.NUM_MOVES):
-                cx, cy, good = int(x), int(y), True
-                for dx, dy in steps[m]:
-                    if dx == 0 and dy == 0:
-                        continue
-                    if not C.can_step(flags, cx, cy, 1, dx, dy):
-                        good = False
-                        break
-                    cx, cy = cx + dx, cy + dy
-                if good:
-                    bits |= 1 << m
-            ok[mask, x, y] = bits
+        _move_table(maps[mask], dx, dy, ok[mask])
     maps.setflags(write=False)
     ok.setflags(write=False)
     return maps, ok
