@@ -1,0 +1,192 @@
+"""Tables for the kernels: the arena's maps and move tables, the wave table, the monster rows and the
+player's loadout. ``fill_config`` is the spec's config hook.
+
+The loadout is the usual max-gear twisted bow setup (Masori (f), Dizana's quiver, necklace of anguish,
+dragon arrows, Rigour), built with the engine's combatant builder (``osrs_rl.data.combatants``), so
+accuracy, max hit and the twisted bow's scaling on each monster's magic come from core.accuracy and
+core.max_hit as in the calculator. The item choice is a design decision of this project, not a sourced
+fact (it is Zulrah's max ranged set, whose gear.json names the same items).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import collision as C
+from osrs_rl.core import equipment as E
+from osrs_rl.core import hit_delay as HD
+from osrs_rl.core import prayers as P
+from osrs_rl.core import specials as SP
+from osrs_rl.core import styles as S
+from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
+from osrs_rl.core.skills import SKILL_NAMES
+from osrs_rl.data import tables
+from osrs_rl.data.combatants import build_combatant
+from osrs_rl.runtime.config import ConfigError
+
+from . import arena as A
+from . import state as ST
+from . import waves as W
+
+# walk directions (moves 1..8): N, NE, E, SE, S, SW, W, NW
+WALK = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+# run destinations (moves 9..24): the 16 tiles two steps away, clockwise from north
+RUN = ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (2, -1), (2, -2), (1, -2),
+       (0, -2), (-1, -2), (-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2))
+
+TBOW_GEAR = {"head": "Masori mask (f)", "cape": "Dizana's quiver (Charged)", "neck": "Necklace of anguish",
+             "ammo": "Dragon arrow (Unpoisoned)", "weapon": "Twisted bow", "body": "Masori body (f)",
+             "legs": "Masori chaps (f)", "hands": "Zaryte vambraces", "feet": "Pegasian boots",
+             "ring": "Venator ring"}
+TBOW_STYLE = "Rapid"
+TBOW_PRAYERS = ("Rigour",)
+
+# Attack facts per kind that npcs.json does not hold as numbers. Range: RuneLite inferno plugin
+# InfernoNPC.Type.range (bat 4, blob 15, bloblets 15, melee 1; ranger and mager "98", i.e. the whole arena),
+# OSRS wiki / dps-calc speeds via npcs.json. Style of the distance attack and whether the kind melees
+# when adjacent: InfernoTrainer mobs/*.ts (attackStyleForNewAttack, canMeleeIfClose). Extra delay: Jal-Xil's
+# projectile is 2 ticks slower than a bow's (InfernoTrainer JalXil.ts reduceDelay -2) [M].
+_ARENA_RANGE = 60
+_ATTACK = {   # kind: (range, distance style, melee when adjacent, extra delay)
+    ST.K_NIBBLER: (1, STYLE_MELEE, 0, 0),
+    ST.K_BAT: (4, STYLE_RANGED, 0, 0),
+    ST.K_BLOB: (15, STYLE_MAGIC, 1, 0),            # magic or ranged by its scan (part 2), crush adjacent
+    ST.K_BLOBLET_MAGIC: (15, STYLE_MAGIC, 0, 0),
+    ST.K_BLOBLET_RANGED: (15, STYLE_RANGED, 0, 0),
+    ST.K_BLOBLET_MELEE: (1, STYLE_MELEE, 0, 0),
+    ST.K_MELEER: (1, STYLE_MELEE, 0, 0),
+    ST.K_RANGER: (_ARENA_RANGE, STYLE_RANGED, 1, 2),
+    ST.K_MAGER: (_ARENA_RANGE, STYLE_MAGIC, 1, 0),
+    ST.K_JAD: (_ARENA_RANGE, STYLE_MAGIC, 1, 0),
+    ST.K_JAD_HEALER: (1, STYLE_MELEE, 0, 0),
+    ST.K_ZUK: (_ARENA_RANGE, STYLE_MAGIC, 0, 0),
+    ST.K_SHIELD: (0, STYLE_MELEE, 0, 0),
+    ST.K_ZUK_HEALER: (_ARENA_RANGE, STYLE_MAGIC, 0, 0),
+}
+
+
+def run_steps(dx: int, dy: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The two steps of a run to (dx, dy): diagonal first while both axes differ, then straight
+    (core.movement rule 3)."""
+    first = (int(np.sign(dx)), int(np.sign(dy)))
+    return first, (int(np.sign(dx - first[0])), int(np.sign(dy - first[1])))
+
+
+def move_steps() -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    return [((0, 0), (0, 0))] + [((dx, dy), (0, 0)) for dx, dy in WALK] + [run_steps(dx, dy) for dx, dy in RUN]
+
+
+@njit(cache=True)
+def _move_table(flags, dx, dy, out):
+    """``out[x, y]`` bit m: move m's steps (``dx``/``dy`` [move, step]) each pass core.collision.can_step
+    from walkable tile (x, y); bit 0 (idle) on every walkable tile."""
+    for x in range(flags.shape[0]):
+        for y in range(flags.shape[1]):
+            if flags[x, y] & C.BLOCKED:
+                continue
+            bits = np.uint32(1)
+            for m in range(1, dx.shape[0]):
+                cx, cy, good = x, y, True
+                for j in range(dx.shape[1]):
+                    if dx[m, j] == 0 and dy[m, j] == 0:
+                        continue
+                    if not C.can_step(flags, cx, cy, 1, dx[m, j], dy[m, j]):
+                        good = False
+                        break
+                    cx += dx[m, j]
+                    cy += dy[m, j]
+                if good:
+                    bits |= np.uint32(1) << np.uint32(m)
+            out[x, y] = bits
+
+
+@cache
+def arena_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(maps, move_ok): the collision map for each set of standing pillars and, on each, the moves legal
+    from every walkable tile."""
+    maps = A.all_flags()
+    steps = move_steps()
+    dx = np.array([[a[0], b[0]] for a, b in steps], dtype=np.int64)
+    dy = np.array([[a[1], b[1]] for a, b in steps], dtype=np.int64)
+    ok = np.zeros((ST.NUM_MASKS, A.GRID_W, A.GRID_H), dtype=np.uint32)
+    for mask in range(ST.NUM_MASKS):
+        _move_table(maps[mask], dx, dy, ok[mask])
+    maps.setflags(write=False)
+    ok.setflags(write=False)
+    return maps, ok
+
+
+def _fill_arena(cfg) -> None:
+    maps, ok = arena_tables()
+    cfg["maps"] = maps
+    cfg["move_ok"] = ok
+    for m, (a, b) in enumerate(move_steps()):
+        cfg["move_dx"][m] = (a[0], b[0])
+        cfg["move_dy"][m] = (a[1], b[1])
+    cfg["pillar_xy"] = A.PILLARS
+    cfg["spawn_xy"] = A.SPAWNS
+    cfg["nibbler_xy"] = A.NIBBLER_TILES
+    cfg["start_xy"] = A.PLAYER_START
+
+
+def _fill_monsters(cfg) -> None:
+    from osrs_rl.core.formula import NO_TRACE
+    from osrs_rl.core.max_hit import npc_max_hit
+
+    npcs = tables.npcs()
+    cfg["wave_counts"] = 0
+    for wave in range(1, W.LAST_REGULAR_WAVE + 1):
+        cfg["wave_counts"][wave] = W.counts(wave)
+    for k, name in enumerate(ST.KIND_NPC):
+        row = npcs.records[npcs.find(name)]
+        cfg["kind_row"][k] = row
+        cfg["kind_size"][k] = row["size"]
+        cfg["kind_speed"][k] = row["attack_speed"]
+        reach, style, melee, extra = _ATTACK[k]
+        cfg["kind_range"][k] = reach
+        cfg["kind_style"][k] = style
+        cfg["kind_melee"][k] = melee
+        cfg["kind_extra_delay"][k] = extra
+        rec = cfg["kind_row"][k:k + 1]
+        # listed max hits where npcs.json has them, else the standard NPC formula on its levels and bonuses
+        # (core.max_hit.npc_max_hit): Jal-Xil's crush 19 and Jal-Zek's stab 52, as secondary sources list
+        for st, attack_type in ((STYLE_MELEE, S.CRUSH), (STYLE_RANGED, S.RANGED), (STYLE_MAGIC, S.MAGIC)):
+            uses = st == style or (st == STYLE_MELEE and melee)
+            cfg["kind_max"][k, st] = int(npc_max_hit(NO_TRACE, rec[0], attack_type)) if uses else -1
+
+
+def _fill_player(cfg) -> None:
+    items = tables.items()
+    c = build_combatant(style=TBOW_STYLE, gear=TBOW_GEAR)
+    rec = c[0]
+    cfg["levels"] = [99] * len(SKILL_NAMES)
+    cfg["gear_combat"][0] = rec
+    normal = SP.build_normal_table()
+    cfg["gear_row"] = normal[int(rec["weapon_effect"])]
+    worn = np.full(E.NUM_SLOTS, -1, dtype=np.int16)
+    for slot, item in TBOW_GEAR.items():
+        worn[E.SLOT_NAMES.index(slot)] = items.find(item)
+    cfg["gear_worn"] = worn
+    cfg["gear_range"] = int(items.records[items.find(TBOW_GEAR["weapon"])]["attack_range"])
+    cfg["gear_proj"] = HD.PROJ_BOW
+    cfg["gear_prayer_bonus"] = rec["bonuses"][S.B_PRAYER]
+    cfg["offensive"] = P.prayer_mask(list(TBOW_PRAYERS))
+    cons = load_consumables()
+    cfg["consumables"][:] = cons.table
+    for k, item in enumerate(ST.SUPPLY_ITEMS):
+        cfg["supply_consumable"][k] = cons.id(item)
+    cfg["bolt_ctx"] = 0
+
+
+def fill_config(cfg) -> None:
+    """The spec's config hook: check the settings that depend on each other, fill every derived field."""
+    if int(cfg["last_wave"]) < int(cfg["start_wave"]):
+        raise ConfigError(f"Config 'last_wave' = {int(cfg['last_wave'])} of encounter 'inferno' is before "
+                          f"'start_wave' = {int(cfg['start_wave'])}")
+    _fill_arena(cfg)
+    _fill_monsters(cfg)
+    _fill_player(cfg)

@@ -1,0 +1,760 @@
+"""The Inferno, waves 1-66: the kernels behind the ``inferno`` spec (observe, mask, metrics: view.py).
+
+Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
+  1. the player's clicks (core.player_input): a potion dose (brew or restore, core.consumables), then the
+     overhead and the offensive prayer (Rigour);
+  2. the player's hits due on monsters land (arrows loosed last tick or before); a monster at 0 dies and
+     keeps its slot until the next wave (its resurrection is part 2); a blob splits into three bloblets;
+  3. monsters, in slot order (the spawn order), before the player [combat.md 9; InfernoTrainer World.ts
+     ticks every mob's movement, then every mob's attack, then the player]. Each one:
+     a. counts its attack timer down, then waits out its stun (1 tick after spawning);
+     b. nibblers aim at their wave's pillar (another standing one when it falls, the player when none
+        stands); every other monster at the player;
+     c. under the player it steps out in a random cardinal direction (core.movement rule 7); else, without
+        line of sight (or melee reach), one chase step (``_chase``: InfernoTrainer Mob.movementStep: diagonal,
+        else x, else y, other monsters and the pillars block, the player does not);
+     d. with line of sight (melee: edge contact, no diagonal) and its timer at 0 it attacks: the roll,
+        the max hit and the overhead are decided now, on the attack tick [combat.md 6: the prayer is read
+        when the attack is made]; the hit lands after the style's delay (melee 0, ranged as a bow, magic as
+        a spell, core.hit_delay; Jal-Xil 2 ticks later); rangers, magers and blobs melee an adjacent player
+        half the time (InfernoTrainer Mob.attack); a bat's attack drains 3 % run energy (InfernoTrainer
+        JalMejRah.ts); a blob scans the overhead first and fires the other style 3 ticks later, with or
+        without sight (InfernoTrainer JalAk.ts): an attack without a clear line hits the pillar in the way;
+     e. a nibbler next to its pillar chews it for 0..4 (InfernoTrainer JalNib.ts); a pillar at 0 collapses
+        and stops blocking movement and sight;
+  4. the player: hits due on it land, then it walks 1 or runs 2 tiles, then it shoots the monster it asked
+     for when its timer, range and line of sight allow (core.attack rolls; twisted bow, core.hit_delay bow
+     delay + 1 since NPCs go first);
+  5. end of tick: action timers (core.player), prayer drain, run energy, special energy and hitpoint cycles;
+     the wave clock: the last monster dead -> the next wave spawns 9 ticks later [M: InfernoTrainer
+     InfernoRegion.ts], on the nine spawn tiles shuffled (Fisher-Yates) and assigned magers, rangers,
+     meleers, blobs, bats in that order, nibblers on distinct tiles of the central block;
+  6. the player at 0 ends the run (terminated, death); ``last_wave`` cleared ends it (terminated, success);
+     ``max_ticks`` truncates it.
+What the tick did goes into the state's event buffer (core.events, entity ids ``state.ENT_*``) and its reward
+by term into ``reward_terms`` (summed in ``reward_sums``).
+"""
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import player_input as PI
+from osrs_rl.core import prayers as P
+from osrs_rl.core import rng as R
+from osrs_rl.core import styles as S
+from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_accuracy
+from osrs_rl.core.attack import rolls_vs_npc, sample_hits
+from osrs_rl.core.collision import can_step
+from osrs_rl.core.damage import CAP_NONE, roll_npc_damage
+from osrs_rl.core.energy import RUN_MIN_TO_RUN, tick_hitpoints, tick_run_energy, tick_spec_regen, tick_stat_restore
+from osrs_rl.core.equipment import attack_speed
+from osrs_rl.core.events import (
+    ENTITY_NONE,
+    EV_ATTACK,
+    EV_DEATH,
+    EV_HIT,
+    EV_SPAWN,
+    EVF_ACCURATE,
+    EVF_BLOCKED,
+    EVF_KILLED,
+    clear_events,
+    record_event,
+)
+from osrs_rl.core.formula import NO_TRACE
+from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
+from osrs_rl.core.line_of_sight import has_line_of_sight
+from osrs_rl.core.movement import in_melee_reach, npc_unstack_step, overlaps
+from osrs_rl.core.pending_hits import (
+    FLAG_ACCURATE,
+    HIT_FREE,
+    HIT_PENDING,
+    STYLE_MAGIC,
+    STYLE_MELEE,
+    STYLE_RANGED,
+    clear_queue,
+    pop_due_for,
+    push_hit,
+)
+from osrs_rl.core.player import reset_player, tick_action_timers
+from osrs_rl.core.player_input import protected_from
+from osrs_rl.core.prayer_drain import drain_prayer
+from osrs_rl.core.skills import HITPOINTS
+
+from . import arena as A
+from . import state as ST
+
+BAT_RUN_DRAIN = 300            # run energy units per bat attack (3 %) [M: InfernoTrainer JalMejRah.ts]
+NIBBLER_PILLAR_MAX = 4         # a nibbler chews 0..4 off a pillar [M: InfernoTrainer JalNib.ts floor(rand * 5)]
+MELEE_IF_CLOSE = (1, 2)        # an adjacent ranger/mager/blob melees with p = 1/2 [M: InfernoTrainer Mob.attack]
+BLOB_SCAN_DELAY = 3            # a blob fires 3 ticks after its scan, and scans 3 ticks after firing
+                               # [H: InfernoTrainer JalAk.ts attackSpeed 3 on both; RuneLite cycle 6]
+BLOBLET_OFFSETS = (1, 0, 2)    # ranged, melee, magic bloblet: (+d, +d) from the blob's south-west tile
+BLOBLET_COOLDOWN = 4           # [M: InfernoTrainer JalAk.ts cooldown 4]
+RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in zulrah)
+_OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE,
+                    PI.NO_PRAYER)
+
+
+# ---- what the tick reports -------------------------------------------------------------------------
+@njit(cache=True)
+def start_tick(s):
+    for k in range(ST.NUM_REWARD_TERMS):
+        s.reward_terms[0, k] = 0.0
+    clear_events(s)
+
+
+@njit(cache=True)
+def queue_hit(s, entity, event_flags, due, damage, style, kind, target, flags):
+    """``push_hit`` (the lowest free slot), remembering the entity that threw the hit and its event flags."""
+    slot = -1
+    for i in range(ST.HIT_CAPACITY):
+        if s.hits[i].state == HIT_FREE:
+            slot = i
+            break
+    if push_hit(s.hits, due, damage, style, kind, target, flags, 0, 0):
+        s.hit_source[slot] = entity
+        s.hit_flags[slot] = event_flags
+
+
+@njit(cache=True)
+def _hit_event(s, i, damage, x, y):
+    h = s.hits[i]
+    flags = s.hit_flags[i]
+    if h.flags & FLAG_ACCURATE:
+        flags |= EVF_ACCURATE
+    record_event(s, EV_HIT, s.hit_source[i], h.target, h.style, damage, flags, x, y)
+
+
+# ---- the arena -------------------------------------------------------------------------------------
+@njit(cache=True)
+def pillar_mask(s):
+    """Bit k: pillar k stands (its hitpoints above 0); indexes cfg.maps and cfg.move_ok."""
+    m = 0
+    for k in range(A.NUM_PILLARS):
+        if s.pillar_hp[k] > 0:
+            m |= 1 << k
+    return m
+
+
+@njit(cache=True)
+def arena_map(s, cfg):
+    return cfg.maps[pillar_mask(s)]
+
+
+@njit(cache=True)
+def size_of(cfg, m):
+    return np.int64(cfg.kind_size[m.kind])
+
+
+# ---- monsters: where they aim, what they see ----------------------------------------------------------
+@njit(cache=True)
+def target_of(s, cfg, m):
+    """(x, y, size) of the monster's target: its pillar, or the player."""
+    if m.target >= 0:
+        return np.int64(cfg.pillar_xy[m.target, 0]), np.int64(cfg.pillar_xy[m.target, 1]), np.int64(A.PILLAR_SIZE)
+    return np.int64(s.p.x), np.int64(s.p.y), np.int64(1)
+
+
+@njit(cache=True)
+def monster_sees(s, cfg, m, tx, ty, tsize):
+    """In reach of (tx, ty, tsize): melee kinds by edge contact (no diagonal, core.movement rule 2), the
+    others with a clear line within their range (core.line_of_sight over the standing pillars)."""
+    size = size_of(cfg, m)
+    reach = cfg.kind_range[m.kind]
+    if reach <= 1:
+        return in_melee_reach(m.x, m.y, size, tx, ty, tsize)
+    return has_line_of_sight(arena_map(s, cfg), m.x, m.y, size, tx, ty, tsize, reach)
+
+
+@njit(cache=True)
+def sees_player(s, cfg, k):
+    m = s.monsters[k]
+    return m.state == ST.SLOT_ALIVE and m.target == ST.TARGET_PLAYER and \
+        monster_sees(s, cfg, m, s.p.x, s.p.y, 1)
+
+
+@njit(cache=True)
+def _free_of_monsters(s, cfg, k, x, y, size):
+    """No other living monster's footprint overlaps (x, y, size) (InfernoTrainer Pathing.canTileBePathedTo
+    with the mover excluded; nibblers, which take no space there, still count here: APPROXIMATION)."""
+    for j in range(ST.MONSTER_SLOTS):
+        o = s.monsters[j]
+        if j == k or o.state != ST.SLOT_ALIVE:
+            continue
+        if overlaps(x, y, size, o.x, o.y, size_of(cfg, o)):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _can_move(s, cfg, flags, k, dx, dy):
+    m = s.monsters[k]
+    size = size_of(cfg, m)
+    return can_step(flags, m.x, m.y, size, dx, dy) and _free_of_monsters(s, cfg, k, m.x + dx, m.y + dy, size)
+
+
+@njit(cache=True)
+def _chase(s, cfg, k, tx, ty, tsize):
+    """One step toward the target's south-west tile by the signs of the differences: the diagonal if the
+    pillars, the walls and the other monsters allow it, else the x step, else the y step (InfernoTrainer
+    Mob.movementStep / getNextMovementStep). A diagonal that would end on the target drops its y part (the
+    corner safespot, core.movement rule 6)."""
+    m = s.monsters[k]
+    size = size_of(cfg, m)
+    flags = arena_map(s, cfg)
+    sx = np.int64(np.sign(tx - m.x))
+    sy = np.int64(np.sign(ty - m.y))
+    if sx != 0 and sy != 0 and overlaps(m.x + sx, m.y + sy, size, tx, ty, tsize):
+        sy = np.int64(0)
+    if sx != 0 and sy != 0 and _can_move(s, cfg, flags, k, sx, sy):
+        m.x += sx
+        m.y += sy
+    elif sx != 0 and _can_move(s, cfg, flags, k, sx, 0) and not overlaps(m.x + sx, m.y, size, tx, ty, tsize):
+        m.x += sx
+    elif sy != 0 and _can_move(s, cfg, flags, k, 0, sy) and not overlaps(m.x, m.y + sy, size, tx, ty, tsize):
+        m.y += sy
+
+
+@njit(cache=True)
+def _pick_pillar(s):
+    """A standing pillar drawn uniformly, -1 (the player) when none stands."""
+    n = 0
+    for p in range(A.NUM_PILLARS):
+        if s.pillar_hp[p] > 0:
+            n += 1
+    if n == 0:
+        return ST.TARGET_PLAYER
+    r = R.below(s.rng, n)
+    for p in range(A.NUM_PILLARS):
+        if s.pillar_hp[p] > 0:
+            if r == 0:
+                return p
+            r -= 1
+    return ST.TARGET_PLAYER
+
+
+# ---- pillars ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def damage_pillar(s, p, damage, source, style):
+    """``damage`` on pillar ``p`` (capped at its hitpoints); at 0 it collapses (an EV_DEATH)."""
+    if s.pillar_hp[p] <= 0:
+        return
+    dealt = min(np.int64(damage), np.int64(s.pillar_hp[p]))
+    s.pillar_hp[p] -= dealt
+    s.pillar_damage += dealt
+    x, y = A.PILLARS[p]
+    record_event(s, EV_HIT, source, ST.ENT_PILLAR + p, style, dealt, 0, x, y)
+    if s.pillar_hp[p] <= 0:
+        record_event(s, EV_DEATH, ST.ENT_PILLAR + p, ENTITY_NONE, -1, 0, EVF_KILLED, x, y)
+
+
+@njit(cache=True)
+def blocking_pillar(s, cfg, k):
+    """The standing pillar that stops monster ``k``'s line to the player, the nearest to the monster when
+    two do; -1 when none does. Each pillar is tested alone on the map where only it stands."""
+    m = s.monsters[k]
+    size = size_of(cfg, m)
+    best, best_d = -1, 1 << 30
+    for p in range(A.NUM_PILLARS):
+        if s.pillar_hp[p] <= 0:
+            continue
+        if has_line_of_sight(cfg.maps[1 << p], m.x, m.y, size, s.p.x, s.p.y, 1, 1 << 14):
+            continue
+        d = edge_distance(m.x, m.y, size, cfg.pillar_xy[p, 0], cfg.pillar_xy[p, 1], A.PILLAR_SIZE)
+        if d < best_d:
+            best, best_d = p, d
+    return best
+
+
+# ---- monsters: attacks -------------------------------------------------------------------------------
+@njit(cache=True)
+def _attack_type(style):
+    if style == STYLE_RANGED:
+        return S.RANGED
+    if style == STYLE_MAGIC:
+        return S.MAGIC
+    return S.CRUSH
+
+
+@njit(cache=True)
+def monster_attack(s, cfg, k, style):
+    """Monster ``k`` attacks the player with ``style``: accuracy, damage and the overhead are decided now
+    (the attack tick); the hit lands after the style's delay. Returns the prayer score (+1 met, -1 not)."""
+    m = s.monsters[k]
+    p = s.p
+    row = cfg.kind_row[m.kind]
+    size = size_of(cfg, m)
+    attack_type = _attack_type(style)
+    PI.refresh_combat(s.combat, p, cfg.gear_combat[0])
+    damage = 0
+    flags = 0
+    prayed = protected_from(p, style)
+    accurate = m.kind == ST.K_NIBBLER       # always accurate on players (dps-calc ALWAYS_ACCURATE_MONSTERS)
+    if not accurate:
+        accurate = roll_accuracy(s.rng, npc_attack_roll(NO_TRACE, row, attack_type),
+                                 player_defence_roll(NO_TRACE, s.combat[0], attack_type))
+    if accurate:
+        flags = FLAG_ACCURATE
+        if not prayed:
+            damage = roll_npc_damage(s.rng, cfg.kind_max[m.kind, style])
+    d = edge_distance(m.x, m.y, size, p.x, p.y, 1)
+    delay = 0
+    if style == STYLE_RANGED:
+        delay = bow_delay(d) + cfg.kind_extra_delay[m.kind]
+    elif style == STYLE_MAGIC:
+        delay = magic_delay(d)
+    blocked = EVF_BLOCKED if prayed else 0
+    queue_hit(s, ST.ENT_MONSTER + k, blocked, s.tick + delay, damage, style, m.kind, ST.HT_PLAYER, flags)
+    record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PLAYER, style, 0, blocked, m.x, m.y)
+    s.monster_attacks += 1
+    if m.kind == ST.K_BAT:
+        p.run_energy = max(0, p.run_energy - BAT_RUN_DRAIN)
+    m.attack_timer = cfg.kind_speed[m.kind]
+    if prayed:
+        s.prayed_attacks += 1
+        return 1
+    return -1
+
+
+@njit(cache=True)
+def _pillar_takes(s, cfg, k, style, pillar):
+    """Monster ``k``'s attack on the player, fired without a clear line, hits ``pillar`` instead: damage
+    0..max, no accuracy roll, no prayer [M: reference section 2 "attacks aimed at a player but blocked by a
+    pillar damage the pillar"; APPROXIMATION: the pillar's defence is not rolled]."""
+    m = s.monsters[k]
+    damage = roll_npc_damage(s.rng, cfg.kind_max[m.kind, style])
+    record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PILLAR + pillar, style, 0, ST.EVF_PILLAR_HIT, m.x, m.y)
+    damage_pillar(s, pillar, damage, ST.ENT_MONSTER + k, style)
+    m.attack_timer = cfg.kind_speed[m.kind]
+
+
+@njit(cache=True)
+def _distance_or_melee(s, cfg, m):
+    """The style of a ranger's, mager's or Jad's next attack: melee half the time when the player stands in
+    melee reach, else its distance style."""
+    if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) \
+            and R.chance(s.rng, MELEE_IF_CLOSE[0], MELEE_IF_CLOSE[1]):
+        return STYLE_MELEE
+    return np.int64(cfg.kind_style[m.kind])
+
+
+@njit(cache=True)
+def _blob_turn(s, cfg, k, sees):
+    """The blob's cycle (InfernoTrainer JalAk.ts): with sight, a new sight or a ready timer without a pending
+    scan reads the player's overhead and sets the timer to 3; 3 ticks later it fires the style the overhead
+    does not block (Missiles -> magic, Magic -> ranged, neither -> 50/50), even without sight, where a
+    pillar in the way takes it. Returns the prayer score of an attack."""
+    m = s.monsters[k]
+    if sees and (m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 0)):
+        over = PI.overhead_style(s.p)
+        if over == STYLE_MAGIC:
+            m.scan = STYLE_RANGED
+        elif over == STYLE_RANGED:
+            m.scan = STYLE_MAGIC
+        else:
+            m.scan = STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
+        m.attack_timer = BLOB_SCAN_DELAY
+        return 0
+    if m.scan < 0 or m.attack_timer > 0:
+        return 0
+    style = np.int64(m.scan)
+    m.scan = -1
+    if in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) and R.chance(s.rng, MELEE_IF_CLOSE[0],
+                                                                                  MELEE_IF_CLOSE[1]):
+        style = STYLE_MELEE
+    if not sees:
+        pillar = blocking_pillar(s, cfg, k)
+        if pillar >= 0:
+            _pillar_takes(s, cfg, k, style, pillar)
+            m.attack_timer = BLOB_SCAN_DELAY
+            return 0
+    score = monster_attack(s, cfg, k, style)
+    m.attack_timer = BLOB_SCAN_DELAY
+    return score
+
+
+@njit(cache=True)
+def _nibbler_chew(s, cfg, k):
+    m = s.monsters[k]
+    damage = R.inclusive(s.rng, NIBBLER_PILLAR_MAX)
+    record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PILLAR + m.target, STYLE_MELEE, 0, 0, m.x, m.y)
+    damage_pillar(s, m.target, damage, ST.ENT_MONSTER + k, STYLE_MELEE)
+    m.attack_timer = cfg.kind_speed[m.kind]
+
+
+@njit(cache=True)
+def monster_turn(s, cfg, k):
+    """One monster's turn (index 3 a-e); returns the prayer score of its attack."""
+    m = s.monsters[k]
+    if m.attack_timer > 0:
+        m.attack_timer -= 1
+    if m.stun > 0:
+        m.stun -= 1
+        return 0
+    if m.kind == ST.K_NIBBLER and m.target >= 0 and s.pillar_hp[m.target] <= 0:
+        m.target = _pick_pillar(s)
+    tx, ty, tsize = target_of(s, cfg, m)
+    size = size_of(cfg, m)
+    if overlaps(m.x, m.y, size, tx, ty, tsize):
+        nx, ny = npc_unstack_step(arena_map(s, cfg), m.x, m.y, size, R.below(s.rng, 4))
+        if _free_of_monsters(s, cfg, k, nx, ny, size):
+            m.x = nx
+            m.y = ny
+        m.had_los = 0
+        return 0
+    sees = monster_sees(s, cfg, m, tx, ty, tsize)
+    if not sees:
+        _chase(s, cfg, k, tx, ty, tsize)
+        sees = monster_sees(s, cfg, m, tx, ty, tsize)
+    score = 0
+    if m.kind == ST.K_BLOB:
+        score = _blob_turn(s, cfg, k, sees)
+    elif sees and m.attack_timer <= 0:
+        if m.target >= 0:
+            _nibbler_chew(s, cfg, k)
+        else:
+            score = monster_attack(s, cfg, k, _distance_or_melee(s, cfg, m))
+    m.had_los = 1 if sees else 0
+    return score
+
+
+@njit(cache=True)
+def monsters_turn(s, cfg):
+    score = 0
+    for k in range(ST.MONSTER_SLOTS):
+        if s.monsters[k].state == ST.SLOT_ALIVE:
+            score += monster_turn(s, cfg, k)
+    return score
+
+
+# ---- hits --------------------------------------------------------------------------------------------
+@njit(cache=True)
+def land_monster_hits(s, cfg):
+    """The player's hits due on monsters; returns the damage dealt. A hit on a monster already dead is lost."""
+    dealt = 0
+    for i in range(ST.HIT_CAPACITY):
+        h = s.hits[i]
+        if h.state != HIT_PENDING or h.due_tick > s.tick or h.target == ST.HT_PLAYER:
+            continue
+        h.state = HIT_FREE
+        k = h.target - ST.HT_MONSTER
+        if k < 0 or k >= ST.MONSTER_SLOTS:
+            continue
+        m = s.monsters[k]
+        if m.state != ST.SLOT_ALIVE:
+            continue
+        damage = min(np.int64(h.damage), np.int64(m.hp))
+        m.hp -= damage
+        dealt += damage
+        _hit_event(s, i, damage, m.x, m.y)
+        if m.hp <= 0:
+            m.state = ST.SLOT_DEAD
+            s.kills[m.kind] += 1
+            record_event(s, EV_DEATH, ST.ENT_MONSTER + k, ENTITY_NONE, -1, 0, EVF_KILLED, m.x, m.y)
+            if m.kind == ST.K_BLOB:
+                split_blob(s, cfg, m.x, m.y)
+    s.damage_dealt += dealt
+    return dealt
+
+
+@njit(cache=True)
+def split_blob(s, cfg, x, y):
+    """A dead blob splits into three bloblets, ranged at (+1, +1), melee on its tile, magic at (+2, +2) from
+    its south-west tile (InfernoTrainer JalAk.ts removedFromWorld: IT (+1, -1), (0, 0), (+2, -2), IT y
+    south), each waiting 4 ticks before its first attack (``cooldown: 4``). APPROXIMATION: they appear on
+    the tick the blob dies; InfernoTrainer adds them when the dead blob is removed, after its death
+    animation, a delay no source gives in ticks. A bloblet finds the first free slot; there is always one
+    (state.py: 14 of 16 at most)."""
+    kinds = (ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE, ST.K_BLOBLET_MAGIC)
+    for j in range(3):
+        for slot in range(ST.MONSTER_SLOTS):
+            if s.monsters[slot].state == ST.SLOT_FREE:
+                off = BLOBLET_OFFSETS[j]
+                _place(s, cfg, slot, kinds[j], x + off, y + off, ST.TARGET_PLAYER)
+                s.monsters[slot].attack_timer = BLOBLET_COOLDOWN
+                break
+
+
+@njit(cache=True)
+def land_player_hits(s):
+    """Hits due on the player, capped at its hitpoints, tallied by the kind that threw them."""
+    p = s.p
+    n = pop_due_for(s.hits, s.tick, ST.HT_PLAYER, s.landing)
+    taken = 0
+    for j in range(n):
+        h = s.hits[s.landing[j]]
+        if p.levels[HITPOINTS] <= 0:
+            break
+        damage = min(np.int64(h.damage), np.int64(p.levels[HITPOINTS]))
+        p.levels[HITPOINTS] -= damage
+        s.damage_taken[h.attacker] += damage
+        taken += damage
+        _hit_event(s, s.landing[j], damage, p.x, p.y)
+    return taken
+
+
+# ---- the player ------------------------------------------------------------------------------------
+@njit(cache=True)
+def inputs(s, cfg, a):
+    p = s.p
+    drink = a[ST.H_DRINK]
+    if drink != ST.DRINK_NONE:
+        slot = drink - 1
+        if PI.use_supply(p, s.supplies, slot, cfg.supply_consumable[slot], cfg.consumables):
+            s.supplies_used[slot] += 1
+    over = a[ST.H_OVERHEAD]
+    if ST.OVERHEAD_KEEP < over < len(_OVERHEAD_PRAYER):
+        PI.set_overhead(p, _OVERHEAD_PRAYER[over])
+    if a[ST.H_OFFENSIVE] == ST.OFFENSIVE_ON:
+        PI.set_offensive(p, cfg.offensive, cfg.offensive)
+    elif a[ST.H_OFFENSIVE] == ST.OFFENSIVE_OFF:
+        PI.clear_prayers(p, cfg.offensive)
+
+
+@njit(cache=True)
+def move_legal(s, cfg, mv):
+    p = s.p
+    if mv <= 0 or mv >= ST.NUM_MOVES:
+        return mv == 0
+    if not (cfg.move_ok[pillar_mask(s), p.x, p.y] >> np.uint32(mv)) & np.uint32(1):
+        return False
+    return mv < 9 or p.run_energy >= RUN_MIN_TO_RUN
+
+
+@njit(cache=True)
+def move(s, cfg, mv):
+    """Walk one or run two tiles as move ``mv`` asks; returns the tiles moved. APPROXIMATION of the game's
+    click-to-move: a destination 1 or 2 tiles away is reached by the steps the game's router takes on open
+    ground (diagonal first, core.movement rule 3); a move whose steps a pillar or the arena's edge blocks is
+    masked instead of routed around it."""
+    if mv == 0 or not move_legal(s, cfg, mv):
+        return 0
+    moved = 0
+    for j in range(2):
+        dx, dy = cfg.move_dx[mv, j], cfg.move_dy[mv, j]
+        if dx == 0 and dy == 0:
+            continue
+        s.p.x += dx
+        s.p.y += dy
+        moved += 1
+    return moved
+
+
+@njit(cache=True)
+def can_attack(s, cfg, k):
+    """Monster slot ``k`` is alive and the player reaches it now: attack timer ready, within the bow's range
+    with a clear line over the standing pillars. The shield cannot be attacked (reference section 6)."""
+    if k < 0 or k >= ST.MONSTER_SLOTS or s.p.attack_timer > 0:
+        return False
+    m = s.monsters[k]
+    if m.state != ST.SLOT_ALIVE or m.kind == ST.K_SHIELD:
+        return False
+    return has_line_of_sight(arena_map(s, cfg), s.p.x, s.p.y, 1, m.x, m.y, size_of(cfg, m), cfg.gear_range)
+
+
+@njit(cache=True)
+def attack(s, cfg, target):
+    """The player's attack on monster slot target - 1, if possible now."""
+    k = target - 1
+    if target == ST.ATTACK_NONE or not can_attack(s, cfg, k):
+        return
+    m = s.monsters[k]
+    PI.refresh_combat(s.combat, s.p, cfg.gear_combat[0])
+    c = s.combat[0]
+    sp = cfg.gear_row
+    att, dfn, mn, mx = rolls_vs_npc(NO_TRACE, c, cfg.kind_row[m.kind], sp)
+    n = sample_hits(s.rng, att, dfn, mn, mx, sp, cfg.bolt_ctx, CAP_NONE, s.splats)
+    d = edge_distance(s.p.x, s.p.y, 1, m.x, m.y, size_of(cfg, m))
+    delay = hit_delay(cfg.gear_proj, d, True)      # NPCs go first: +1 [combat.md 9]
+    for j in range(n):
+        queue_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[j], STYLE_RANGED, 0, ST.HT_MONSTER + k, 0)
+    record_event(s, EV_ATTACK, ST.ENT_PLAYER, ST.ENT_MONSTER + k, STYLE_RANGED, n, 0, m.x, m.y)
+    s.p.attack_timer = attack_speed(c)
+
+
+# ---- waves -------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _place(s, cfg, slot, kind, x, y, target):
+    m = s.monsters[slot]
+    m.state = ST.SLOT_ALIVE
+    m.kind = kind
+    m.x = x
+    m.y = y
+    m.hp = cfg.kind_row[kind].hitpoints
+    m.attack_timer = 0
+    m.stun = 1                        # InfernoTrainer mobs/*.ts setStats: stunned = 1
+    m.target = target
+    m.scan = -1
+    m.had_los = 0
+    m.revived = 0
+    m.dig_timer = 0
+    record_event(s, EV_SPAWN, ST.ENT_MONSTER + slot, ENTITY_NONE, -1, 1, 0, x, y)
+
+
+@njit(cache=True)
+def spawn_wave(s, cfg):
+    """Clear the slots and spawn wave ``s.wave``: the nine spawn tiles in a Fisher-Yates order, taken by
+    magers, rangers, meleers, blobs, then bats; nibblers on distinct tiles of the central block, all after
+    one standing pillar drawn for the wave."""
+    for k in range(ST.MONSTER_SLOTS):
+        s.monsters[k].state = ST.SLOT_FREE
+    for i in range(ST.HIT_CAPACITY):            # arrows still flying at last wave's monsters are lost
+        if s.hits[i].state == HIT_PENDING and s.hits[i].target != ST.HT_PLAYER:
+            s.hits[i].state = HIT_FREE
+    order = np.arange(A.NUM_SPAWNS)
+    for i in range(A.NUM_SPAWNS - 1, 0, -1):
+        j = R.below(s.rng, i + 1)
+        order[i], order[j] = order[j], order[i]
+    slot = 0
+    tile = 0
+    counts = cfg.wave_counts[s.wave]
+    for c in ST.SPAWN_ORDER:
+        for _ in range(counts[c]):
+            t = order[tile]
+            _place(s, cfg, slot, ST.WAVE_KIND[c], cfg.spawn_xy[t, 0], cfg.spawn_xy[t, 1], ST.TARGET_PLAYER)
+            slot += 1
+            tile += 1
+    nib = np.arange(9)
+    for i in range(8, 0, -1):
+        j = R.below(s.rng, i + 1)
+        nib[i], nib[j] = nib[j], nib[i]
+    pillar = _pick_pillar(s)
+    for i in range(counts[0]):
+        t = nib[i]
+        _place(s, cfg, slot, ST.K_NIBBLER, cfg.nibbler_xy[t, 0], cfg.nibbler_xy[t, 1], pillar)
+        slot += 1
+    s.wave_tick = 0
+    s.next_wave_in = 0
+    record_event(s, EV_SPAWN, ENTITY_NONE, ENTITY_NONE, -1, s.wave, ST.EVF_WAVE, s.p.x, s.p.y)
+
+
+@njit(cache=True)
+def monsters_alive(s):
+    n = 0
+    for k in range(ST.MONSTER_SLOTS):
+        if s.monsters[k].state == ST.SLOT_ALIVE:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def wave_clock(s, cfg):
+    """The wave's clock, at the end of the tick; returns 1 when this tick cleared a wave before the last."""
+    if s.next_wave_in > 0:
+        s.next_wave_in -= 1
+        if s.next_wave_in == 0:
+            s.wave += 1
+            spawn_wave(s, cfg)
+        return 0
+    s.wave_tick += 1
+    if monsters_alive(s) > 0:
+        return 0
+    s.waves_cleared += 1
+    if s.wave >= cfg.last_wave:
+        s.outcome = ST.OUTCOME_CLEARED
+        return 0
+    s.next_wave_in = ST.WAVE_GAP_TICKS
+    return 1
+
+
+# ---- reset and the tick ------------------------------------------------------------------------------
+@njit(cache=True)
+def reset(s, cfg, seed):
+    R.seed_rng(s.rng, seed, 0)
+    s.tick = 0
+    start_tick(s)
+    reset_player(s.p, cfg.levels, cfg.start_xy[0], cfg.start_xy[1])
+    PI.wear(s.p, cfg.gear_worn)
+    s.supplies[ST.SUP_BREW] = cfg.brews
+    s.supplies[ST.SUP_RESTORE] = cfg.restores
+    PI.refresh_combat(s.combat, s.p, cfg.gear_combat[0])
+    for p in range(A.NUM_PILLARS):
+        s.pillar_hp[p] = A.PILLAR_HP
+    clear_queue(s.hits)
+    s.outcome = ST.OUTCOME_NONE
+    s.waves_cleared = 0
+    s.damage_dealt = 0
+    s.monster_attacks = 0
+    s.prayed_attacks = 0
+    s.pillar_damage = 0
+    for k in range(ST.NUM_KINDS):
+        s.damage_taken[k] = 0
+        s.kills[k] = 0
+    for k in range(ST.NUM_SUPPLIES):
+        s.supplies_used[k] = 0
+    for k in range(ST.NUM_REWARD_TERMS):
+        s.reward_sums[k] = 0.0
+    s.wave = cfg.start_wave
+    spawn_wave(s, cfg)
+
+
+@njit(cache=True)
+def end_of_tick(s, cfg, ran):
+    p = s.p
+    tick_action_timers(p)
+    drain_prayer(p, cfg.gear_prayer_bonus)
+    tick_run_energy(p, ran, RUN_WEIGHT_KG, AGILITY_LEVEL)
+    tick_spec_regen(p, False)
+    tick_hitpoints(p, False, False)
+    tick_stat_restore(p, False)
+    return wave_clock(s, cfg)
+
+
+@njit(cache=True)
+def tick(s, cfg, a):
+    """One game tick; returns (terminated, truncated, dealt, taken, waves cleared)."""
+    s.tick += 1
+    start_tick(s)
+    # 1. the player's clicks
+    inputs(s, cfg, a)
+    # 2. the player's hits on monsters, 3. the monsters
+    dealt = land_monster_hits(s, cfg)
+    if s.next_wave_in == 0:
+        monsters_turn(s, cfg)
+    # 4. the player: hits land, it moves, it shoots
+    taken = land_player_hits(s)
+    moved = 0
+    if s.p.levels[HITPOINTS] > 0:
+        moved = move(s, cfg, a[ST.H_MOVE])
+        attack(s, cfg, a[ST.H_ATTACK])
+    # 5. end of tick and the wave clock
+    cleared = 0
+    if s.p.levels[HITPOINTS] > 0:
+        cleared = end_of_tick(s, cfg, moved >= 2)
+    # 6. outcome
+    if s.p.levels[HITPOINTS] <= 0:
+        s.outcome = ST.OUTCOME_DEATH
+        record_event(s, EV_DEATH, ST.ENT_PLAYER, ENTITY_NONE, -1, 0, EVF_KILLED, s.p.x, s.p.y)
+        return True, False, dealt, taken, cleared
+    if s.outcome == ST.OUTCOME_CLEARED:
+        return True, False, dealt, taken, cleared
+    if s.tick >= cfg.max_ticks:
+        s.outcome = ST.OUTCOME_TIMEOUT
+        return False, True, dealt, taken, cleared
+    return False, False, dealt, taken, cleared
+
+
+@njit(cache=True)
+def step(s, cfg, actions, rewards):
+    terminated, truncated, dealt, taken, cleared = tick(s, cfg, actions[0])
+    r_outcome = 0.0
+    if s.outcome == ST.OUTCOME_CLEARED:
+        r_outcome = cfg.cleared_reward
+    elif s.outcome == ST.OUTCOME_DEATH:
+        r_outcome = cfg.death_reward
+    elif s.outcome == ST.OUTCOME_TIMEOUT:
+        r_outcome = cfg.timeout_reward
+    r_wave = cfg.coef_wave * cleared
+    r_dealt = cfg.coef_damage_dealt * dealt / 100.0
+    r_taken = -cfg.coef_damage_taken * taken / 99.0
+    terms, sums = s.reward_terms, s.reward_sums
+    terms[0, ST.R_OUTCOME] += r_outcome
+    terms[0, ST.R_WAVE] += r_wave
+    terms[0, ST.R_DEALT] += r_dealt
+    terms[0, ST.R_TAKEN] += r_taken
+    sums[ST.R_OUTCOME] += r_outcome
+    sums[ST.R_WAVE] += r_wave
+    sums[ST.R_DEALT] += r_dealt
+    sums[ST.R_TAKEN] += r_taken
+    rewards[0] = r_outcome + r_wave + r_dealt + r_taken
+    return terminated, truncated

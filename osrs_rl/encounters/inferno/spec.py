@@ -1,0 +1,50 @@
+"""Inferno declaration: everything the runtime, trainer and tools need to know."""
+
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
+
+from . import mechanics as M
+from . import state as ST
+from . import view as V
+from .loadouts import fill_config
+
+_WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+_RUN = tuple("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
+                                  "s", "ssw", "sw", "wsw", "w", "wnw", "nw", "nnw"))
+
+HEADS = (
+    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], ("idle",) + _WALK + _RUN),
+    ActionHead("attack", ST.HEAD_SIZES[ST.H_ATTACK], ("none",) + tuple(f"slot_{k}" for k in range(ST.MONSTER_SLOTS))),
+    ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD], ("keep", "magic", "missiles", "melee", "off")),
+    ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
+    ActionHead("drink", ST.HEAD_SIZES[ST.H_DRINK], ("none",) + ST.SUPPLY_NAMES),
+)
+SEGMENTS = (
+    ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
+    ObsSegment("monsters", V.MONSTER_FEATURES, ST.MONSTER_SLOTS, V.MONSTER_NAMES),
+    ObsSegment("pillars", V.PILLAR_FEATURES, 3, V.PILLAR_NAMES),
+    ObsSegment("incoming", V.INCOMING_FEATURES, 1, V.INCOMING_NAMES),
+    ObsSegment("wave", V.WAVE_FEATURES, 1, V.WAVE_NAMES),
+    ObsSegment("scaffolding", V.SCAFFOLDING_FEATURES, 1, V.SCAFFOLDING_NAMES),   # derived knowledge, off by default
+)
+
+SPEC = EncounterSpec(
+    name="inferno",
+    version=1,
+    description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (issue 17, part 1)",
+    state_dtype=ST.STATE_DTYPE,
+    config_fields=ST.CONFIG_FIELDS,
+    action_heads=HEADS,
+    obs_segments=SEGMENTS,
+    metric_names=V.METRIC_NAMES,
+    phase_names=V.PHASE_NAMES,
+    reset=M.reset,
+    step=M.step,
+    observe=V.observe,
+    mask=V.mask,
+    metrics=V.metrics,
+    cell_key=V.cell_key,
+    config_hook=fill_config,
+    reward_terms=ST.REWARD_TERMS,
+    state_bounds=ST.STATE_BOUNDS,
+    outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks"),
+)

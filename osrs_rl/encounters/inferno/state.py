@@ -1,0 +1,228 @@
+"""Inferno state, settings and the layout of actions: one record per run (one player, waves of monsters).
+
+Static tables the kernels read (the map for each set of standing pillars, the legal moves on each, the
+monster rows, the wave table, the player's loadout) are derived config fields filled by
+``loadouts.fill_config``. Coordinates are local tiles of ``arena.py``.
+
+Monster slots: ``MONSTER_SLOTS`` = 16 fixed slots, enough for every wave of the game:
+  * waves 1-66: the fullest is wave 63 (3 nibblers, 2 blobs, meleer, ranger, mager = 8) whose blobs split
+    into 6 bloblets (a dead monster keeps its slot for the mager's resurrection): 14; wave 62 = 9 + 3 = 12;
+  * wave 68: three Jads with 3 healers each = 12; wave 67: a Jad and 5 healers = 6;
+  * wave 69: Zuk, his shield, three uncleared ranger/mager sets (6), the Jad, its 3 healers and the 4 Zuk
+    healers = 16.
+"""
+
+import numpy as np
+
+from osrs_rl.core.attack import MAX_HITSPLATS
+from osrs_rl.core.bolts import CTX_LEN
+from osrs_rl.core.combatant import COMBATANT_DTYPE, NPC_DTYPE
+from osrs_rl.core.consumables import NUM_COLS as CONSUMABLE_COLS
+from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.events import EVF_ENCOUNTER, event_fields
+from osrs_rl.core.pending_hits import HIT_DTYPE, HIT_LANDED, STYLE_TYPELESS
+from osrs_rl.core.player import PLAYER_DTYPE
+from osrs_rl.core.rng import RNG_DTYPE
+from osrs_rl.core.skills import NUM_SKILLS
+from osrs_rl.core.specials import SPEC_COLS
+from osrs_rl.runtime.bounds import Bound, event_bounds
+from osrs_rl.runtime.spec import ConfigField
+
+from . import arena as A
+from . import waves as W
+
+# ---- sizes -----------------------------------------------------------------------------------
+MONSTER_SLOTS = 16            # see the module docstring
+HIT_CAPACITY = 32             # hits in flight: the player's arrows and up to 16 monsters' attacks, twice over
+EVENT_CAPACITY = 64           # a tick's events: 16 monsters' attacks and hits, the player's, spawns, deaths
+
+# ---- monster kinds (config kind_row / kind_* tables; the names are osrs_rl/data/npcs.json's) ------------
+(K_NIBBLER, K_BAT, K_BLOB, K_BLOBLET_MAGIC, K_BLOBLET_RANGED, K_BLOBLET_MELEE, K_MELEER, K_RANGER, K_MAGER,
+ K_JAD, K_JAD_HEALER, K_ZUK, K_SHIELD, K_ZUK_HEALER) = range(14)
+NUM_KINDS = 14
+KIND_NAMES = ("nibbler", "bat", "blob", "bloblet_magic", "bloblet_ranged", "bloblet_melee", "meleer", "ranger",
+              "mager", "jad", "jad_healer", "zuk", "shield", "zuk_healer")
+KIND_NPC = ("Jal-Nib", "Jal-MejRah", "Jal-Ak", "Jal-AkRek-Mej", "Jal-AkRek-Xil", "Jal-AkRek-Ket", "Jal-ImKot",
+            "Jal-Xil", "Jal-Zek", "JalTok-Jad", "Yt-HurKot (Level 141)", "TzKal-Zuk (Normal)", "Ancestral Glyph",
+            "Jal-MejJak")
+# the wave table's columns (waves.WAVE_COLUMNS) as kinds
+WAVE_KIND = (K_NIBBLER, K_BAT, K_BLOB, K_MELEER, K_RANGER, K_MAGER)
+# spawn-tile assignment order [M: InfernoTrainer InfernoWaves.spawn]: magers, rangers, meleers, blobs, bats
+SPAWN_ORDER = (W.MAGER, W.RANGER, W.MELEER, W.BLOB, W.BAT)
+MAX_KIND_SIZE = 7             # Zuk
+
+# ---- a monster slot's state ------------------------------------------------------------------
+SLOT_FREE, SLOT_ALIVE, SLOT_DEAD = range(3)    # DEAD: died this wave, keeps its slot (resurrection, part 2)
+TARGET_PLAYER = -1                             # a monster's target: the player, or pillar 0..2
+
+MONSTER_DTYPE = np.dtype([
+    ("state", np.uint8),          # SLOT_*
+    ("kind", np.int8),            # K_*
+    ("x", np.int16), ("y", np.int16),   # south-west tile
+    ("hp", np.int16),
+    ("attack_timer", np.int16),   # ticks until it may attack again (counted down at the start of its turn)
+    ("stun", np.int16),           # ticks it can neither move nor attack (1 after spawning)
+    ("target", np.int8),          # TARGET_PLAYER or a pillar index (nibblers)
+    ("scan", np.int8),            # blob: style its next attack will use (pending-hit STYLE_*), -1: no scan
+    ("had_los", np.uint8),        # it had line of sight at the end of its last turn (blob: a new sight scans)
+    ("revived", np.uint8),        # brought back once by a mager (part 2: not yet modelled)
+    ("dig_timer", np.int16),      # meleer: ticks without reaching the player (part 2: not yet modelled)
+])
+
+# ---- supplies (potion doses) -----------------------------------------------------------------
+SUP_BREW, SUP_RESTORE = range(2)
+SUPPLY_NAMES = ("brew", "restore")
+SUPPLY_ITEMS = ("Saradomin brew", "Super restore")
+NUM_SUPPLIES = 2
+
+# ---- action heads (index 0 is always the no-op) ------------------------------------------------
+H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_DRINK = range(5)
+NUM_MOVES = 25                 # idle, 8 walk directions, 16 run destinations (loadouts.WALK / RUN)
+ATTACK_NONE = 0                # 1 + k: monster slot k
+OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE, OVERHEAD_OFF = range(5)
+OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)
+DRINK_NONE = 0                 # 1 + SUP_*
+HEAD_SIZES = (NUM_MOVES, 1 + MONSTER_SLOTS, 5, 3, 1 + NUM_SUPPLIES)
+MASK_SIZE = sum(HEAD_SIZES)
+
+# ---- outcome and reward --------------------------------------------------------------------------
+OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
+REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken")
+R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN = range(4)
+NUM_REWARD_TERMS = len(REWARD_TERMS)
+
+# ---- hit targets and the event buffer's entity ids --------------------------------------------
+# a hit's target: 0 the player, 1 + k monster slot k, 1 + MONSTER_SLOTS + p pillar p
+HT_PLAYER = 0
+HT_MONSTER = 1
+HT_PILLAR = 1 + MONSTER_SLOTS
+LAST_HIT_TARGET = HT_PILLAR + A.NUM_PILLARS - 1
+# events: 0 the player, 1 + k monster slot k, 1 + MONSTER_SLOTS + p pillar p (the same numbering)
+ENT_PLAYER, ENT_MONSTER, ENT_PILLAR = HT_PLAYER, HT_MONSTER, HT_PILLAR
+LAST_ENTITY = LAST_HIT_TARGET
+EVF_WAVE = EVF_ENCOUNTER                 # an EV_SPAWN that starts a wave (amount: the wave)
+EVF_PILLAR_HIT = EVF_ENCOUNTER << 1      # an attack on the player that a pillar took
+
+WAVE_GAP_TICKS = 9             # a wave cleared -> the next spawns 9 ticks later [M: InfernoTrainer
+                               # InfernoRegion.ts waveCompleteTimer = 9]
+
+STATE_DTYPE = np.dtype([
+    ("tick", np.int32),
+    ("rng", *RNG_DTYPE),
+    # ---- the player: core bookkeeping record, supplies, the live combat record
+    ("p", PLAYER_DTYPE),
+    ("supplies", np.int16, (NUM_SUPPLIES,)),
+    ("combat", COMBATANT_DTYPE, (1,)),           # scratch: the live combat record (levels, prayers)
+    # ---- the waves
+    ("wave", np.int16),                          # the wave being fought (or about to spawn)
+    ("wave_tick", np.int32),                     # ticks since the wave spawned
+    ("next_wave_in", np.int16),                  # > 0: the wave is cleared and the next spawns in this many ticks
+    # ---- monsters and pillars
+    ("monsters", MONSTER_DTYPE, (MONSTER_SLOTS,)),
+    ("pillar_hp", np.int16, (A.NUM_PILLARS,)),   # 0: collapsed
+    # ---- the hit queue
+    ("hits", HIT_DTYPE, (HIT_CAPACITY,)),
+    ("landing", np.int64, (HIT_CAPACITY,)),      # scratch: slots of the hits landing now
+    ("splats", np.int64, (MAX_HITSPLATS,)),      # scratch: hitsplats of the attack being resolved
+    # ---- episode tallies (metrics and reward)
+    ("outcome", np.int8),
+    ("waves_cleared", np.int16),
+    ("damage_dealt", np.int32),
+    ("damage_taken", np.int32, (NUM_KINDS,)),    # by the kind of the monster that dealt it
+    ("monster_attacks", np.int32),               # attacks on the player (a scan is not an attack)
+    ("prayed_attacks", np.int32),                # ... that met the matching overhead
+    ("supplies_used", np.int16, (NUM_SUPPLIES,)),
+    ("kills", np.int16, (NUM_KINDS,)),
+    ("pillar_damage", np.int32),                 # damage the pillars took (nibblers, blocked attacks)
+    ("reward_sums", np.float32, (NUM_REWARD_TERMS,)),
+    # ---- what the last tick did: its reward by term, its events; and who threw each hit in flight
+    ("reward_terms", np.float32, (1, NUM_REWARD_TERMS)),
+    *event_fields(EVENT_CAPACITY),
+    ("hit_source", np.int16, (HIT_CAPACITY,)),   # entity id of the attacker of the hit in each queue slot
+    ("hit_flags", np.uint16, (HIT_CAPACITY,)),   # core.events.EVF_* of the hit in each queue slot
+])
+
+_CONSUMABLES = load_consumables()
+NUM_CONSUMABLES = _CONSUMABLES.table.shape[0]
+NUM_MASKS = 1 << A.NUM_PILLARS
+
+CONFIG_FIELDS = (
+    ConfigField("start_wave", np.int32, 1, 1, W.LAST_REGULAR_WAVE, "the wave the run starts at (curriculum)"),
+    ConfigField("last_wave", np.int32, W.LAST_REGULAR_WAVE, 1, W.LAST_REGULAR_WAVE,
+                "clearing this wave ends the run as a success (>= start_wave; waves 67-69 come later)"),
+    ConfigField("max_ticks", np.int32, 30_000, 10, 1_000_000, "runs are truncated after this many ticks"),
+    ConfigField("brews", np.int32, 32, 0, 200, "Saradomin brew doses (4 a potion)"),
+    ConfigField("restores", np.int32, 48, 0, 200, "Super restore doses (4 a potion)"),
+    ConfigField("scaffolding", np.bool_, False, None, None,
+                "fill the scaffolding observation segment (ticks to the next attack of each style); false zeroes it"),
+    ConfigField("cleared_reward", np.float32, 1.0, -100.0, 100.0, "reward for clearing last_wave"),
+    ConfigField("death_reward", np.float32, -1.0, -100.0, 100.0),
+    ConfigField("timeout_reward", np.float32, 0.0, -100.0, 100.0),
+    ConfigField("coef_wave", np.float32, 0.0, -10.0, 10.0, "shaping: reward per wave cleared before last_wave"),
+    ConfigField("coef_damage_dealt", np.float32, 0.0, -10.0, 10.0,
+                "shaping: reward per hitpoint dealt to monsters, scaled by 1/100"),
+    ConfigField("coef_damage_taken", np.float32, 0.0, -10.0, 10.0,
+                "shaping: penalty per hitpoint taken, scaled by 1/99"),
+    ConfigField("loadout", np.int32, 0, 0, 0, "0: twisted bow, max gear (loadouts.py; more loadouts come later)"),
+    # ---- derived: the arena (loadouts.fill_config)
+    ConfigField("maps", np.uint16, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),     # by standing pillars
+    ConfigField("move_ok", np.uint32, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),  # bit m: move m legal
+    ConfigField("move_dx", np.int8, shape=(NUM_MOVES, 2), derived=True),                     # per step (1 or 2)
+    ConfigField("move_dy", np.int8, shape=(NUM_MOVES, 2), derived=True),
+    ConfigField("pillar_xy", np.int16, shape=(A.NUM_PILLARS, 2), derived=True),
+    ConfigField("spawn_xy", np.int16, shape=(A.NUM_SPAWNS, 2), derived=True),
+    ConfigField("nibbler_xy", np.int16, shape=(9, 2), derived=True),
+    ConfigField("start_xy", np.int16, shape=(2,), derived=True),
+    # ---- derived: the waves and the monsters
+    ConfigField("wave_counts", np.int8, shape=(W.LAST_REGULAR_WAVE + 1, W.NUM_WAVE_COLUMNS), derived=True),
+    ConfigField("kind_row", NPC_DTYPE, shape=(NUM_KINDS,), derived=True),
+    ConfigField("kind_size", np.int8, shape=(NUM_KINDS,), derived=True),
+    ConfigField("kind_range", np.int8, shape=(NUM_KINDS,), derived=True),
+    ConfigField("kind_speed", np.int8, shape=(NUM_KINDS,), derived=True),
+    ConfigField("kind_style", np.int8, shape=(NUM_KINDS,), derived=True),     # STYLE_* of its distance attack
+    ConfigField("kind_melee", np.int8, shape=(NUM_KINDS,), derived=True),     # 1: may melee when adjacent
+    ConfigField("kind_max", np.int16, shape=(NUM_KINDS, 3), derived=True),    # max hit by STYLE_* (-1: none)
+    ConfigField("kind_extra_delay", np.int8, shape=(NUM_KINDS,), derived=True),
+    # ---- derived: the player's loadout
+    ConfigField("levels", np.int16, shape=(NUM_SKILLS,), derived=True),
+    ConfigField("gear_combat", COMBATANT_DTYPE, shape=(1,), derived=True),
+    ConfigField("gear_row", np.int64, shape=(SPEC_COLS,), derived=True),
+    ConfigField("gear_worn", np.int16, shape=(11,), derived=True),
+    ConfigField("gear_range", np.int8, derived=True),
+    ConfigField("gear_proj", np.int8, derived=True),
+    ConfigField("gear_prayer_bonus", np.int16, derived=True),
+    ConfigField("offensive", np.uint32, derived=True),                # Rigour
+    ConfigField("supply_consumable", np.int32, shape=(NUM_SUPPLIES,), derived=True),
+    ConfigField("consumables", np.int32, shape=(NUM_CONSUMABLES, CONSUMABLE_COLS), derived=True),
+    ConfigField("bolt_ctx", np.int64, shape=(CTX_LEN,), derived=True),
+)
+
+
+# ---- valid ranges of the index-like state fields (checked on every restore; runtime.bounds) ----------
+def _last_item(recs, cfg):
+    from osrs_rl.data.tables import items
+
+    return len(items().index.names) - 1
+
+
+STATE_BOUNDS = (
+    Bound("wave", 1, W.LAST_REGULAR_WAVE, "the wave table's rows (67-69 later)"),
+    Bound("p.x", 0, A.GRID_W - 1), Bound("p.y", 0, A.GRID_H - 1),
+    Bound("monsters.state", SLOT_FREE, SLOT_DEAD, "SLOT_*"),
+    Bound("monsters.kind", 0, NUM_KINDS - 1, "K_*"),
+    # a monster's whole footprint lies on the grid (the kernels index the maps with it)
+    Bound("monsters.x", 0, lambda recs, cfg: A.GRID_W - cfg["kind_size"][recs["monsters"]["kind"]]),
+    Bound("monsters.y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
+    Bound("monsters.target", TARGET_PLAYER, A.NUM_PILLARS - 1, "-1 the player, else a pillar"),
+    Bound("monsters.scan", -1, STYLE_TYPELESS - 1, "-1 or a pending-hit STYLE_* other than typeless"),
+    Bound("supplies", 0, 2**15 - 1, "a count"),
+    Bound("pillar_hp", 0, A.PILLAR_HP),
+    Bound("p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),
+    Bound("hits.state", 0, HIT_LANDED, "core.pending_hits.HIT_*"),
+    Bound("hits.target", 0, LAST_HIT_TARGET, "0 the player, 1 + k monster slot k, then the pillars"),
+    # a hit's attacker is the kind that threw it (damage_taken is tallied by it; the player's hits: 0)
+    Bound("hits.attacker", 0, NUM_KINDS - 1, "a K_* kind"),
+    Bound("hit_source", 0, LAST_ENTITY, "the entity that threw the hit (ENT_*)"),
+    Bound("hits.style", 0, STYLE_TYPELESS, "core.pending_hits.STYLE_*"),
+    *event_bounds(EVENT_CAPACITY, LAST_ENTITY, LAST_ENTITY),
+)

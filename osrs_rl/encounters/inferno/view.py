@@ -1,0 +1,263 @@
+"""What the player sees and may do in the Inferno: observation, action mask, end-of-run metrics.
+
+Segments: ``self`` (own state and supplies), ``monsters`` (one row per slot, shared layout: alive, kind
+one-hot, position relative to the player, hitpoints, size, attack timer, stun, whether it sees the player,
+whether the player can shoot it, a blob's scanned style), ``pillars`` (standing, hitpoints, relative
+position), ``incoming`` (hits in flight on the player by style and the tick they land: the projectiles one
+sees, never their damage), ``wave`` (wave number, the gap to the next, monsters left) and ``scaffolding``
+(derived knowledge, zero unless the ``scaffolding`` setting is on: per style, the ticks until the next
+monster with sight of the player may attack with it).
+"""
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import prayers as P
+from osrs_rl.core.energy import RUN_MIN_TO_RUN
+from osrs_rl.core.pending_hits import HIT_PENDING
+from osrs_rl.core.skills import DEFENCE, HITPOINTS, PRAYER, RANGED
+
+from . import arena as A
+from . import mechanics as M
+from . import state as ST
+from . import waves as W
+
+MAX_LEVEL = 99.0
+RUN_SCALE = 10000.0
+TIMER_SCALE = 6.0
+DOSE_SCALE = 32.0
+REL_SCALE = 30.0             # the arena's side
+SIZE_SCALE = float(ST.MAX_KIND_SIZE)
+INCOMING_TICKS = 4           # hits landing within the next 4 ticks
+INCOMING_SCALE = 4.0
+WAVE_TIME_SCALE = 1000.0
+NO_ATTACK = 10.0             # scaffolding: "no monster with sight threatens this style"
+
+SELF_NAMES = ("hp_frac", "prayer", "run_energy", "running", "x", "y", "attack_timer", "potion_timer",
+              "protect_melee", "protect_missiles", "protect_magic", "rigour", "ranged", "defence", "brews",
+              "restores", "time")
+MONSTER_NAMES = ("alive", *("is_" + n for n in ST.KIND_NAMES), "dx", "dy", "hp_frac", "size", "attack_timer",
+                 "stunned", "sees_me", "attackable", "scan_ranged", "scan_magic")
+PILLAR_NAMES = ("standing", "hp", "dx", "dy")
+INCOMING_NAMES = tuple(f"{st}_in_{t}" for st in ("melee", "ranged", "magic") for t in range(INCOMING_TICKS))
+WAVE_NAMES = ("wave", "next_wave_in", "monsters_left", "wave_time")
+SCAFFOLDING_NAMES = ("enabled", "next_melee", "next_ranged", "next_magic")
+SELF_FEATURES, MONSTER_FEATURES, PILLAR_FEATURES = len(SELF_NAMES), len(MONSTER_NAMES), len(PILLAR_NAMES)
+INCOMING_FEATURES, WAVE_FEATURES, SCAFFOLDING_FEATURES = len(INCOMING_NAMES), len(WAVE_NAMES), len(SCAFFOLDING_NAMES)
+
+# monster kinds the wave tallies name (the kinds waves 1-66 bring)
+TALLY_KINDS = (ST.K_NIBBLER, ST.K_BAT, ST.K_BLOB, ST.K_BLOBLET_MAGIC, ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE,
+               ST.K_MELEER, ST.K_RANGER, ST.K_MAGER)
+METRIC_NAMES = (
+    "cleared", "died", "timed_out", "ticks", "final_wave", "waves_cleared", "damage_dealt", "damage_taken",
+    *("taken_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "monster_attacks", "correct_prayer_rate",
+    "brews_used", "restores_used", *("killed_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "pillars_standing",
+    "pillar_damage", "reward_outcome", "reward_wave", "reward_damage_dealt", "reward_damage_taken",
+)
+# the band of the wave the run ended on (metrics per band)
+WAVE_BANDS = ((1, 17), (18, 34), (35, 49), (50, 66))
+PHASE_NAMES = tuple(f"waves_{lo}_{hi}" for lo, hi in WAVE_BANDS)
+
+
+# ---- observation ---------------------------------------------------------------------------------
+@njit(cache=True)
+def _observe_self(s, cfg, o):
+    p = s.p
+    o[0] = p.levels[HITPOINTS] / max(p.base_levels[HITPOINTS], 1)
+    o[1] = p.levels[PRAYER] / MAX_LEVEL
+    o[2] = p.run_energy / RUN_SCALE
+    o[3] = 1.0 if p.run_energy >= RUN_MIN_TO_RUN else 0.0
+    o[4] = p.x / REL_SCALE
+    o[5] = p.y / REL_SCALE
+    o[6] = max(p.attack_timer, 0) / TIMER_SCALE
+    o[7] = max(p.potion_timer, 0) / TIMER_SCALE
+    o[8] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MELEE) else 0.0
+    o[9] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
+    o[10] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
+    o[11] = 1.0 if (np.uint32(p.active_prayers) & np.uint32(cfg.offensive)) != 0 else 0.0
+    o[12] = p.levels[RANGED] / MAX_LEVEL
+    o[13] = p.levels[DEFENCE] / MAX_LEVEL
+    o[14] = s.supplies[ST.SUP_BREW] / DOSE_SCALE
+    o[15] = s.supplies[ST.SUP_RESTORE] / DOSE_SCALE
+    o[16] = s.tick / cfg.max_ticks
+
+
+@njit(cache=True)
+def _observe_monsters(s, cfg, o):
+    p = s.p
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        b = k * MONSTER_FEATURES
+        for j in range(MONSTER_FEATURES):
+            o[b + j] = 0.0
+        if m.state != ST.SLOT_ALIVE:
+            continue
+        o[b] = 1.0
+        o[b + 1 + m.kind] = 1.0
+        c = b + 1 + ST.NUM_KINDS
+        o[c] = (m.x - p.x) / REL_SCALE
+        o[c + 1] = (m.y - p.y) / REL_SCALE
+        o[c + 2] = m.hp / max(cfg.kind_row[m.kind].hitpoints, 1)
+        o[c + 3] = cfg.kind_size[m.kind] / SIZE_SCALE
+        o[c + 4] = max(m.attack_timer, 0) / TIMER_SCALE
+        o[c + 5] = 1.0 if m.stun > 0 else 0.0
+        o[c + 6] = 1.0 if M.sees_player(s, cfg, k) else 0.0
+        o[c + 7] = 1.0 if M.can_attack(s, cfg, k) else 0.0
+        o[c + 8] = 1.0 if m.scan == M.STYLE_RANGED else 0.0
+        o[c + 9] = 1.0 if m.scan == M.STYLE_MAGIC else 0.0
+
+
+@njit(cache=True)
+def _observe_pillars(s, cfg, o):
+    for k in range(A.NUM_PILLARS):
+        b = k * PILLAR_FEATURES
+        o[b] = 1.0 if s.pillar_hp[k] > 0 else 0.0
+        o[b + 1] = s.pillar_hp[k] / A.PILLAR_HP
+        o[b + 2] = (cfg.pillar_xy[k, 0] - s.p.x) / REL_SCALE
+        o[b + 3] = (cfg.pillar_xy[k, 1] - s.p.y) / REL_SCALE
+
+
+@njit(cache=True)
+def _observe_incoming(s, o):
+    for j in range(INCOMING_FEATURES):
+        o[j] = 0.0
+    for i in range(ST.HIT_CAPACITY):
+        h = s.hits[i]
+        if h.state != HIT_PENDING or h.target != ST.HT_PLAYER or h.style > 2:
+            continue
+        t = h.due_tick - s.tick - 1          # 0: lands next tick
+        if 0 <= t < INCOMING_TICKS:
+            o[h.style * INCOMING_TICKS + t] += 1.0 / INCOMING_SCALE
+
+
+@njit(cache=True)
+def _observe_wave(s, o):
+    o[0] = s.wave / W.NUM_WAVES
+    o[1] = s.next_wave_in / ST.WAVE_GAP_TICKS
+    o[2] = M.monsters_alive(s) / ST.MONSTER_SLOTS
+    o[3] = min(s.wave_tick / WAVE_TIME_SCALE, 1.0)
+
+
+@njit(cache=True)
+def _observe_scaffolding(s, cfg, o):
+    for j in range(SCAFFOLDING_FEATURES):
+        o[j] = 0.0
+    if not cfg.scaffolding:
+        return
+    o[0] = 1.0
+    nxt = np.full(3, NO_ATTACK)
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if not M.sees_player(s, cfg, k):
+            continue
+        style = m.scan if m.scan >= 0 else cfg.kind_style[m.kind]
+        t = max(m.attack_timer, m.stun)
+        if t < nxt[style]:
+            nxt[style] = t
+    for st in range(3):
+        o[1 + st] = nxt[st] / NO_ATTACK
+
+
+@njit(cache=True)
+def observe(s, cfg, obs):
+    o = obs[0]
+    k = 0
+    _observe_self(s, cfg, o[k:k + SELF_FEATURES])
+    k += SELF_FEATURES
+    _observe_monsters(s, cfg, o[k:k + ST.MONSTER_SLOTS * MONSTER_FEATURES])
+    k += ST.MONSTER_SLOTS * MONSTER_FEATURES
+    _observe_pillars(s, cfg, o[k:k + A.NUM_PILLARS * PILLAR_FEATURES])
+    k += A.NUM_PILLARS * PILLAR_FEATURES
+    _observe_incoming(s, o[k:k + INCOMING_FEATURES])
+    k += INCOMING_FEATURES
+    _observe_wave(s, o[k:k + WAVE_FEATURES])
+    k += WAVE_FEATURES
+    _observe_scaffolding(s, cfg, o[k:k + SCAFFOLDING_FEATURES])
+
+
+# ---- mask ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def mask(s, cfg, m):
+    row = m[0]
+    p = s.p
+    k = 0
+    # move: the arena's move table for the standing pillars; running needs energy
+    for mv in range(ST.NUM_MOVES):
+        row[k + mv] = M.move_legal(s, cfg, mv)
+    k += ST.NUM_MOVES
+    # attack: a living monster in range and sight, timer ready
+    row[k] = True
+    for j in range(ST.MONSTER_SLOTS):
+        row[k + 1 + j] = M.can_attack(s, cfg, j)
+    k += 1 + ST.MONSTER_SLOTS
+    # overhead: a prayer needs points; off needs one on
+    praying = p.levels[PRAYER] > 0
+    on_magic = M.PI.has_prayer(p, P.PROTECT_FROM_MAGIC)
+    on_missiles = M.PI.has_prayer(p, P.PROTECT_FROM_MISSILES)
+    on_melee = M.PI.has_prayer(p, P.PROTECT_FROM_MELEE)
+    row[k] = True
+    row[k + 1] = praying and not on_magic
+    row[k + 2] = praying and not on_missiles
+    row[k + 3] = praying and not on_melee
+    row[k + 4] = on_magic or on_missiles or on_melee
+    k += 5
+    # offensive (Rigour)
+    rigour = (np.uint32(p.active_prayers) & np.uint32(cfg.offensive)) != 0
+    row[k] = True
+    row[k + 1] = praying and not rigour
+    row[k + 2] = rigour
+    k += 3
+    # drink: a dose left and the potion timer ready; a restore only with prayer or a stat to restore
+    ready = p.potion_timer <= 0
+    row[k] = True
+    row[k + 1] = ready and s.supplies[ST.SUP_BREW] > 0
+    drained = p.levels[PRAYER] < p.base_levels[PRAYER] or p.levels[RANGED] < p.base_levels[RANGED]
+    row[k + 2] = ready and s.supplies[ST.SUP_RESTORE] > 0 and drained
+
+
+# ---- metrics -------------------------------------------------------------------------------------
+@njit(cache=True)
+def metrics(s, cfg, out):
+    out[0] = 1.0 if s.outcome == ST.OUTCOME_CLEARED else 0.0
+    out[1] = 1.0 if s.outcome == ST.OUTCOME_DEATH else 0.0
+    out[2] = 1.0 if s.outcome == ST.OUTCOME_TIMEOUT else 0.0
+    out[3] = s.tick
+    out[4] = s.wave
+    out[5] = s.waves_cleared
+    out[6] = s.damage_dealt
+    total = 0
+    for k in range(ST.NUM_KINDS):
+        total += s.damage_taken[k]
+    out[7] = total
+    j = 8
+    for kind in TALLY_KINDS:
+        out[j] = s.damage_taken[kind]
+        j += 1
+    out[j] = s.monster_attacks
+    out[j + 1] = s.prayed_attacks / s.monster_attacks if s.monster_attacks > 0 else 0.0
+    out[j + 2] = s.supplies_used[ST.SUP_BREW]
+    out[j + 3] = s.supplies_used[ST.SUP_RESTORE]
+    j += 4
+    for kind in TALLY_KINDS:
+        out[j] = s.kills[kind]
+        j += 1
+    standing = 0
+    for k in range(A.NUM_PILLARS):
+        if s.pillar_hp[k] > 0:
+            standing += 1
+    out[j] = standing
+    out[j + 1] = s.pillar_damage
+    for r in range(ST.NUM_REWARD_TERMS):
+        out[j + 2 + r] = s.reward_sums[r]
+    phase = 0
+    for b in range(len(WAVE_BANDS)):
+        if s.wave >= WAVE_BANDS[b][0]:
+            phase = b
+    return phase
+
+
+@njit(cache=True)
+def cell_key(s, cfg):
+    """Archive cell: the wave, monsters left, the player's hitpoints in tenths, standing pillars."""
+    me = (10 * max(s.p.levels[HITPOINTS], 0)) // max(s.p.base_levels[HITPOINTS], 1)
+    return np.int64(s.wave) * 100_000 + np.int64(M.monsters_alive(s)) * 1000 + me * 10 + M.pillar_mask(s)
