@@ -10,7 +10,7 @@ import pytest
 
 from osrs_rl.runtime import registry
 
-BUILTINS = ["pvp", "pvp_selfplay", "template", "zulrah"]
+BUILTINS = ["inferno", "pvp", "pvp_selfplay", "template", "zulrah"]
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 
