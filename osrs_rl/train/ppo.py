@@ -143,12 +143,13 @@ class _StopSignals:
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
-    def __init__(self, defer: bool = False):
+    def __init__(self, defer: bool = False, who: str = ""):
         self.previous: dict = {}
         self.held = False
         self.put_off = 0
         self.requested = 0      # the first stop signal's number, kept even if its KeyboardInterrupt is lost
         self.defer = defer
+        self.who = who          # "rank 1: ", to tell the ranks' messages apart
 
     def __enter__(self) -> _StopSignals:
         if threading.current_thread() is threading.main_thread():
@@ -161,7 +162,8 @@ class _StopSignals:
         if self.defer:
             if not self.requested:
                 self.requested = signum
-                os.write(2, f"signal {signum}: the ranks stop together at the end of this iteration\n".encode())
+                os.write(2, f"{self.who}signal {signum}: the ranks stop together at the end of this iteration\n"
+                         .encode())
             return
         self.requested = signum
         self.hold()
@@ -430,7 +432,7 @@ class Trainer:
         saves; all raise KeyboardInterrupt); a rank lost or stuck past ``run.dist_timeout`` stops the
         others with DistributedError, keeping the last checkpoint rank 0 wrote. The process group is
         closed when this returns."""
-        with _StopSignals(defer=self.group is not None) as signals:
+        with _StopSignals(defer=self.group is not None, who=f"rank {self.dist.rank}: ") as signals:
             self._signals = signals
             try:
                 return self._train()
