@@ -671,7 +671,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="train a policy with PPO", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Settings: the encounter's preset (a TOML file in its folder), then --config FILE, "
                                    "then --section.key value overrides (see osrs_rl/agent/config.py);\n"
-                                   "--print-config shows the result without training.",
+                                   "--print-config shows the result without training.\n"
+                                   "Several processes or machines: torchrun --nproc-per-node N -m osrs_rl.cli train "
+                                   "ENCOUNTER ... (env.num_envs per rank, run.total_steps over all; README, "
+                                   "'Training on several processes or machines').",
                        epilog=f"encounters: {', '.join(names())}\n\n"
                               f"settings (--section.key value; the encounter's own: --env.config.KEY value), "
                               f"with their defaults before the preset:\n{describe_sections()}")
