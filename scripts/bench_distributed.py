@@ -3,13 +3,16 @@
     python scripts/bench_distributed.py template --steps 1_000_000 --ranks 2
     python scripts/bench_distributed.py zulrah --steps 600_000 --ranks 2 --envs 512
 
-Runs ``osrs-rl train ENCOUNTER`` twice with the encounter's preset: in one process with ``--envs``
-envs and its default threads, then under torchrun on ``--ranks`` ranks of ``--envs / ranks`` envs each
-(1 torch thread per rank, the torchrun default on a CPU), so both take the same total batch per
-rollout. Each training run logs ``perf/steps_per_second`` (the job's total) every ``run.log_every``
-seconds; the table gives their median over the logs after the first (compilation and warm-up),
-the torchrun job's per-rank rate and its ``perf/scaling_efficiency`` (share of the ranks' time outside
-collectives), and the ratio of the two totals. A benchmark, not a test: nothing is asserted.
+Runs ``osrs-rl train ENCOUNTER`` three times with the encounter's preset: in one process with
+``--envs`` envs and its default threads (all cores for the update), the same with 1 torch thread, then
+under torchrun on ``--ranks`` ranks of ``--envs / ranks`` envs each (1 torch thread per rank, the
+torchrun default on a CPU), so all take the same total batch per rollout. Each run logs
+``perf/steps_per_second`` (the job's total) every 2 s; the table gives their median over the logs
+after the first (compilation and warm-up), the torchrun job's per-rank rate and its
+``perf/scaling_efficiency`` (share of the ranks' time outside collectives), the ratio to the first
+run, and, as a rough look at the learning, the encounter's declared success rate over the episodes
+of the last 3 logs (one seed each: noise, not a comparison). A benchmark, not a test: nothing is
+asserted. On a machine other jobs share, the figures move with their load.
 """
 
 from __future__ import annotations
@@ -61,18 +64,25 @@ def main() -> None:
         out = Path(tmp)
         single = _run([py, "-m", "osrs_rl.cli", "train", args.encounter, *common, "--env.num_envs", str(args.envs)],
                       out, "single")
+        thread = _run([py, "-m", "osrs_rl.cli", "train", args.encounter, *common, "--env.num_envs", str(args.envs),
+                       "--run.torch_threads", "1"], out, "thread")
         ranks = _run([py, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", str(args.ranks), "-m",
                       "osrs_rl.cli", "train", args.encounter, *common, "--env.num_envs",
                       str(args.envs // args.ranks)], out, "ranks")
+    from osrs_rl.runtime.registry import get_spec
+
+    success = f"episode/{get_spec(args.encounter).outcome.success}"
     one = _median(single["perf/steps_per_second"])
-    total = _median(ranks["perf/steps_per_second"])
-    per_rank = _median(ranks["perf/steps_per_second_per_rank"])
-    efficiency = _median(ranks["perf/scaling_efficiency"])
     print(f"{args.encounter}: {args.steps:,} steps, {args.envs} envs in all, os.cpu_count() {os.cpu_count()}")
-    print(f"{'run':<34}{'steps/s (total)':>16}{'per rank':>12}{'efficiency':>12}{'vs 1 process':>14}")
-    print(f"{'1 process, default threads':<34}{one:>16,.0f}{one:>12,.0f}{'-':>12}{1.0:>14.2f}")
-    print(f"{f'{args.ranks} ranks x 1 thread (torchrun)':<34}{total:>16,.0f}{per_rank:>12,.0f}{efficiency:>12.2f}"
-          f"{total / one:>14.2f}")
+    print(f"{'run':<34}{'steps/s (total)':>16}{'per rank':>12}{'efficiency':>12}{'vs first':>10}{success:>20}")
+    rows = [("1 process, default threads", single, None), ("1 process x 1 thread", thread, None),
+            (f"{args.ranks} ranks x 1 thread (torchrun)", ranks, "x")]
+    for label, series, dist in rows:
+        total = _median(series["perf/steps_per_second"])
+        per_rank = _median(series["perf/steps_per_second_per_rank"]) if dist else total
+        efficiency = f"{_median(series['perf/scaling_efficiency']):.2f}" if dist else "-"
+        won = statistics.mean(series.get(success, [float("nan")])[-3:])
+        print(f"{label:<34}{total:>16,.0f}{per_rank:>12,.0f}{efficiency:>12}{total / one:>10.2f}{won:>20.3f}")
 
 
 if __name__ == "__main__":
