@@ -384,9 +384,17 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     from osrs_rl.agent.config import load_config
     from osrs_rl.runtime.registry import names
+    from osrs_rl.train.distributed import DistributedError, from_environment, torchrun_flag_error
     from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
     from osrs_rl.train.ppo import NonFiniteError, Trainer, resume_config
 
+    problem = torchrun_flag_error(args.overrides)
+    if problem is not None:
+        return _error(problem)
+    try:
+        where = from_environment()                 # torchrun's variables: this process's rank in the job
+    except ValueError as e:
+        return _error(str(e))
     if args.encounter not in names():
         return _error(f"unknown encounter {args.encounter!r}; known: {', '.join(names())}")
     if args.resume and args.config:
@@ -402,19 +410,28 @@ def cmd_train(args: argparse.Namespace) -> int:
 
             sys.stdout.write(to_toml(cfg) + _encounter_settings(args.encounter))
             return 0
-        trainer = Trainer(cfg, resume=args.resume)
+        trainer = Trainer(cfg, resume=args.resume, dist=where)
     except ValueError as e:
         return _error(str(e))
+    except DistributedError as e:
+        console.print("[red]error:[/red] " + escape(str(e)))
+        return 1
+    if not where.is_main:                   # rank 0 reports, evaluates and writes; the others only train
+        return _train_other_rank(trainer)
     ckpt = trainer.checkpoint_path()
 
     def say(text: str) -> None:             # paths and commands: no markup, no line breaks inside them
         console.print(text, markup=False, soft_wrap=True)
+    if where.enabled:
+        say(f"rank 0 of {where.world_size}: {trainer.cfg.env.num_envs:,} envs per rank, "
+            f"{where.world_size * trainer.cfg.batch_steps:,} steps a rollout over all ranks")
     if args.resume:
         say(f"resuming {args.resume} at step {trainer.global_step:,} of {trainer.cfg.run.total_steps:,}; "
             f"this run writes to {trainer.run_dir}")
     else:
         say(f"this run writes to {trainer.run_dir}")
-    again = f"osrs-rl train {args.encounter} --resume {ckpt}"
+    again = (f"torchrun --nproc-per-node {where.world_size} -m osrs_rl.cli" if where.enabled else "osrs-rl") + (
+        f" train {args.encounter} --resume {ckpt}")
     try:
         trainer.train()
     except KeyboardInterrupt:              # the message says what the checkpoint holds, never more
@@ -428,7 +445,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             resumed = f"; the one it resumed from is {args.resume}" if args.resume else ""
             say(f"interrupted at step {step:,} before a checkpoint was saved{resumed}")
         return 130
-    except NonFiniteError as e:
+    except (NonFiniteError, DistributedError) as e:
         console.print("[red]error:[/red] " + escape(str(e)))
         return 1
     except ImportError as e:               # an optional package a setting needs (log.wandb: wandb)
@@ -467,6 +484,24 @@ def cmd_train(args: argparse.Namespace) -> int:
         console.print(f"replays of training episodes (the best so far and a sample): {trainer.training_replays.folder}")
     if trainer.spec.truth is not None:
         console.print(f"check what the policy does against the reference: osrs-rl audit {trainer.run_dir}")
+    return 0
+
+
+def _train_other_rank(trainer) -> int:
+    """A rank other than 0 of a torchrun job: it trains and says nothing unless it fails (rank 0
+    reports for the job)."""
+    from rich.markup import escape
+
+    from osrs_rl.train.distributed import DistributedError
+    from osrs_rl.train.ppo import NonFiniteError
+
+    try:
+        trainer.train()
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except (NonFiniteError, DistributedError) as e:
+        console.print("[red]error:[/red] " + escape(str(e)))
+        return 1
     return 0
 
 
@@ -636,7 +671,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="train a policy with PPO", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Settings: the encounter's preset (a TOML file in its folder), then --config FILE, "
                                    "then --section.key value overrides (see osrs_rl/agent/config.py);\n"
-                                   "--print-config shows the result without training.",
+                                   "--print-config shows the result without training.\n"
+                                   "Several processes or machines: torchrun --nproc-per-node N -m osrs_rl.cli train "
+                                   "ENCOUNTER ... (env.num_envs per rank, run.total_steps over all; README, "
+                                   "'Training on several processes or machines').",
                        epilog=f"encounters: {', '.join(names())}\n\n"
                               f"settings (--section.key value; the encounter's own: --env.config.KEY value), "
                               f"with their defaults before the preset:\n{describe_sections()}")

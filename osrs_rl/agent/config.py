@@ -30,7 +30,8 @@ class EnvSection:
     encounter: str = "pvp"
     """Encounter name (``osrs_rl.runtime.registry.names()``)."""
     num_envs: int = 1024
-    """Envs stepped per tick, in total over both halves when ``overlap`` is on."""
+    """Envs stepped per tick, in total over both halves when ``overlap`` is on; under torchrun per rank
+    (a rollout is ranks x num_envs x ppo.horizon steps)."""
     overlap: bool = True
     """Split the envs in two halves: one steps in a worker thread while the policy reads the other."""
     env_threads: int = 1
@@ -125,13 +126,14 @@ class RunSection:
     """Length, seeds, device, outputs."""
 
     total_steps: int = 20_000_000
-    """Env steps (agent decisions) to train for."""
+    """Env steps (agent decisions) to train for; under torchrun those of all ranks together."""
     seed: int = 0
     """Seeds the envs, torch and the samplers."""
     device: str = "auto"
     """``auto`` (cuda, then mps, then cpu), or a torch device string."""
     torch_threads: int = 0
-    """Torch intra-op threads (0: all cores but one when overlap is on, else all)."""
+    """Torch intra-op threads (0: all cores but one when overlap is on, else all; under torchrun 1 per
+    rank on a CPU, the machine's cores shared out between its ranks on CUDA)."""
     out_dir: str = "runs"
     """Where run folders go."""
     name: str = ""
@@ -142,6 +144,9 @@ class RunSection:
     """Seconds between log lines."""
     eval_episodes: int = 256
     """Episodes of the evaluation after training (0: none)."""
+    dist_timeout: float = 300.0
+    """Under torchrun: seconds a rank waits in a collective for the others before the job stops with an
+    error (a rank lost or stuck)."""
 
 
 @dataclass
@@ -161,6 +166,9 @@ class LogSection:
     """Seconds between sampled training replays."""
     replay_keep: int = 10
     """Sampled training replays kept (the oldest are deleted; 0: none)."""
+    param_digests: bool = False
+    """Write ``param_digests.txt`` in the run folder: per update the SHA-256 of the parameters, every
+    rank's under torchrun (a check that the ranks stay in step; they are compared every update anyway)."""
 
 
 @dataclass
@@ -239,6 +247,7 @@ class TrainConfig:
             (self.run.checkpoint_every > 0 and self.run.log_every > 0, "run.checkpoint_every and run.log_every "
                                                                         "must be > 0"),
             (self.run.eval_episodes >= 0, "run.eval_episodes must be >= 0"),
+            (self.run.dist_timeout > 0, "run.dist_timeout must be > 0"),
             (self.log.wandb in ("", "online", "offline"), "log.wandb must be empty, online or offline"),
             (self.log.replay_sample_every > 0 and self.log.replay_keep >= 0, "log.replay_sample_every must be > 0 "
                                                                             "and log.replay_keep >= 0"),
@@ -471,7 +480,7 @@ def from_dict(values: dict) -> TrainConfig:
 # are restored with it), or is the algorithm itself: changing it would be another run.
 RESUMABLE = {
     "run": ("total_steps", "eval_episodes", "checkpoint_every", "log_every", "device", "torch_threads",
-            "out_dir", "name"),
+            "out_dir", "name", "dist_timeout"),
     "log": tuple(f.name for f in dataclasses.fields(LogSection)),
     "optim": ("lr", "lr_final", "schedule"),
 }

@@ -8,6 +8,12 @@ Reads the encounter's spec only (heads, observation segments, metrics, phases, o
 hook); nothing here names an encounter. The learner is agent 0; for encounters with an opponent hook
 (pvp) ``env.opponents`` spreads scripted tiers over the envs, or with ``league.enabled`` a self-play
 league (``osrs_rl.train.selfplay``) draws agent 1 per episode from snapshots and scripted tiers.
+
+Under torchrun (``torchrun --nproc-per-node N -m osrs_rl.cli train ...``) the same loop runs data-
+parallel, one copy per rank (``osrs_rl.train.distributed``): each rank steps its own ``env.num_envs``
+envs with seeds of its own, every minibatch step uses the gradient summed over the ranks'
+minibatches with global advantage moments, and rank 0 alone writes the run folder. A plain run makes
+no collective call and draws the same numbers as before.
 """
 
 from __future__ import annotations
@@ -42,6 +48,17 @@ from osrs_rl.agent.policy import make_model, model_meta
 from osrs_rl.io.atomic import remove_stale_temp_files
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segments
+from osrs_rl.train.distributed import (
+    Dist,
+    DistributedError,
+    Group,
+    from_environment,
+    global_normalize,
+    merge_episodes,
+    parameter_digest,
+    rank_seed,
+    seed_sequence,
+)
 from osrs_rl.train.logger import Logger, episode_scalars, opponent_metrics, opponent_scalars, outcome_rates
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
 from osrs_rl.train.optim import build_optimizer, set_lr
@@ -54,6 +71,8 @@ from osrs_rl.train.training_replays import TrainingReplays
 ADAMW_PATTERNS = ("encoder.trunk.0.", "policy.", "value.2.")
 CHECKPOINT_NAME = "checkpoint.pt"
 RESUME_ENTRIES = ("config", "model", "optimizer", "global_step", "iteration", "rng")
+DIGESTS_NAME = "param_digests.txt"
+STOP_BARRIER_SECONDS = 30.0     # torchrun gives its workers 30 s after its SIGTERM before it kills them
 
 
 class NonFiniteError(RuntimeError):
@@ -116,15 +135,21 @@ class _StopSignals:
     anyway. The previous handlers come back on exit, unless a stop signal came: then the noting
     handlers stay until the process ends, so that a signal between the save and the caller's report of
     it cannot kill the process with the report unsaid. Only the main thread can install signal
-    handlers; in another thread this does nothing."""
+    handlers; in another thread this does nothing.
+
+    ``defer`` (a distributed run): a signal raises nothing; it is noted (``requested``) and the ranks
+    agree at the end of the iteration to stop together, rank 0 saving. Ctrl-C reaches each rank twice
+    (from the terminal and from torchrun, which forwards it), so later signals are noted too."""
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
-    def __init__(self):
+    def __init__(self, defer: bool = False, who: str = ""):
         self.previous: dict = {}
         self.held = False
         self.put_off = 0
         self.requested = 0      # the first stop signal's number, kept even if its KeyboardInterrupt is lost
+        self.defer = defer
+        self.who = who          # "rank 1: ", to tell the ranks' messages apart
 
     def __enter__(self) -> _StopSignals:
         if threading.current_thread() is threading.main_thread():
@@ -134,6 +159,12 @@ class _StopSignals:
         return self
 
     def _stop(self, signum, frame):
+        if self.defer:
+            if not self.requested:
+                self.requested = signum
+                os.write(2, f"{self.who}signal {signum}: the ranks stop together at the end of this iteration\n"
+                         .encode())
+            return
         self.requested = signum
         self.hold()
         raise KeyboardInterrupt(f"signal {signum}")
@@ -189,17 +220,30 @@ class Trainer:
     """One training run, writing into ``run.out_dir``/``run.name``. ``resume``: a checkpoint path to
     continue from (model, optimizer, schedules, counters and RNGs restored). ``cfg`` is then the
     resumed run's settings (``resume_config`` builds them); where it differs from the config stored
-    in the checkpoint in a setting a resume may not change (``config.RESUMABLE``), it is refused."""
+    in the checkpoint in a setting a resume may not change (``config.RESUMABLE``), it is refused.
 
-    def __init__(self, cfg: TrainConfig, resume: str | os.PathLike | None = None, console=True):
+    ``dist``: this process's place in a torchrun job (default: read from torchrun's environment
+    variables; a plain process is rank 0 of 1, and makes no collective call)."""
+
+    def __init__(self, cfg: TrainConfig, resume: str | os.PathLike | None = None, console=True,
+                 dist: Dist | None = None):
         # ---- setup ---------------------------------------------------------------------------------
         cfg = copy.deepcopy(cfg)           # the run folder's name is filled in below
+        self.dist = from_environment() if dist is None else dist
+        self.group: Group | None = None
         self.resume_payload = None
         if resume is not None:
             spec = get_spec(cfg.env.encounter)
             payload, _ = load_checkpoint(resume, expect=model_meta(cfg, spec))
             require_entries(payload, RESUME_ENTRIES + (("selfplay",) if cfg.league.enabled else ()), str(resume))
             check_resumable(from_dict(payload["config"]), cfg, str(resume))
+            ranks = int(payload.get("world_size", 1))
+            if ranks != self.dist.world_size:
+                # each rank's env.num_envs make the batch: another number of ranks would be another run
+                raise ValueError(f"{resume} was written by a run on {ranks} rank(s) and this one has "
+                                 f"{self.dist.world_size}: resume it on {ranks} (" + (
+                                     f"torchrun --nproc-per-node {ranks} -m osrs_rl.cli train ..." if ranks > 1
+                                     else "osrs-rl train without torchrun") + ")")
             self.resume_payload = payload
             self.resume_source = str(resume)
         self.cfg = cfg.validate()
@@ -208,13 +252,21 @@ class Trainer:
             raise ValueError(f"{self.spec.name} has {self.spec.num_agents} agents and the trainer drives agent 0 "
                              "only: enable [league] (self-play) or set env.opponents (scripted tiers), or agent 1 "
                              "stands idle")
-        self.device = pick_device(cfg.run.device)
+        if self.dist.enabled and cfg.league.enabled:
+            raise ValueError("a self-play league (league.enabled) does not run under torchrun yet: each rank would "
+                             "keep a league of its own; train it in one process")
+        self.device = self._pick_device()
         # torch threads: during rollouts one core is left to the env worker thread; the update has
-        # every core (the envs are idle then)
+        # every core (the envs are idle then). Under torchrun on a CPU each rank gets one thread unless
+        # run.torch_threads says otherwise (the ranks share the cores); on CUDA the cores are shared out.
         cores = os.cpu_count() or 1
+        if self.dist.enabled:
+            cores = 1 if self.device.type == "cpu" else max(1, cores // self.dist.local_world_size)
         self.learn_threads = cfg.run.torch_threads or cores
         self.rollout_threads = cfg.run.torch_threads or max(1, cores - (1 if cfg.env.overlap else 0))
-        torch.manual_seed(cfg.run.seed)
+        if self.dist.enabled:
+            self.group = Group(self.dist, self.device, cfg.run.dist_timeout)
+        torch.manual_seed(cfg.run.seed)    # the same on every rank: the same initial model
         self.np_rng = np.random.default_rng(cfg.run.seed)
         self.model = make_model(cfg, self.spec).to(self.device)
         self.optimizer = build_optimizer(self.model, cfg.optim.name, lr=cfg.optim.lr,
@@ -227,9 +279,16 @@ class Trainer:
         self._signals: _StopSignals | None = None
         if self.resume_payload is not None:
             self._restore(self.resume_payload)
+        if self.dist.rank > 0:             # rank 0 keeps a plain run's stream (restored on a resume)
+            self.np_rng = np.random.default_rng(seed_sequence(cfg.run.seed, self.dist.rank, "numpy", self.iteration))
+        if self.group is not None:
+            self.group.broadcast_parameters(self.model)
         # the run folder is named now and created last: a setting the envs, the league or the replays
         # refuse (an encounter setting out of range, opponents it has not) leaves no empty folder behind
         self.run_dir = self._run_path()
+        if self.group is not None:         # rank 0's clock names a new run: one folder for the job
+            cfg.run.name = self.group.broadcast_object(cfg.run.name, "the run folder's name")
+            self.run_dir = Path(cfg.run.out_dir) / cfg.run.name
         self.envs = self._make_envs()
         self.selfplay = None
         if cfg.league.enabled:
@@ -239,20 +298,40 @@ class Trainer:
                 self.selfplay.load_state_dict(self.resume_payload["selfplay"])
             self.selfplay.start(self.model, self.iteration)        # before the Collector resets the envs
         self.training_replays = None
-        if cfg.log.replays:
+        if cfg.log.replays and self.dist.is_main:
             self.training_replays = TrainingReplays(self.run_dir / "replays" / "train", cfg.log.replay_sample_every,
                                                     cfg.log.replay_keep, seed=cfg.run.seed + self.iteration,
                                                     annotate=self._with_policy_view)
-        self.collector = Collector(self.envs, self.model, self.device, seed=cfg.run.seed + self.iteration,
+        sampler_seed = rank_seed(cfg.run.seed + self.iteration, cfg.run.seed, self.dist.rank, "sampler", self.iteration)
+        self.collector = Collector(self.envs, self.model, self.device, seed=sampler_seed,
                                    opponent_act=self.selfplay.act if self.selfplay is not None else None,
                                    reset_state=cfg.model.reset_on_episode, replays=self.training_replays)
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size)
         self.console = console
-        self._made_run_dir = not self.run_dir.exists()      # a folder made here and left empty is removed
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
-            remove_stale_temp_files(folder)     # left by a run killed in the middle of a write
+        self._made_run_dir = False
+        self._wait_mark = 0.0               # Group.wait at the last log
+        if self.dist.is_main:               # only rank 0 writes the run folder
+            self._made_run_dir = not self.run_dir.exists()      # a folder made here and left empty is removed
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
+                remove_stale_temp_files(folder)     # left by a run killed in the middle of a write
+
+    def _pick_device(self) -> torch.device:
+        """``run.device``; under torchrun a CUDA device is the rank's own, ``cuda:LOCAL_RANK``."""
+        device = pick_device(self.cfg.run.device)
+        if not self.dist.enabled:
+            return device
+        if device.type == "cuda":
+            count = torch.cuda.device_count()
+            if self.dist.local_rank >= count:
+                raise ValueError(f"LOCAL_RANK {self.dist.local_rank} but torch sees {count} CUDA device(s): start at "
+                                 f"most {count} ranks per machine (torchrun --nproc-per-node {count})")
+            return torch.device("cuda", self.dist.local_rank)
+        if device.type != "cpu":
+            raise ValueError(f"run.device {device.type} has no collective backend for a torchrun job (NCCL needs "
+                             "cuda, gloo a cpu): give --run.device cpu or cuda")
+        return device
 
     def _with_policy_view(self, replay):
         # the view of the model as it stands: trained on ``global_step`` steps (the episode may be newer)
@@ -282,11 +361,13 @@ class Trainer:
         n = cfg.env.num_envs
         sizes = [n // 2, n - n // 2] if cfg.env.overlap else [n]
         seed = (cfg.run.seed * 1_000_003 + self.iteration) % 2**63
+        seed = rank_seed(seed, cfg.run.seed, self.dist.rank, "envs", self.iteration)
         envs = []
         for k, size in enumerate(sizes):
             env = osrs_rl.make(self.spec.name, num_envs=size, seed=seed + k, threads=cfg.env.env_threads,
                                **cfg.env.config)
-            spread_opponents(env, self.spec, cfg.env.opponents, offset=sum(sizes[:k]))
+            # under torchrun rank r's envs come after rank r - 1's: the tiers spread over the job's envs
+            spread_opponents(env, self.spec, cfg.env.opponents, offset=self.dist.rank * n + sum(sizes[:k]))
             envs.append(env)
         return envs
 
@@ -296,7 +377,9 @@ class Trainer:
 
     def save(self, path: Path | None = None) -> Path:
         """Write the checkpoint (atomically); ``saved_step`` says which step the last one written holds.
-        Weights that are not finite are never written (NonFiniteError)."""
+        Weights that are not finite are never written (NonFiniteError). Only rank 0 writes one."""
+        if not self.dist.is_main:
+            raise RuntimeError(f"rank {self.dist.rank} writes no checkpoint: rank 0 does")
         state = self.model.state_dict()
         bad = non_finite_tensors(state)
         if bad:
@@ -309,6 +392,8 @@ class Trainer:
         }
         if self.selfplay is not None:
             payload["selfplay"] = self.selfplay.state_dict()
+        if self.dist.enabled:              # a plain run's checkpoint is as before: 1 rank
+            payload["world_size"] = self.dist.world_size
         path = save_checkpoint(path or self.checkpoint_path(), payload, model_meta(self.cfg, self.spec))
         self.saved_step = self.global_step
         return path
@@ -341,32 +426,44 @@ class Trainer:
         scheduler's stop, ``kill``) saves a checkpoint, then raises KeyboardInterrupt; further signals
         wait for that save (``saved_step`` is the step it holds, or stays behind ``global_step`` when
         it failed). A NaN or infinite loss or weight stops the run with NonFiniteError and writes no
-        checkpoint, so the last good one stays."""
-        with _StopSignals() as signals:
+        checkpoint, so the last good one stays.
+
+        Under torchrun a stop signal to any rank stops every rank at the end of the iteration (rank 0
+        saves; all raise KeyboardInterrupt); a rank lost or stuck past ``run.dist_timeout`` stops the
+        others with DistributedError, keeping the last checkpoint rank 0 wrote. The process group is
+        closed when this returns."""
+        with _StopSignals(defer=self.group is not None, who=f"rank {self.dist.rank}: ") as signals:
             self._signals = signals
             try:
                 return self._train()
             finally:
                 self._signals = None
+                if self.group is not None:
+                    self.group.close()
 
     def _train(self) -> dict:
         cfg = self.cfg
-        try:
-            logger = Logger(self.run_dir, cfg.to_dict(), use_tensorboard=cfg.log.tensorboard,
-                            wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,
-                            total_steps=cfg.run.total_steps, start_step=self.global_step, run_name=self.run_dir.name,
-                            rate_metrics=outcome_rates(self.spec.outcome))
-        except BaseException:             # e.g. W&B asked for and not installed: nothing was written yet
-            self._remove_empty_run_dir()
-            raise
+        logger = None
+        if self.dist.is_main:
+            try:
+                logger = Logger(self.run_dir, cfg.to_dict(), use_tensorboard=cfg.log.tensorboard,
+                                wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,
+                                total_steps=cfg.run.total_steps, start_step=self.global_step,
+                                run_name=self.run_dir.name, rate_metrics=outcome_rates(self.spec.outcome))
+            except BaseException:             # e.g. W&B asked for and not installed: nothing was written yet
+                self._remove_empty_run_dir()
+                raise
         last: dict = {}
         failed = True
+        agreed_stop = False
+        if self.group is not None:
+            self._wait_mark = self.group.wait      # the setup's broadcasts are not the first window's
         try:
             next_log = next_ckpt = time.monotonic()
             next_ckpt += cfg.run.checkpoint_every
             window_start, window_steps, window_iterations = time.monotonic(), 0, 0
             while self.global_step < cfg.run.total_steps:
-                if self._signals is not None:
+                if self._signals is not None and self.group is None:
                     self._signals.check()
                 progress = self.global_step / cfg.run.total_steps
                 # ---- rollout ----
@@ -378,7 +475,7 @@ class Trainer:
                 if self.training_replays is not None:
                     self.training_replays.flush(self.global_step + cfg.batch_steps)
                 steps = cfg.batch_steps
-                self.global_step += steps
+                self.global_step += steps * self.dist.world_size     # run.total_steps counts every rank's
                 window_steps += steps
                 # ---- advantage and update ----
                 t0 = time.perf_counter()
@@ -392,36 +489,88 @@ class Trainer:
                     self.selfplay.after_iteration(self.iteration, self.model)
                 # ---- log ----
                 now = time.monotonic()
-                if now >= next_log or self.global_step >= cfg.run.total_steps:
-                    last = self._scalars(stats, window_iterations, window_steps / max(now - window_start, 1e-9))
-                    logger.log(self.global_step, last)
+                log_now = now >= next_log or self.global_step >= cfg.run.total_steps
+                save_now = now >= next_ckpt
+                stop = False
+                if self.group is not None:         # rank 0's clock decides for all; any rank's signal stops all
+                    log_now, save_now, stop = self._agree(log_now, save_now)
+                elif cfg.log.param_digests:
+                    self._write_digests([parameter_digest(self.model)])
+                if log_now:
+                    elapsed = max(now - window_start, 1e-9)
+                    last = self._scalars(stats, window_iterations, window_steps / elapsed, elapsed)
+                    if logger is not None:
+                        logger.log(self.global_step, last)
                     window_start, window_steps, window_iterations = now, 0, 0
                     next_log = now + cfg.run.log_every
                 # ---- checkpoint ----
-                if now >= next_ckpt:
-                    self.save()
+                if save_now and not stop:      # a stop saves below
+                    if self.dist.is_main:
+                        self.save()
                     next_ckpt = now + cfg.run.checkpoint_every
-            self.save()
+                if stop:
+                    agreed_stop = True
+                    raise KeyboardInterrupt(f"signal {self._signals.requested or 'on another rank'}")
+            if self.dist.is_main:
+                self.save()
             if self.training_replays is not None:
                 self.training_replays.flush(self.global_step, force=True)
             failed = False
         except KeyboardInterrupt:
             if self._signals is not None:
                 self._signals.hold()   # a second Ctrl-C or SIGTERM must not abort this save
-            self.save()                # Ctrl-C keeps the run: --resume continues from here
+            if self.dist.is_main:
+                self.save()            # Ctrl-C keeps the run: --resume continues from here
+            if agreed_stop:            # the others leave once the checkpoint is written, not before
+                try:
+                    self.group.barrier("the stop (waiting for rank 0's checkpoint)",
+                                       min(STOP_BARRIER_SECONDS, self.group.timeout))
+                except DistributedError:
+                    pass               # a rank already gone: stopping anyway
+            raise
+        except DistributedError as e:
+            if self.dist.is_main:      # no save: the update may have stopped half way
+                raise DistributedError(f"{e}. {self._kept()[0].upper()}{self._kept()[1:]}") from None
             raise
         finally:
             self.collector.close()
-            logger.close(failed=failed)
+            if logger is not None:
+                logger.close(failed=failed)
         if self.selfplay is not None and self.console:
             self.selfplay.print_table(None if self.console is True else self.console,
                                       title=f"league after {self.iteration} iterations")
         return last
 
-    def _scalars(self, stats: dict, iterations: int, steps_per_second: float) -> dict:
+    def _agree(self, log_now: bool, save_now: bool) -> tuple[bool, bool, bool]:
+        """The ranks' one collective per iteration: whether to log and save (rank 0's clock) and to stop
+        (a signal to any rank), and a check that every rank holds the same parameters (their SHA-256);
+        with ``log.param_digests`` rank 0 writes every rank's digest to ``param_digests.txt``."""
+        digest = parameter_digest(self.model)
+        main = self.dist.is_main
+        requested = self._signals.requested if self._signals is not None else 0
+        (log_now, save_now, stop), same = self.group.agree(
+            [int(log_now and main or self.global_step >= self.cfg.run.total_steps), int(save_now and main),
+             int(bool(requested))], digest)
+        if self.cfg.log.param_digests:
+            digests = self.group.gather(digest, "the parameter digests")
+            if main:
+                self._write_digests(digests)
+        if not same:
+            raise DistributedError(f"rank {self.dist.rank}: the ranks' parameters differ after iteration "
+                                   f"{self.iteration} (step {self.global_step:,}): their gradients were not "
+                                   "averaged alike")
+        return bool(log_now), bool(save_now), bool(stop)
+
+    def _write_digests(self, digests: list[str]) -> None:
+        """One line per update: iteration, step, then each rank's parameter digest (a debugging record)."""
+        with open(self.run_dir / DIGESTS_NAME, "a") as f:
+            f.write(f"{self.iteration} {self.global_step} {' '.join(digests)}\n")
+
+    def _scalars(self, stats: dict, iterations: int, steps_per_second: float, seconds: float = 0.0) -> dict:
         """Losses of the last update, episode metrics since the last log, and where the time went
         (seconds per iteration over the window: waiting for envs, policy inference, the league
-        opponent's inference, the rest of the rollout, the update); with a league, its ratings."""
+        opponent's inference, the rest of the rollout, the update); with a league, its ratings.
+        Under torchrun every rank's are gathered on rank 0 (``_merge_ranks``); the others get {}."""
         timing, n = self.collector.timing, max(iterations, 1)
         env_t, inf_t, opp_t = timing.get("env", 0.0), timing.get("inference", 0.0), timing.get("opponent", 0.0)
         other = max(timing.get("rollout", 0.0) - env_t - inf_t - opp_t, 0.0)
@@ -435,11 +584,40 @@ class Trainer:
         timing.clear()
         timing.update(env=0.0, inference=0.0)
         episodes = self.collector.pop_episodes()
+        if self.group is not None:
+            waited, self._wait_mark = self.group.wait - self._wait_mark, self.group.wait
+            mine = {"scalars": out, "episodes": episodes, "sync": waited, "seconds": seconds, "iterations": n}
+            parts = self.group.gather(mine, "the logged statistics")
+            if not self.dist.is_main:
+                return {}
+            out = self._merge_ranks(parts)
+            episodes = merge_episodes([p["episodes"] for p in parts])
         if episodes:
             out.update(episode_scalars(episodes, self.spec.phase_names, self.spec.category_metrics))
             if self.spec.opponents is not None:
                 out.update(opponent_scalars(episodes, self.spec.opponents.tier_names,
                                             opponent_metrics(self.spec.outcome)))
+        return out
+
+    @staticmethod
+    def _merge_ranks(parts: list[dict]) -> dict:
+        """One set of scalars from every rank's: losses and times are means over the ranks (each rank's
+        own minibatch means; the gradient norm is the same on all, taken after averaging);
+        ``perf/steps_per_second`` is the job's, the sum of the ranks'. ``perf/scaling_efficiency`` is
+        the share of the ranks' wall time spent on their own rollouts and updates rather than inside the
+        collectives (communicating, or waiting for a slower rank): 1 if the ranks cost each other
+        nothing. It cannot see what sharing the machine costs them (cores, memory bandwidth): comparing
+        the job's steps/s with a one-process run's shows that."""
+        scalars = [p["scalars"] for p in parts]
+        out = {k: float(np.mean([s[k] for s in scalars if k in s])) for k in scalars[0]}
+        rates = [s["perf/steps_per_second"] for s in scalars]
+        out["perf/steps_per_second"] = float(sum(rates))
+        out["perf/steps_per_second_per_rank"] = float(np.mean(rates))
+        out["perf/slowest_rank_steps_per_second"] = float(min(rates))
+        busy = [1.0 - min(p["sync"] / p["seconds"], 1.0) if p["seconds"] > 0 else 1.0 for p in parts]
+        out["perf/scaling_efficiency"] = float(np.mean(busy))
+        out["perf/sync_seconds"] = float(np.mean([p["sync"] / max(p["iterations"], 1) for p in parts]))
+        out["perf/ranks"] = float(len(parts))
         return out
 
     def update(self, progress: float) -> dict:
@@ -505,14 +683,27 @@ class Trainer:
                                                                self.collector.head_sizes)
         old_logprob = envs(s.logprob)
         a = envs(adv)
-        if cfg.normalize_advantages:
+        share = None
+        if self.group is not None:
+            # the minibatch is every rank's segments: advantage moments over all of them, and each rank's
+            # mean loss weighted by its share of the valid entries, so that the averaged gradient is the
+            # gradient of the mean over all of them (what one process holding them all would take)
+            count, mean, std = self.group.moments(a, valid)
+            if cfg.normalize_advantages:
+                a = global_normalize(a, valid, mean, std)
+            share = (self.dist.world_size * valid.sum().double() / count.clamp(min=1.0)).float()
+        elif cfg.normalize_advantages:
             a = normalize_advantages(a, valid)
         pl = policy_loss(new_logprob, old_logprob, a, cfg.clip, weights, valid)
         vl = value_loss(value, envs(s.value[:T]), envs(ret), cfg.value_clip or None, weights, valid)
         entropy = mean_entropy(entropy_per_sample, valid)
         loss = pl.loss + cfg.value_coef * vl - entropy_coef * entropy
+        if share is not None:
+            loss = loss * share
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
+        if self.group is not None:
+            self.group.average_gradients(self.model.parameters())
         grad_norm = nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
         self.optimizer.step()
         out = {"policy": pl.loss.item(), "value": vl.item(), "entropy": entropy.item(),
