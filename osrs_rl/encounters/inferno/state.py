@@ -52,8 +52,13 @@ SPAWN_ORDER = (W.MAGER, W.RANGER, W.MELEER, W.BLOB, W.BAT)
 MAX_KIND_SIZE = 7             # Zuk
 
 # ---- a monster slot's state ------------------------------------------------------------------
-SLOT_FREE, SLOT_ALIVE, SLOT_DEAD = range(3)    # DEAD: died this wave, keeps its slot (resurrection, part 2)
+SLOT_FREE, SLOT_ALIVE, SLOT_DEAD = range(3)    # DEAD: died this wave, keeps its slot (a mager may revive it)
 TARGET_PLAYER = -1                             # a monster's target: the player, or pillar 0..2
+# what a monster is visibly doing (its last animation while its timer runs; ``activity``)
+ACT_NONE, ACT_ATTACK, ACT_SCAN, ACT_DIG, ACT_REVIVE = range(5)
+NUM_ACTIVITIES = 5
+ACTIVITY_NAMES = ("none", "attacking", "scanning", "digging", "resurrecting")
+NO_HURT = -1_000_000                           # ``hurt_tick`` of a monster the player never hit
 
 MONSTER_DTYPE = np.dtype([
     ("state", np.uint8),          # SLOT_*
@@ -65,8 +70,15 @@ MONSTER_DTYPE = np.dtype([
     ("target", np.int8),          # TARGET_PLAYER or a pillar index (nibblers)
     ("scan", np.int8),            # blob: style its next attack will use (pending-hit STYLE_*), -1: no scan
     ("had_los", np.uint8),        # it had line of sight at the end of its last turn (blob: a new sight scans)
-    ("revived", np.uint8),        # brought back once by a mager (part 2: not yet modelled)
-    ("dig_timer", np.int16),      # meleer: ticks without reaching the player (part 2: not yet modelled)
+    ("revived", np.uint8),        # 1: a mager brought it back this wave (never twice)
+    # ---- Jal-ImKot's dig (mechanics.meleer_dig); 0 for every other kind
+    ("dig_timer", np.int16),      # dig_rule 0: ticks its attack was ready without it attacking; 1: since spawn/last dig
+    ("dig_due", np.int16),        # dig_rule 1: dig_timer at which it digs next (50, then 40..60)
+    ("dig_left", np.int16),       # > 0: underground, resurfaces when it reaches 0
+    ("dig_x", np.int16), ("dig_y", np.int16),   # the south-west tile it resurfaces on
+    ("hurt_tick", np.int32),      # the last tick one of the player's hits landed on it (NO_HURT: never)
+    ("frozen", np.int16),         # ticks it cannot move (Ice Barrage, resurfacing); it may still attack
+    ("activity", np.uint8),       # ACT_*: what it last started (shown while its attack timer runs)
 ])
 
 # ---- supplies (potion doses) -----------------------------------------------------------------
@@ -102,6 +114,8 @@ ENT_PLAYER, ENT_MONSTER, ENT_PILLAR = HT_PLAYER, HT_MONSTER, HT_PILLAR
 LAST_ENTITY = LAST_HIT_TARGET
 EVF_WAVE = EVF_ENCOUNTER                 # an EV_SPAWN that starts a wave (amount: the wave)
 EVF_PILLAR_HIT = EVF_ENCOUNTER << 1      # an attack on the player that a pillar took
+EVF_DIG = EVF_ENCOUNTER << 2             # a meleer's EV_DEATH (it burrows) or EV_SPAWN (it resurfaces)
+EVF_REVIVED = EVF_ENCOUNTER << 3         # an EV_SPAWN of a monster a mager revived (target: the mager)
 
 WAVE_GAP_TICKS = 9             # a wave cleared -> the next spawns 9 ticks later [M: InfernoTrainer
                                # InfernoRegion.ts waveCompleteTimer = 9]
@@ -134,6 +148,9 @@ STATE_DTYPE = np.dtype([
     ("supplies_used", np.int16, (NUM_SUPPLIES,)),
     ("kills", np.int16, (NUM_KINDS,)),
     ("pillar_damage", np.int32),                 # damage the pillars took (nibblers, blocked attacks)
+    ("collapse_damage", np.int32),               # damage collapsing pillars dealt the player
+    ("resurrections", np.int16),                 # monsters a mager brought back
+    ("digs", np.int16),                          # Jal-ImKot digs started
     ("reward_sums", np.float32, (NUM_REWARD_TERMS,)),
     # ---- what the last tick did: its reward by term, its events; and who threw each hit in flight
     ("reward_terms", np.float32, (1, NUM_REWARD_TERMS)),
@@ -163,6 +180,20 @@ CONFIG_FIELDS = (
                 "shaping: reward per hitpoint dealt to monsters, scaled by 1/100"),
     ConfigField("coef_damage_taken", np.float32, 0.0, -10.0, 10.0,
                 "shaping: penalty per hitpoint taken, scaled by 1/99"),
+    # ---- where the sources disagree (README "Open questions")
+    ConfigField("dig_rule", np.int32, 0, 0, 1,
+                "Jal-ImKot's dig: 0 InfernoTrainer (dig_min..dig_max ticks of a ready attack without reach, "
+                "dig_chance_pct a tick); 1 the wiki's (50 ticks into the wave, then every 40-60, not within "
+                "15 ticks of a hit from the player)"),
+    ConfigField("dig_min", np.int32, 38, 1, 1000, "dig_rule 0: the dig may start after this many ticks"),
+    ConfigField("dig_max", np.int32, 50, 1, 1000, "dig_rule 0: the dig starts for sure after this many ticks"),
+    ConfigField("dig_chance_pct", np.int32, 10, 0, 100, "dig_rule 0: chance (%) a tick between dig_min and dig_max"),
+    ConfigField("revive_pct", np.int32, 10, 0, 100,
+                "chance (%) that a Jal-Zek's attack is a resurrection instead, when a monster can be revived"),
+    ConfigField("collapse_rule", np.int32, 1, 0, 2,
+                "a collapsing pillar hurts the player and monsters next to it: 0 not at all (InfernoTrainer), "
+                "1 collapse_damage each, 2 half their current hitpoints"),
+    ConfigField("collapse_damage", np.int32, 49, 0, 255, "collapse_rule 1: the damage"),
     ConfigField("loadout", np.int32, 0, 0, 0, "0: twisted bow, max gear (loadouts.py; more loadouts come later)"),
     # ---- derived: the arena (loadouts.fill_config)
     ConfigField("maps", np.uint16, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),     # by standing pillars
@@ -215,6 +246,10 @@ STATE_BOUNDS = (
     Bound("monsters.y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("monsters.target", TARGET_PLAYER, A.NUM_PILLARS - 1, "-1 the player, else a pillar"),
     Bound("monsters.scan", -1, STYLE_TYPELESS - 1, "-1 or a pending-hit STYLE_* other than typeless"),
+    Bound("monsters.activity", 0, NUM_ACTIVITIES - 1, "ACT_*"),
+    # the resurfacing tile is a south-west tile like x, y (the meleer's footprint stays on the grid)
+    Bound("monsters.dig_x", 0, lambda recs, cfg: A.GRID_W - cfg["kind_size"][recs["monsters"]["kind"]]),
+    Bound("monsters.dig_y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("supplies", 0, 2**15 - 1, "a count"),
     Bound("pillar_hp", 0, A.PILLAR_HP),
     Bound("p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),

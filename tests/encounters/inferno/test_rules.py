@@ -242,7 +242,7 @@ def test_a_dead_blob_splits_into_three_bloblets():
 
 # ---- nibblers and pillar collapse -------------------------------------------------------------------
 def test_nibblers_chew_their_pillar_every_four_ticks_and_it_collapses():
-    env = inferno(seed=4)
+    env = inferno(seed=4, collapse_rule=0)        # the collapse would crush the nibbler (test_part2)
     empty_arena(env, player=(25, 28))
     keeper(env)
     x, y = A.PILLARS[2]
@@ -378,7 +378,7 @@ def golden_hash(ticks=300):
 
 
 # Changing this hash changes the simulation: explain why in the commit that updates it.
-GOLDEN = "5ebb924029f65a97"
+GOLDEN = "1221c60c24f8c4ce"
 
 
 def test_golden_trace():
