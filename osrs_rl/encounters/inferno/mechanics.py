@@ -79,7 +79,7 @@ from osrs_rl.core.pending_hits import (
 from osrs_rl.core.player import reset_player, tick_action_timers
 from osrs_rl.core.player_input import protected_from
 from osrs_rl.core.prayer_drain import drain_prayer
-from osrs_rl.core.skills import HITPOINTS
+from osrs_rl.core.skills import HITPOINTS, PRAYER
 
 from . import arena as A
 from . import state as ST
@@ -303,6 +303,7 @@ def collapse(s, cfg, p):
         damage = min(_collapse_hurt(cfg, pl.levels[HITPOINTS]), np.int64(pl.levels[HITPOINTS]))
         pl.levels[HITPOINTS] -= damage
         s.collapse_damage += damage
+        s.taken_style[STYLE_TYPELESS] += damage
         record_event(s, EV_HIT, src, ST.ENT_PLAYER, STYLE_TYPELESS, damage, 0, pl.x, pl.y)
 
 
@@ -721,6 +722,7 @@ def land_player_hits(s):
         damage = min(np.int64(h.damage), np.int64(p.levels[HITPOINTS]))
         p.levels[HITPOINTS] -= damage
         s.damage_taken[h.attacker] += damage
+        s.taken_style[h.style] += damage
         taken += damage
         _hit_event(s, s.landing[j], damage, p.x, p.y)
     return taken
@@ -929,8 +931,31 @@ def reset(s, cfg, seed):
         s.supplies_used[k] = 0
     for k in range(ST.NUM_REWARD_TERMS):
         s.reward_sums[k] = 0.0
-    s.wave = cfg.start_wave
+    if cfg.start_hp > 0:
+        s.p.levels[HITPOINTS] = min(cfg.start_hp, s.p.base_levels[HITPOINTS])
+    if cfg.start_prayer > 0:
+        s.p.levels[PRAYER] = min(cfg.start_prayer, s.p.base_levels[PRAYER])
+    for k in range(4):
+        s.taken_style[k] = 0
+    s.wave = draw_start_wave(s, cfg)
+    s.start_wave_drawn = s.wave
     spawn_wave(s, cfg)
+
+
+@njit(cache=True)
+def draw_start_wave(s, cfg):
+    """``start_wave``, or with band weights a band drawn by them (bands past ``last_wave`` skipped by
+    redrawing) and a wave uniform in it, capped at ``last_wave``."""
+    if cfg.band_cumulative[ST.NUM_BANDS - 1] <= 0.0:
+        return np.int64(cfg.start_wave)
+    while True:
+        u = R.uniform(s.rng)
+        b = 0
+        while b < ST.NUM_BANDS - 1 and u >= cfg.band_cumulative[b]:
+            b += 1
+        lo, hi = ST.BANDS[b]
+        if lo <= cfg.last_wave:
+            return R.between(s.rng, lo, min(hi, cfg.last_wave))
 
 
 @njit(cache=True)
@@ -980,8 +1005,31 @@ def tick(s, cfg, a):
 
 
 @njit(cache=True)
+def _tallies(s):
+    """(prayed, unprayed, kills, doses, pillar damage) so far: the step's shaping terms are their changes."""
+    kills = 0
+    for k in range(ST.NUM_KINDS):
+        kills += s.kills[k]
+    doses = 0
+    for k in range(ST.NUM_SUPPLIES):
+        doses += s.supplies_used[k]
+    return s.prayed_attacks, s.monster_attacks - s.prayed_attacks, kills, doses, s.pillar_damage
+
+
+@njit(cache=True)
+def _add_term(s, k, value):
+    s.reward_terms[0, k] += value
+    s.reward_sums[k] += value
+    return value
+
+
+@njit(cache=True)
 def step(s, cfg, actions, rewards):
+    """The tick, then its reward: the outcome and every shaping term (``coef_*``, all 0 by default), each
+    recorded by name in ``reward_terms`` and summed in ``reward_sums``."""
+    prayed0, missed0, kills0, doses0, pillar0 = _tallies(s)
     terminated, truncated, dealt, taken, cleared = tick(s, cfg, actions[0])
+    prayed1, missed1, kills1, doses1, pillar1 = _tallies(s)
     r_outcome = 0.0
     if s.outcome == ST.OUTCOME_CLEARED:
         r_outcome = cfg.cleared_reward
@@ -989,17 +1037,13 @@ def step(s, cfg, actions, rewards):
         r_outcome = cfg.death_reward
     elif s.outcome == ST.OUTCOME_TIMEOUT:
         r_outcome = cfg.timeout_reward
-    r_wave = cfg.coef_wave * cleared
-    r_dealt = cfg.coef_damage_dealt * dealt / 100.0
-    r_taken = -cfg.coef_damage_taken * taken / 99.0
-    terms, sums = s.reward_terms, s.reward_sums
-    terms[0, ST.R_OUTCOME] += r_outcome
-    terms[0, ST.R_WAVE] += r_wave
-    terms[0, ST.R_DEALT] += r_dealt
-    terms[0, ST.R_TAKEN] += r_taken
-    sums[ST.R_OUTCOME] += r_outcome
-    sums[ST.R_WAVE] += r_wave
-    sums[ST.R_DEALT] += r_dealt
-    sums[ST.R_TAKEN] += r_taken
-    rewards[0] = r_outcome + r_wave + r_dealt + r_taken
+    total = _add_term(s, ST.R_OUTCOME, r_outcome)
+    total += _add_term(s, ST.R_WAVE, cfg.coef_wave * cleared)
+    total += _add_term(s, ST.R_DEALT, cfg.coef_damage_dealt * dealt / 100.0)
+    total += _add_term(s, ST.R_TAKEN, -cfg.coef_damage_taken * taken / 99.0)
+    total += _add_term(s, ST.R_PRAYER, cfg.coef_prayer * ((prayed1 - prayed0) - (missed1 - missed0)))
+    total += _add_term(s, ST.R_KILL, cfg.coef_kill * (kills1 - kills0))
+    total += _add_term(s, ST.R_SUPPLIES, -cfg.coef_supplies * (doses1 - doses0))
+    total += _add_term(s, ST.R_PILLAR, -cfg.coef_pillar * (pillar1 - pillar0) / 255.0)
+    rewards[0] = total
     return terminated, truncated

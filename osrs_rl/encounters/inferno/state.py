@@ -99,8 +99,10 @@ MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- outcome and reward --------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
-REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken")
-R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN = range(4)
+REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "kill", "supplies", "pillar")
+R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN, R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR = range(8)
+NUM_BANDS = 4                  # start-wave bands of the curriculum (and the metrics' phases)
+BANDS = ((1, 17), (18, 34), (35, 49), (50, 66))
 NUM_REWARD_TERMS = len(REWARD_TERMS)
 
 # ---- hit targets and the event buffer's entity ids --------------------------------------------
@@ -143,6 +145,8 @@ STATE_DTYPE = np.dtype([
     ("waves_cleared", np.int16),
     ("damage_dealt", np.int32),
     ("damage_taken", np.int32, (NUM_KINDS,)),    # by the kind of the monster that dealt it
+    ("taken_style", np.int32, (4,)),             # by pending-hit STYLE_* (melee, ranged, magic, typeless)
+    ("start_wave_drawn", np.int16),              # the wave this run started on (curriculum draw)
     ("monster_attacks", np.int32),               # attacks on the player (a scan is not an attack)
     ("prayed_attacks", np.int32),                # ... that met the matching overhead
     ("supplies_used", np.int16, (NUM_SUPPLIES,)),
@@ -170,6 +174,11 @@ CONFIG_FIELDS = (
     ConfigField("max_ticks", np.int32, 30_000, 10, 1_000_000, "runs are truncated after this many ticks"),
     ConfigField("brews", np.int32, 32, 0, 200, "Saradomin brew doses (4 a potion)"),
     ConfigField("restores", np.int32, 48, 0, 200, "Super restore doses (4 a potion)"),
+    ConfigField("start_hp", np.int32, 0, 0, 99, "curriculum: hitpoints at the start (0: full)"),
+    ConfigField("start_prayer", np.int32, 0, 0, 99, "curriculum: prayer points at the start (0: full)"),
+    *(ConfigField(f"band_weight_{k + 1}", np.float32, 0.0, 0.0, 1000.0,
+                  f"curriculum: weight of starting in waves {lo}-{hi} (a wave drawn uniformly in the band, up to "
+                  "last_wave); all four 0: start_wave") for k, (lo, hi) in enumerate(BANDS)),
     ConfigField("scaffolding", np.bool_, False, None, None,
                 "fill the scaffolding observation segment (ticks to the next attack of each style); false zeroes it"),
     ConfigField("cleared_reward", np.float32, 1.0, -100.0, 100.0, "reward for clearing last_wave"),
@@ -180,6 +189,12 @@ CONFIG_FIELDS = (
                 "shaping: reward per hitpoint dealt to monsters, scaled by 1/100"),
     ConfigField("coef_damage_taken", np.float32, 0.0, -10.0, 10.0,
                 "shaping: penalty per hitpoint taken, scaled by 1/99"),
+    ConfigField("coef_prayer", np.float32, 0.0, -10.0, 10.0,
+                "shaping: + per monster attack met by the right overhead, - per one that was not"),
+    ConfigField("coef_kill", np.float32, 0.0, -10.0, 10.0, "shaping: reward per monster killed"),
+    ConfigField("coef_supplies", np.float32, 0.0, -10.0, 10.0, "shaping: penalty per potion dose drunk"),
+    ConfigField("coef_pillar", np.float32, 0.0, -10.0, 10.0,
+                "shaping: penalty per pillar hitpoint lost, scaled by 1/255"),
     # ---- where the sources disagree (README "Open questions")
     ConfigField("dig_rule", np.int32, 0, 0, 1,
                 "Jal-ImKot's dig: 0 InfernoTrainer (dig_min..dig_max ticks of a ready attack without reach, "
@@ -204,6 +219,7 @@ CONFIG_FIELDS = (
     ConfigField("spawn_xy", np.int16, shape=(A.NUM_SPAWNS, 2), derived=True),
     ConfigField("nibbler_xy", np.int16, shape=(9, 2), derived=True),
     ConfigField("start_xy", np.int16, shape=(2,), derived=True),
+    ConfigField("band_cumulative", np.float64, shape=(NUM_BANDS,), derived=True),   # 0s: start_wave
     # ---- derived: the waves and the monsters
     ConfigField("wave_counts", np.int8, shape=(W.LAST_REGULAR_WAVE + 1, W.NUM_WAVE_COLUMNS), derived=True),
     ConfigField("kind_row", NPC_DTYPE, shape=(NUM_KINDS,), derived=True),
@@ -238,6 +254,7 @@ def _last_item(recs, cfg):
 
 STATE_BOUNDS = (
     Bound("wave", 1, W.LAST_REGULAR_WAVE, "the wave table's rows (67-69 later)"),
+    Bound("start_wave_drawn", 1, W.LAST_REGULAR_WAVE, "a wave of the table"),
     Bound("p.x", 0, A.GRID_W - 1), Bound("p.y", 0, A.GRID_H - 1),
     Bound("monsters.state", SLOT_FREE, SLOT_DEAD, "SLOT_*"),
     Bound("monsters.kind", 0, NUM_KINDS - 1, "K_*"),
