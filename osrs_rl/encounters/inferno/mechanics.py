@@ -911,6 +911,8 @@ def reset(s, cfg, seed):
     PI.wear(s.p, cfg.gear_worn)
     s.supplies[ST.SUP_BREW] = cfg.brews
     s.supplies[ST.SUP_RESTORE] = cfg.restores
+    s.supplies[ST.SUP_BASTION] = cfg.bastions
+    s.supplies[ST.SUP_STAMINA] = cfg.staminas
     PI.refresh_combat(s.combat, s.p, cfg.gear_combat[0])
     for p in range(A.NUM_PILLARS):
         s.pillar_hp[p] = A.PILLAR_HP

@@ -82,10 +82,10 @@ MONSTER_DTYPE = np.dtype([
 ])
 
 # ---- supplies (potion doses) -----------------------------------------------------------------
-SUP_BREW, SUP_RESTORE = range(2)
-SUPPLY_NAMES = ("brew", "restore")
-SUPPLY_ITEMS = ("Saradomin brew", "Super restore")
-NUM_SUPPLIES = 2
+SUP_BREW, SUP_RESTORE, SUP_BASTION, SUP_STAMINA = range(4)
+SUPPLY_NAMES = ("brew", "restore", "bastion", "stamina")
+SUPPLY_ITEMS = ("Saradomin brew", "Super restore", "Bastion potion", "Stamina potion")   # osrs_rl/data/consumables.json
+NUM_SUPPLIES = 4
 
 # ---- action heads (index 0 is always the no-op) ------------------------------------------------
 H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_DRINK = range(5)
@@ -174,6 +174,9 @@ CONFIG_FIELDS = (
     ConfigField("max_ticks", np.int32, 30_000, 10, 1_000_000, "runs are truncated after this many ticks"),
     ConfigField("brews", np.int32, 32, 0, 200, "Saradomin brew doses (4 a potion)"),
     ConfigField("restores", np.int32, 48, 0, 200, "Super restore doses (4 a potion)"),
+    ConfigField("bastions", np.int32, 4, 0, 200, "Bastion potion doses (ranged and defence boost)"),
+    ConfigField("staminas", np.int32, 4, 0, 200,
+                "Stamina potion doses (20 % run energy, 70 % less drain for 200 ticks)"),
     ConfigField("start_hp", np.int32, 0, 0, 99, "curriculum: hitpoints at the start (0: full)"),
     ConfigField("start_prayer", np.int32, 0, 0, 99, "curriculum: prayer points at the start (0: full)"),
     *(ConfigField(f"band_weight_{k + 1}", np.float32, 0.0, 0.0, 1000.0,

@@ -35,7 +35,7 @@ NO_ATTACK = 10.0             # scaffolding: "no monster with sight threatens thi
 
 SELF_NAMES = ("hp_frac", "prayer", "run_energy", "running", "x", "y", "attack_timer", "potion_timer",
               "protect_melee", "protect_missiles", "protect_magic", "rigour", "ranged", "defence", "brews",
-              "restores", "time")
+              "restores", "time", "bastions", "staminas", "stamina_active")
 MONSTER_NAMES = ("alive", *("is_" + n for n in ST.KIND_NAMES), "dx", "dy", "hp_frac", "size", "attack_timer",
                  "stunned", "sees_me", "attackable", "scan_ranged", "scan_magic",
                  *(n for n in ST.ACTIVITY_NAMES[1:]), "frozen", "revived")
@@ -55,7 +55,8 @@ TALLY_KINDS = (ST.K_NIBBLER, ST.K_BAT, ST.K_BLOB, ST.K_BLOBLET_MAGIC, ST.K_BLOBL
 METRIC_NAMES = (
     "cleared", "died", "timed_out", "ticks", "final_wave", "waves_cleared", "damage_dealt", "damage_taken",
     *("taken_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "monster_attacks", "correct_prayer_rate",
-    "brews_used", "restores_used", *("killed_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "pillars_standing",
+    "brews_used", "restores_used", "bastions_used", "staminas_used",
+    *("killed_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "pillars_standing",
     "pillar_damage", *(f"pillar_hp_{n}" for n in A.PILLAR_NAMES), "taken_melee", "taken_ranged", "taken_magic",
     "taken_typeless", "collapse_damage", "resurrections", "digs", "start_wave", "ticks_per_wave",
     *("reward_" + t for t in ST.REWARD_TERMS),
@@ -86,6 +87,9 @@ def _observe_self(s, cfg, o):
     o[14] = s.supplies[ST.SUP_BREW] / DOSE_SCALE
     o[15] = s.supplies[ST.SUP_RESTORE] / DOSE_SCALE
     o[16] = s.tick / cfg.max_ticks
+    o[17] = s.supplies[ST.SUP_BASTION] / DOSE_SCALE
+    o[18] = s.supplies[ST.SUP_STAMINA] / DOSE_SCALE
+    o[19] = 1.0 if p.stamina_ticks > 0 else 0.0
 
 
 @njit(cache=True)
@@ -254,6 +258,8 @@ def mask(s, cfg, m):
     row[k + 1] = ready and s.supplies[ST.SUP_BREW] > 0
     drained = p.levels[PRAYER] < p.base_levels[PRAYER] or p.levels[RANGED] < p.base_levels[RANGED]
     row[k + 2] = ready and s.supplies[ST.SUP_RESTORE] > 0 and drained
+    row[k + 3] = ready and s.supplies[ST.SUP_BASTION] > 0
+    row[k + 4] = ready and s.supplies[ST.SUP_STAMINA] > 0
 
 
 # ---- metrics -------------------------------------------------------------------------------------
@@ -278,7 +284,9 @@ def metrics(s, cfg, out):
     out[j + 1] = s.prayed_attacks / s.monster_attacks if s.monster_attacks > 0 else 0.0
     out[j + 2] = s.supplies_used[ST.SUP_BREW]
     out[j + 3] = s.supplies_used[ST.SUP_RESTORE]
-    j += 4
+    out[j + 4] = s.supplies_used[ST.SUP_BASTION]
+    out[j + 5] = s.supplies_used[ST.SUP_STAMINA]
+    j += 6
     for kind in TALLY_KINDS:
         out[j] = s.kills[kind]
         j += 1
