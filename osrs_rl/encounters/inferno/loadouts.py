@@ -187,6 +187,12 @@ def fill_config(cfg) -> None:
     if int(cfg["last_wave"]) < int(cfg["start_wave"]):
         raise ConfigError(f"Config 'last_wave' = {int(cfg['last_wave'])} of encounter 'inferno' is before "
                           f"'start_wave' = {int(cfg['start_wave'])}")
+    weights = np.array([cfg[f"band_weight_{k + 1}"] for k in range(ST.NUM_BANDS)], dtype=np.float64)
+    cfg["band_cumulative"] = np.cumsum(weights) / weights.sum() if weights.sum() > 0 else 0.0
+    usable = [k for k, (lo, _) in enumerate(ST.BANDS) if lo <= int(cfg["last_wave"])]
+    if weights.sum() > 0 and weights[usable].sum() <= 0:
+        raise ConfigError(f"Config band weights of encounter 'inferno' give no band that starts by last_wave = "
+                          f"{int(cfg['last_wave'])}")
     _fill_arena(cfg)
     _fill_monsters(cfg)
     _fill_player(cfg)

@@ -44,7 +44,7 @@ from osrs_rl.core import rng as R
 from osrs_rl.core import styles as S
 from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_accuracy
 from osrs_rl.core.attack import rolls_vs_npc, sample_hits
-from osrs_rl.core.collision import can_step
+from osrs_rl.core.collision import BLOCKED, can_step
 from osrs_rl.core.damage import CAP_NONE, roll_npc_damage
 from osrs_rl.core.energy import RUN_MIN_TO_RUN, tick_hitpoints, tick_run_energy, tick_spec_regen, tick_stat_restore
 from osrs_rl.core.equipment import attack_speed
@@ -71,6 +71,7 @@ from osrs_rl.core.pending_hits import (
     STYLE_MAGIC,
     STYLE_MELEE,
     STYLE_RANGED,
+    STYLE_TYPELESS,
     clear_queue,
     pop_due_for,
     push_hit,
@@ -78,7 +79,7 @@ from osrs_rl.core.pending_hits import (
 from osrs_rl.core.player import reset_player, tick_action_timers
 from osrs_rl.core.player_input import protected_from
 from osrs_rl.core.prayer_drain import drain_prayer
-from osrs_rl.core.skills import HITPOINTS
+from osrs_rl.core.skills import HITPOINTS, PRAYER
 
 from . import arena as A
 from . import state as ST
@@ -90,6 +91,25 @@ BLOB_SCAN_DELAY = 3            # a blob fires 3 ticks after its scan, and scans 
                                # [H: InfernoTrainer JalAk.ts attackSpeed 3 on both; RuneLite cycle 6]
 BLOBLET_OFFSETS = (1, 0, 2)    # ranged, melee, magic bloblet: (+d, +d) from the blob's south-west tile
 BLOBLET_COOLDOWN = 4           # [M: InfernoTrainer JalAk.ts cooldown 4]
+# Jal-ImKot's dig [M: InfernoTrainer JalImKot.ts: freeze(6) / digSequenceTime 6 underground, then attackDelay 6
+# and freeze(2) on surfacing; RuneLite inferno plugin: the burrow animation (7600) is followed by its next
+# attack 12 ticks later = 6 + 6]. The trigger is a config choice (dig_rule, README "Open questions").
+DIG_TICKS = 6
+DIG_ATTACK_WAIT = 6
+DIG_SURFACE_FREEZE = 2
+DIG_WIKI_FIRST = 50            # dig_rule 1 [L: OSRS wiki via the reference's secondary compilation]: 50 ticks
+DIG_WIKI_NEXT = (40, 60)       # into the wave, then every 40..60 ticks,
+DIG_WIKI_HURT = 15             # not within 15 ticks of being attacked
+# Jal-Zek's resurrection [M: InfernoTrainer JalZek.ts + InfernoMobDeathStore.ts; RuneLite inferno plugin]:
+# bats, blobs, meleers, rangers and magers join the store of the dead (nibblers and bloblets never do), each
+# at most once; revived at floor(max hp / 2) with its attack timer at its speed; the mager's next attack
+# 8 ticks later (RuneLite: animation 7611 -> 8; InfernoTrainer sets attackDelay 8 and then overwrites it with
+# its speed 4, read here as a slip). Placement: the first tile free of pillars and monsters scanning
+# InfernoTrainer x 26..32 (outer), y 24..36 (inner), i.e. local x 16..22, y 20 down to 8; else IT (21, 22).
+REVIVE_DELAY = 8
+REVIVE_X = (16, 22)
+REVIVE_Y = (20, 8)
+REVIVE_FALLBACK = (11, 22)
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in zulrah)
 _OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE,
                     PI.NO_PRAYER)
@@ -169,7 +189,7 @@ def monster_sees(s, cfg, m, tx, ty, tsize):
 @njit(cache=True)
 def sees_player(s, cfg, k):
     m = s.monsters[k]
-    return m.state == ST.SLOT_ALIVE and m.target == ST.TARGET_PLAYER and \
+    return m.state == ST.SLOT_ALIVE and m.target == ST.TARGET_PLAYER and m.dig_left <= 0 and \
         monster_sees(s, cfg, m, s.p.x, s.p.y, 1)
 
 
@@ -179,7 +199,7 @@ def _free_of_monsters(s, cfg, k, x, y, size):
     with the mover excluded; nibblers, which take no space there, still count here: APPROXIMATION)."""
     for j in range(ST.MONSTER_SLOTS):
         o = s.monsters[j]
-        if j == k or o.state != ST.SLOT_ALIVE:
+        if j == k or o.state != ST.SLOT_ALIVE or o.dig_left > 0:
             continue
         if overlaps(x, y, size, o.x, o.y, size_of(cfg, o)):
             return False
@@ -235,7 +255,7 @@ def _pick_pillar(s):
 
 # ---- pillars ---------------------------------------------------------------------------------------
 @njit(cache=True)
-def damage_pillar(s, p, damage, source, style):
+def damage_pillar(s, cfg, p, damage, source, style):
     """``damage`` on pillar ``p`` (capped at its hitpoints); at 0 it collapses (an EV_DEATH)."""
     if s.pillar_hp[p] <= 0:
         return
@@ -246,6 +266,45 @@ def damage_pillar(s, p, damage, source, style):
     record_event(s, EV_HIT, source, ST.ENT_PILLAR + p, style, dealt, 0, x, y)
     if s.pillar_hp[p] <= 0:
         record_event(s, EV_DEATH, ST.ENT_PILLAR + p, ENTITY_NONE, -1, 0, EVF_KILLED, x, y)
+        collapse(s, cfg, p)
+
+
+@njit(cache=True)
+def _collapse_hurt(cfg, hp):
+    if cfg.collapse_rule == 1:
+        return np.int64(cfg.collapse_damage)
+    if cfg.collapse_rule == 2:
+        return np.int64(hp) // 2
+    return np.int64(0)
+
+
+@njit(cache=True)
+def collapse(s, cfg, p):
+    """Pillar ``p`` falls: the player and every living monster whose footprint touches the pillar's or lies
+    next to it (within 1 tile of its 3x3) take ``collapse_rule``'s damage [L: OSRS wiki via the reference's
+    secondary compilation, whose text gives both "49" and "half current hitpoints"; InfernoTrainer only removes
+    the pillar ("TODO: needs to AOE the nibblers around it"): README "Open questions"]."""
+    if cfg.collapse_rule == 0:
+        return
+    x, y = np.int64(cfg.pillar_xy[p, 0]) - 1, np.int64(cfg.pillar_xy[p, 1]) - 1
+    side = np.int64(A.PILLAR_SIZE + 2)
+    src = ST.ENT_PILLAR + p
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if m.state != ST.SLOT_ALIVE or m.dig_left > 0 or not overlaps(m.x, m.y, size_of(cfg, m), x, y, side):
+            continue
+        damage = min(_collapse_hurt(cfg, m.hp), np.int64(m.hp))
+        m.hp -= damage
+        record_event(s, EV_HIT, src, ST.ENT_MONSTER + k, STYLE_TYPELESS, damage, 0, m.x, m.y)
+        if m.hp <= 0:
+            kill_monster(s, cfg, k)
+    pl = s.p
+    if pl.levels[HITPOINTS] > 0 and overlaps(pl.x, pl.y, 1, x, y, side):
+        damage = min(_collapse_hurt(cfg, pl.levels[HITPOINTS]), np.int64(pl.levels[HITPOINTS]))
+        pl.levels[HITPOINTS] -= damage
+        s.collapse_damage += damage
+        s.taken_style[STYLE_TYPELESS] += damage
+        record_event(s, EV_HIT, src, ST.ENT_PLAYER, STYLE_TYPELESS, damage, 0, pl.x, pl.y)
 
 
 @njit(cache=True)
@@ -307,6 +366,7 @@ def monster_attack(s, cfg, k, style):
     queue_hit(s, ST.ENT_MONSTER + k, blocked, s.tick + delay, damage, style, m.kind, ST.HT_PLAYER, flags)
     record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PLAYER, style, 0, blocked, m.x, m.y)
     s.monster_attacks += 1
+    m.activity = ST.ACT_ATTACK
     if m.kind == ST.K_BAT:
         p.run_energy = max(0, p.run_energy - BAT_RUN_DRAIN)
     m.attack_timer = cfg.kind_speed[m.kind]
@@ -324,8 +384,9 @@ def _pillar_takes(s, cfg, k, style, pillar):
     m = s.monsters[k]
     damage = roll_npc_damage(s.rng, cfg.kind_max[m.kind, style])
     record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PILLAR + pillar, style, 0, ST.EVF_PILLAR_HIT, m.x, m.y)
-    damage_pillar(s, pillar, damage, ST.ENT_MONSTER + k, style)
+    damage_pillar(s, cfg, pillar, damage, ST.ENT_MONSTER + k, style)
     m.attack_timer = cfg.kind_speed[m.kind]
+    m.activity = ST.ACT_ATTACK
 
 
 @njit(cache=True)
@@ -354,6 +415,7 @@ def _blob_turn(s, cfg, k, sees):
         else:
             m.scan = STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
         m.attack_timer = BLOB_SCAN_DELAY
+        m.activity = ST.ACT_SCAN
         return 0
     if m.scan < 0 or m.attack_timer > 0:
         return 0
@@ -378,8 +440,149 @@ def _nibbler_chew(s, cfg, k):
     m = s.monsters[k]
     damage = R.inclusive(s.rng, NIBBLER_PILLAR_MAX)
     record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PILLAR + m.target, STYLE_MELEE, 0, 0, m.x, m.y)
-    damage_pillar(s, m.target, damage, ST.ENT_MONSTER + k, STYLE_MELEE)
+    damage_pillar(s, cfg, m.target, damage, ST.ENT_MONSTER + k, STYLE_MELEE)
     m.attack_timer = cfg.kind_speed[m.kind]
+
+
+@njit(cache=True)
+def _open_for(s, cfg, x, y, size):
+    """A ``size`` footprint at (x, y) lies on the arena floor, clear of the standing pillars."""
+    flags = arena_map(s, cfg)
+    if x < 0 or y < 0 or x + size > A.GRID_W or y + size > A.GRID_H:
+        return False
+    for i in range(size):
+        for j in range(size):
+            if flags[x + i, y + j] & BLOCKED:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _dig_tile(s, cfg, size):
+    """Where a meleer digging now resurfaces (InfernoTrainer JalImKot.ts startDig, IT y south, converted):
+    with the player on its footprint's north-east corner, else the south-west, south-east, north-west
+    corner, the first whose footprint is clear of the pillars and the edge; else one tile south-west of
+    the player's (clamped to the floor: APPROXIMATION, IT does not check that one)."""
+    px, py = np.int64(s.p.x), np.int64(s.p.y)
+    d = size - 1
+    xs = (px - d, px, px - d, px)
+    ys = (py - d, py, py, py - d)
+    for i in range(4):
+        if _open_for(s, cfg, xs[i], ys[i], size):
+            return xs[i], ys[i]
+    x = min(max(px - 1, np.int64(A.ARENA_X[0])), np.int64(A.ARENA_X[1]) - d)
+    y = min(max(py - 1, np.int64(A.ARENA_Y[0])), np.int64(A.ARENA_Y[1]) - d)
+    return x, y
+
+
+@njit(cache=True)
+def meleer_dig(s, cfg, k, sees):
+    """Jal-ImKot without reach: it may dig (rules: ``dig_rule``, module constants). Returns True if it did."""
+    m = s.monsters[k]
+    if sees:
+        return False
+    if cfg.dig_rule == 0:
+        # InfernoTrainer JalImKot.movementStep: attackDelay <= -38 with 10 % a tick, or <= -50
+        go = m.dig_timer >= cfg.dig_max or (m.dig_timer >= cfg.dig_min and R.chance(s.rng, cfg.dig_chance_pct, 100))
+    else:
+        go = m.dig_timer >= m.dig_due and s.tick - m.hurt_tick > DIG_WIKI_HURT
+    if not go:
+        return False
+    m.dig_x, m.dig_y = _dig_tile(s, cfg, size_of(cfg, m))
+    m.dig_left = DIG_TICKS
+    m.dig_timer = 0
+    m.dig_due = R.between(s.rng, DIG_WIKI_NEXT[0], DIG_WIKI_NEXT[1])
+    m.activity = ST.ACT_DIG
+    m.scan = -1
+    s.digs += 1
+    record_event(s, EV_DEATH, ST.ENT_MONSTER + k, ENTITY_NONE, -1, 0, ST.EVF_DIG, m.x, m.y)
+    return True
+
+
+@njit(cache=True)
+def _underground(s, cfg, k):
+    """A tick underground; at the end of the 6th it resurfaces on its dig tile, frozen 2 ticks, its next
+    attack 6 ticks away (InfernoTrainer JalImKot.endDig)."""
+    m = s.monsters[k]
+    m.dig_left -= 1
+    if m.dig_left > 0:
+        return
+    m.x = m.dig_x
+    m.y = m.dig_y
+    m.attack_timer = DIG_ATTACK_WAIT
+    m.frozen = DIG_SURFACE_FREEZE
+    m.had_los = 0
+    record_event(s, EV_SPAWN, ST.ENT_MONSTER + k, ENTITY_NONE, -1, 0, ST.EVF_DIG, m.x, m.y)
+
+
+@njit(cache=True)
+def revivable(s, k):
+    m = s.monsters[k]
+    return m.state == ST.SLOT_DEAD and m.revived == 0 and (
+        m.kind == ST.K_BAT or m.kind == ST.K_BLOB or m.kind == ST.K_MELEER or m.kind == ST.K_RANGER
+        or m.kind == ST.K_MAGER)
+
+
+@njit(cache=True)
+def _revive_tile(s, cfg, k, size):
+    for x in range(REVIVE_X[0], REVIVE_X[1] + 1):
+        for y in range(REVIVE_Y[0], REVIVE_Y[1] - 1, -1):
+            if _open_for(s, cfg, x, y, size) and _free_of_monsters(s, cfg, k, x, y, size):
+                return np.int64(x), np.int64(y)
+    return np.int64(REVIVE_FALLBACK[0]), np.int64(REVIVE_FALLBACK[1])
+
+
+@njit(cache=True)
+def mager_revive(s, cfg, k):
+    """Jal-Zek about to attack: with ``revive_pct`` % it revives a dead monster drawn uniformly among those
+    that may be (``revivable``) instead, if there is one. Returns True if it did."""
+    if not R.chance(s.rng, cfg.revive_pct, 100):
+        return False
+    n = 0
+    for j in range(ST.MONSTER_SLOTS):
+        if revivable(s, j):
+            n += 1
+    if n == 0:
+        return False
+    r = R.below(s.rng, n)
+    for j in range(ST.MONSTER_SLOTS):
+        if revivable(s, j):
+            if r == 0:
+                break
+            r -= 1
+    d = s.monsters[j]
+    x, y = _revive_tile(s, cfg, j, size_of(cfg, d))
+    _place(s, cfg, j, d.kind, x, y, ST.TARGET_PLAYER, ST.ENT_MONSTER + k, ST.EVF_REVIVED)
+    d.hp = cfg.kind_row[d.kind].hitpoints // 2
+    d.stun = 0
+    d.attack_timer = cfg.kind_speed[d.kind]
+    d.revived = 1
+    m = s.monsters[k]
+    m.attack_timer = REVIVE_DELAY
+    m.activity = ST.ACT_REVIVE
+    s.resurrections += 1
+    return True
+
+
+@njit(cache=True)
+def _move_turn(s, cfg, k, tx, ty, tsize):
+    """Step out from under the target, or chase it without sight; frozen monsters stay. Returns whether it
+    sees the target after moving, -1 when it stepped out (no attack this tick)."""
+    m = s.monsters[k]
+    size = size_of(cfg, m)
+    if overlaps(m.x, m.y, size, tx, ty, tsize):
+        if m.frozen <= 0:
+            nx, ny = npc_unstack_step(arena_map(s, cfg), m.x, m.y, size, R.below(s.rng, 4))
+            if _free_of_monsters(s, cfg, k, nx, ny, size):
+                m.x = nx
+                m.y = ny
+        m.had_los = 0
+        return -1
+    sees = monster_sees(s, cfg, m, tx, ty, tsize)
+    if not sees and m.frozen <= 0:
+        _chase(s, cfg, k, tx, ty, tsize)
+        sees = monster_sees(s, cfg, m, tx, ty, tsize)
+    return 1 if sees else 0
 
 
 @njit(cache=True)
@@ -388,32 +591,41 @@ def monster_turn(s, cfg, k):
     m = s.monsters[k]
     if m.attack_timer > 0:
         m.attack_timer -= 1
+    if m.attack_timer <= 0 and m.dig_left <= 0:
+        m.activity = ST.ACT_NONE
+    if m.dig_left > 0:
+        _underground(s, cfg, k)
+        return 0
+    frozen = m.frozen > 0
     if m.stun > 0:
         m.stun -= 1
         return 0
     if m.kind == ST.K_NIBBLER and m.target >= 0 and s.pillar_hp[m.target] <= 0:
         m.target = _pick_pillar(s)
+    if m.kind == ST.K_MELEER:
+        # dig_rule 0: ticks its attack has been ready (InfernoTrainer's attackDelay below 0); 1: all ticks
+        if cfg.dig_rule == 1 or m.attack_timer <= 0:
+            m.dig_timer = min(m.dig_timer + 1, 30_000)
     tx, ty, tsize = target_of(s, cfg, m)
-    size = size_of(cfg, m)
-    if overlaps(m.x, m.y, size, tx, ty, tsize):
-        nx, ny = npc_unstack_step(arena_map(s, cfg), m.x, m.y, size, R.below(s.rng, 4))
-        if _free_of_monsters(s, cfg, k, nx, ny, size):
-            m.x = nx
-            m.y = ny
+    seen = _move_turn(s, cfg, k, tx, ty, tsize)
+    if frozen:
+        m.frozen -= 1
+    if seen < 0:
+        return 0
+    sees = seen == 1
+    if m.kind == ST.K_MELEER and meleer_dig(s, cfg, k, sees):
         m.had_los = 0
         return 0
-    sees = monster_sees(s, cfg, m, tx, ty, tsize)
-    if not sees:
-        _chase(s, cfg, k, tx, ty, tsize)
-        sees = monster_sees(s, cfg, m, tx, ty, tsize)
     score = 0
     if m.kind == ST.K_BLOB:
         score = _blob_turn(s, cfg, k, sees)
     elif sees and m.attack_timer <= 0:
         if m.target >= 0:
             _nibbler_chew(s, cfg, k)
-        else:
+        elif not (m.kind == ST.K_MAGER and mager_revive(s, cfg, k)):
             score = monster_attack(s, cfg, k, _distance_or_melee(s, cfg, m))
+            if m.kind == ST.K_MELEER and cfg.dig_rule == 0:
+                m.dig_timer = 0
     m.had_los = 1 if sees else 0
     return score
 
@@ -445,16 +657,25 @@ def land_monster_hits(s, cfg):
             continue
         damage = min(np.int64(h.damage), np.int64(m.hp))
         m.hp -= damage
+        m.hurt_tick = s.tick
         dealt += damage
         _hit_event(s, i, damage, m.x, m.y)
         if m.hp <= 0:
-            m.state = ST.SLOT_DEAD
-            s.kills[m.kind] += 1
-            record_event(s, EV_DEATH, ST.ENT_MONSTER + k, ENTITY_NONE, -1, 0, EVF_KILLED, m.x, m.y)
-            if m.kind == ST.K_BLOB:
-                split_blob(s, cfg, m.x, m.y)
+            kill_monster(s, cfg, k)
     s.damage_dealt += dealt
     return dealt
+
+
+@njit(cache=True)
+def kill_monster(s, cfg, k):
+    """Monster ``k`` at 0 hitpoints dies and keeps its slot (a mager may revive it); a blob splits."""
+    m = s.monsters[k]
+    m.state = ST.SLOT_DEAD
+    m.dig_left = 0
+    s.kills[m.kind] += 1
+    record_event(s, EV_DEATH, ST.ENT_MONSTER + k, ENTITY_NONE, -1, 0, EVF_KILLED, m.x, m.y)
+    if m.kind == ST.K_BLOB:
+        split_blob(s, cfg, m.x, m.y)
 
 
 @njit(cache=True)
@@ -463,16 +684,29 @@ def split_blob(s, cfg, x, y):
     its south-west tile (InfernoTrainer JalAk.ts removedFromWorld: IT (+1, -1), (0, 0), (+2, -2), IT y
     south), each waiting 4 ticks before its first attack (``cooldown: 4``). APPROXIMATION: they appear on
     the tick the blob dies; InfernoTrainer adds them when the dead blob is removed, after its death
-    animation, a delay no source gives in ticks. A bloblet finds the first free slot; there is always one
-    (state.py: 14 of 16 at most)."""
+    animation, a delay no source gives in ticks. A bloblet takes the first free slot, else the first slot of
+    a dead monster that can never be revived (a nibbler or bloblet); with none (a revived blob dying on a full
+    wave) it is not spawned (APPROXIMATION of the slot capacity)."""
     kinds = (ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE, ST.K_BLOBLET_MAGIC)
     for j in range(3):
-        for slot in range(ST.MONSTER_SLOTS):
-            if s.monsters[slot].state == ST.SLOT_FREE:
-                off = BLOBLET_OFFSETS[j]
-                _place(s, cfg, slot, kinds[j], x + off, y + off, ST.TARGET_PLAYER)
-                s.monsters[slot].attack_timer = BLOBLET_COOLDOWN
-                break
+        slot = _spare_slot(s)
+        if slot >= 0:
+            off = BLOBLET_OFFSETS[j]
+            _place(s, cfg, slot, kinds[j], x + off, y + off, ST.TARGET_PLAYER)
+            s.monsters[slot].attack_timer = BLOBLET_COOLDOWN
+
+
+@njit(cache=True)
+def _spare_slot(s):
+    for slot in range(ST.MONSTER_SLOTS):
+        if s.monsters[slot].state == ST.SLOT_FREE:
+            return slot
+    for slot in range(ST.MONSTER_SLOTS):
+        m = s.monsters[slot]
+        never = m.kind == ST.K_NIBBLER or ST.K_BLOBLET_MAGIC <= m.kind <= ST.K_BLOBLET_MELEE
+        if m.state == ST.SLOT_DEAD and (m.revived or never):
+            return slot
+    return -1
 
 
 @njit(cache=True)
@@ -488,6 +722,7 @@ def land_player_hits(s):
         damage = min(np.int64(h.damage), np.int64(p.levels[HITPOINTS]))
         p.levels[HITPOINTS] -= damage
         s.damage_taken[h.attacker] += damage
+        s.taken_style[h.style] += damage
         taken += damage
         _hit_event(s, s.landing[j], damage, p.x, p.y)
     return taken
@@ -547,7 +782,7 @@ def can_attack(s, cfg, k):
     if k < 0 or k >= ST.MONSTER_SLOTS or s.p.attack_timer > 0:
         return False
     m = s.monsters[k]
-    if m.state != ST.SLOT_ALIVE or m.kind == ST.K_SHIELD:
+    if m.state != ST.SLOT_ALIVE or m.kind == ST.K_SHIELD or m.dig_left > 0:
         return False
     return has_line_of_sight(arena_map(s, cfg), s.p.x, s.p.y, 1, m.x, m.y, size_of(cfg, m), cfg.gear_range)
 
@@ -574,7 +809,9 @@ def attack(s, cfg, target):
 
 # ---- waves -------------------------------------------------------------------------------------------
 @njit(cache=True)
-def _place(s, cfg, slot, kind, x, y, target):
+def _place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
+    """Monster ``kind`` appears in ``slot`` at (x, y), aiming at ``target``; an EV_SPAWN (``by``, ``flags``:
+    the mager and EVF_REVIVED of a resurrection)."""
     m = s.monsters[slot]
     m.state = ST.SLOT_ALIVE
     m.kind = kind
@@ -588,7 +825,14 @@ def _place(s, cfg, slot, kind, x, y, target):
     m.had_los = 0
     m.revived = 0
     m.dig_timer = 0
-    record_event(s, EV_SPAWN, ST.ENT_MONSTER + slot, ENTITY_NONE, -1, 1, 0, x, y)
+    m.dig_due = DIG_WIKI_FIRST
+    m.dig_left = 0
+    m.dig_x = 0
+    m.dig_y = 0
+    m.hurt_tick = ST.NO_HURT
+    m.frozen = 0
+    m.activity = ST.ACT_NONE
+    record_event(s, EV_SPAWN, ST.ENT_MONSTER + slot, by, -1, 1, flags, x, y)
 
 
 @njit(cache=True)
@@ -667,6 +911,8 @@ def reset(s, cfg, seed):
     PI.wear(s.p, cfg.gear_worn)
     s.supplies[ST.SUP_BREW] = cfg.brews
     s.supplies[ST.SUP_RESTORE] = cfg.restores
+    s.supplies[ST.SUP_BASTION] = cfg.bastions
+    s.supplies[ST.SUP_STAMINA] = cfg.staminas
     PI.refresh_combat(s.combat, s.p, cfg.gear_combat[0])
     for p in range(A.NUM_PILLARS):
         s.pillar_hp[p] = A.PILLAR_HP
@@ -677,6 +923,9 @@ def reset(s, cfg, seed):
     s.monster_attacks = 0
     s.prayed_attacks = 0
     s.pillar_damage = 0
+    s.collapse_damage = 0
+    s.resurrections = 0
+    s.digs = 0
     for k in range(ST.NUM_KINDS):
         s.damage_taken[k] = 0
         s.kills[k] = 0
@@ -684,8 +933,31 @@ def reset(s, cfg, seed):
         s.supplies_used[k] = 0
     for k in range(ST.NUM_REWARD_TERMS):
         s.reward_sums[k] = 0.0
-    s.wave = cfg.start_wave
+    if cfg.start_hp > 0:
+        s.p.levels[HITPOINTS] = min(cfg.start_hp, s.p.base_levels[HITPOINTS])
+    if cfg.start_prayer > 0:
+        s.p.levels[PRAYER] = min(cfg.start_prayer, s.p.base_levels[PRAYER])
+    for k in range(4):
+        s.taken_style[k] = 0
+    s.wave = draw_start_wave(s, cfg)
+    s.start_wave_drawn = s.wave
     spawn_wave(s, cfg)
+
+
+@njit(cache=True)
+def draw_start_wave(s, cfg):
+    """``start_wave``, or with band weights a band drawn by them (bands past ``last_wave`` skipped by
+    redrawing) and a wave uniform in it, capped at ``last_wave``."""
+    if cfg.band_cumulative[ST.NUM_BANDS - 1] <= 0.0:
+        return np.int64(cfg.start_wave)
+    while True:
+        u = R.uniform(s.rng)
+        b = 0
+        while b < ST.NUM_BANDS - 1 and u >= cfg.band_cumulative[b]:
+            b += 1
+        lo, hi = ST.BANDS[b]
+        if lo <= cfg.last_wave:
+            return R.between(s.rng, lo, min(hi, cfg.last_wave))
 
 
 @njit(cache=True)
@@ -735,8 +1007,31 @@ def tick(s, cfg, a):
 
 
 @njit(cache=True)
+def _tallies(s):
+    """(prayed, unprayed, kills, doses, pillar damage) so far: the step's shaping terms are their changes."""
+    kills = 0
+    for k in range(ST.NUM_KINDS):
+        kills += s.kills[k]
+    doses = 0
+    for k in range(ST.NUM_SUPPLIES):
+        doses += s.supplies_used[k]
+    return s.prayed_attacks, s.monster_attacks - s.prayed_attacks, kills, doses, s.pillar_damage
+
+
+@njit(cache=True)
+def _add_term(s, k, value):
+    s.reward_terms[0, k] += value
+    s.reward_sums[k] += value
+    return value
+
+
+@njit(cache=True)
 def step(s, cfg, actions, rewards):
+    """The tick, then its reward: the outcome and every shaping term (``coef_*``, all 0 by default), each
+    recorded by name in ``reward_terms`` and summed in ``reward_sums``."""
+    prayed0, missed0, kills0, doses0, pillar0 = _tallies(s)
     terminated, truncated, dealt, taken, cleared = tick(s, cfg, actions[0])
+    prayed1, missed1, kills1, doses1, pillar1 = _tallies(s)
     r_outcome = 0.0
     if s.outcome == ST.OUTCOME_CLEARED:
         r_outcome = cfg.cleared_reward
@@ -744,17 +1039,13 @@ def step(s, cfg, actions, rewards):
         r_outcome = cfg.death_reward
     elif s.outcome == ST.OUTCOME_TIMEOUT:
         r_outcome = cfg.timeout_reward
-    r_wave = cfg.coef_wave * cleared
-    r_dealt = cfg.coef_damage_dealt * dealt / 100.0
-    r_taken = -cfg.coef_damage_taken * taken / 99.0
-    terms, sums = s.reward_terms, s.reward_sums
-    terms[0, ST.R_OUTCOME] += r_outcome
-    terms[0, ST.R_WAVE] += r_wave
-    terms[0, ST.R_DEALT] += r_dealt
-    terms[0, ST.R_TAKEN] += r_taken
-    sums[ST.R_OUTCOME] += r_outcome
-    sums[ST.R_WAVE] += r_wave
-    sums[ST.R_DEALT] += r_dealt
-    sums[ST.R_TAKEN] += r_taken
-    rewards[0] = r_outcome + r_wave + r_dealt + r_taken
+    total = _add_term(s, ST.R_OUTCOME, r_outcome)
+    total += _add_term(s, ST.R_WAVE, cfg.coef_wave * cleared)
+    total += _add_term(s, ST.R_DEALT, cfg.coef_damage_dealt * dealt / 100.0)
+    total += _add_term(s, ST.R_TAKEN, -cfg.coef_damage_taken * taken / 99.0)
+    total += _add_term(s, ST.R_PRAYER, cfg.coef_prayer * ((prayed1 - prayed0) - (missed1 - missed0)))
+    total += _add_term(s, ST.R_KILL, cfg.coef_kill * (kills1 - kills0))
+    total += _add_term(s, ST.R_SUPPLIES, -cfg.coef_supplies * (doses1 - doses0))
+    total += _add_term(s, ST.R_PILLAR, -cfg.coef_pillar * (pillar1 - pillar0) / 255.0)
+    rewards[0] = total
     return terminated, truncated

@@ -52,8 +52,13 @@ SPAWN_ORDER = (W.MAGER, W.RANGER, W.MELEER, W.BLOB, W.BAT)
 MAX_KIND_SIZE = 7             # Zuk
 
 # ---- a monster slot's state ------------------------------------------------------------------
-SLOT_FREE, SLOT_ALIVE, SLOT_DEAD = range(3)    # DEAD: died this wave, keeps its slot (resurrection, part 2)
+SLOT_FREE, SLOT_ALIVE, SLOT_DEAD = range(3)    # DEAD: died this wave, keeps its slot (a mager may revive it)
 TARGET_PLAYER = -1                             # a monster's target: the player, or pillar 0..2
+# what a monster is visibly doing (its last animation while its timer runs; ``activity``)
+ACT_NONE, ACT_ATTACK, ACT_SCAN, ACT_DIG, ACT_REVIVE = range(5)
+NUM_ACTIVITIES = 5
+ACTIVITY_NAMES = ("none", "attacking", "scanning", "digging", "resurrecting")
+NO_HURT = -1_000_000                           # ``hurt_tick`` of a monster the player never hit
 
 MONSTER_DTYPE = np.dtype([
     ("state", np.uint8),          # SLOT_*
@@ -65,15 +70,22 @@ MONSTER_DTYPE = np.dtype([
     ("target", np.int8),          # TARGET_PLAYER or a pillar index (nibblers)
     ("scan", np.int8),            # blob: style its next attack will use (pending-hit STYLE_*), -1: no scan
     ("had_los", np.uint8),        # it had line of sight at the end of its last turn (blob: a new sight scans)
-    ("revived", np.uint8),        # brought back once by a mager (part 2: not yet modelled)
-    ("dig_timer", np.int16),      # meleer: ticks without reaching the player (part 2: not yet modelled)
+    ("revived", np.uint8),        # 1: a mager brought it back this wave (never twice)
+    # ---- Jal-ImKot's dig (mechanics.meleer_dig); 0 for every other kind
+    ("dig_timer", np.int16),      # dig_rule 0: ticks its attack was ready without it attacking; 1: since spawn/last dig
+    ("dig_due", np.int16),        # dig_rule 1: dig_timer at which it digs next (50, then 40..60)
+    ("dig_left", np.int16),       # > 0: underground, resurfaces when it reaches 0
+    ("dig_x", np.int16), ("dig_y", np.int16),   # the south-west tile it resurfaces on
+    ("hurt_tick", np.int32),      # the last tick one of the player's hits landed on it (NO_HURT: never)
+    ("frozen", np.int16),         # ticks it cannot move (Ice Barrage, resurfacing); it may still attack
+    ("activity", np.uint8),       # ACT_*: what it last started (shown while its attack timer runs)
 ])
 
 # ---- supplies (potion doses) -----------------------------------------------------------------
-SUP_BREW, SUP_RESTORE = range(2)
-SUPPLY_NAMES = ("brew", "restore")
-SUPPLY_ITEMS = ("Saradomin brew", "Super restore")
-NUM_SUPPLIES = 2
+SUP_BREW, SUP_RESTORE, SUP_BASTION, SUP_STAMINA = range(4)
+SUPPLY_NAMES = ("brew", "restore", "bastion", "stamina")
+SUPPLY_ITEMS = ("Saradomin brew", "Super restore", "Bastion potion", "Stamina potion")   # osrs_rl/data/consumables.json
+NUM_SUPPLIES = 4
 
 # ---- action heads (index 0 is always the no-op) ------------------------------------------------
 H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_DRINK = range(5)
@@ -87,8 +99,10 @@ MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- outcome and reward --------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
-REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken")
-R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN = range(4)
+REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "kill", "supplies", "pillar")
+R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN, R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR = range(8)
+NUM_BANDS = 4                  # start-wave bands of the curriculum (and the metrics' phases)
+BANDS = ((1, 17), (18, 34), (35, 49), (50, 66))
 NUM_REWARD_TERMS = len(REWARD_TERMS)
 
 # ---- hit targets and the event buffer's entity ids --------------------------------------------
@@ -102,6 +116,8 @@ ENT_PLAYER, ENT_MONSTER, ENT_PILLAR = HT_PLAYER, HT_MONSTER, HT_PILLAR
 LAST_ENTITY = LAST_HIT_TARGET
 EVF_WAVE = EVF_ENCOUNTER                 # an EV_SPAWN that starts a wave (amount: the wave)
 EVF_PILLAR_HIT = EVF_ENCOUNTER << 1      # an attack on the player that a pillar took
+EVF_DIG = EVF_ENCOUNTER << 2             # a meleer's EV_DEATH (it burrows) or EV_SPAWN (it resurfaces)
+EVF_REVIVED = EVF_ENCOUNTER << 3         # an EV_SPAWN of a monster a mager revived (target: the mager)
 
 WAVE_GAP_TICKS = 9             # a wave cleared -> the next spawns 9 ticks later [M: InfernoTrainer
                                # InfernoRegion.ts waveCompleteTimer = 9]
@@ -129,11 +145,16 @@ STATE_DTYPE = np.dtype([
     ("waves_cleared", np.int16),
     ("damage_dealt", np.int32),
     ("damage_taken", np.int32, (NUM_KINDS,)),    # by the kind of the monster that dealt it
+    ("taken_style", np.int32, (4,)),             # by pending-hit STYLE_* (melee, ranged, magic, typeless)
+    ("start_wave_drawn", np.int16),              # the wave this run started on (curriculum draw)
     ("monster_attacks", np.int32),               # attacks on the player (a scan is not an attack)
     ("prayed_attacks", np.int32),                # ... that met the matching overhead
     ("supplies_used", np.int16, (NUM_SUPPLIES,)),
     ("kills", np.int16, (NUM_KINDS,)),
     ("pillar_damage", np.int32),                 # damage the pillars took (nibblers, blocked attacks)
+    ("collapse_damage", np.int32),               # damage collapsing pillars dealt the player
+    ("resurrections", np.int16),                 # monsters a mager brought back
+    ("digs", np.int16),                          # Jal-ImKot digs started
     ("reward_sums", np.float32, (NUM_REWARD_TERMS,)),
     # ---- what the last tick did: its reward by term, its events; and who threw each hit in flight
     ("reward_terms", np.float32, (1, NUM_REWARD_TERMS)),
@@ -153,6 +174,14 @@ CONFIG_FIELDS = (
     ConfigField("max_ticks", np.int32, 30_000, 10, 1_000_000, "runs are truncated after this many ticks"),
     ConfigField("brews", np.int32, 32, 0, 200, "Saradomin brew doses (4 a potion)"),
     ConfigField("restores", np.int32, 48, 0, 200, "Super restore doses (4 a potion)"),
+    ConfigField("bastions", np.int32, 4, 0, 200, "Bastion potion doses (ranged and defence boost)"),
+    ConfigField("staminas", np.int32, 4, 0, 200,
+                "Stamina potion doses (20 % run energy, 70 % less drain for 200 ticks)"),
+    ConfigField("start_hp", np.int32, 0, 0, 99, "curriculum: hitpoints at the start (0: full)"),
+    ConfigField("start_prayer", np.int32, 0, 0, 99, "curriculum: prayer points at the start (0: full)"),
+    *(ConfigField(f"band_weight_{k + 1}", np.float32, 0.0, 0.0, 1000.0,
+                  f"curriculum: weight of starting in waves {lo}-{hi} (a wave drawn uniformly in the band, up to "
+                  "last_wave); all four 0: start_wave") for k, (lo, hi) in enumerate(BANDS)),
     ConfigField("scaffolding", np.bool_, False, None, None,
                 "fill the scaffolding observation segment (ticks to the next attack of each style); false zeroes it"),
     ConfigField("cleared_reward", np.float32, 1.0, -100.0, 100.0, "reward for clearing last_wave"),
@@ -163,6 +192,26 @@ CONFIG_FIELDS = (
                 "shaping: reward per hitpoint dealt to monsters, scaled by 1/100"),
     ConfigField("coef_damage_taken", np.float32, 0.0, -10.0, 10.0,
                 "shaping: penalty per hitpoint taken, scaled by 1/99"),
+    ConfigField("coef_prayer", np.float32, 0.0, -10.0, 10.0,
+                "shaping: + per monster attack met by the right overhead, - per one that was not"),
+    ConfigField("coef_kill", np.float32, 0.0, -10.0, 10.0, "shaping: reward per monster killed"),
+    ConfigField("coef_supplies", np.float32, 0.0, -10.0, 10.0, "shaping: penalty per potion dose drunk"),
+    ConfigField("coef_pillar", np.float32, 0.0, -10.0, 10.0,
+                "shaping: penalty per pillar hitpoint lost, scaled by 1/255"),
+    # ---- where the sources disagree (README "Open questions")
+    ConfigField("dig_rule", np.int32, 0, 0, 1,
+                "Jal-ImKot's dig: 0 InfernoTrainer (dig_min..dig_max ticks of a ready attack without reach, "
+                "dig_chance_pct a tick); 1 the wiki's (50 ticks into the wave, then every 40-60, not within "
+                "15 ticks of a hit from the player)"),
+    ConfigField("dig_min", np.int32, 38, 1, 1000, "dig_rule 0: the dig may start after this many ticks"),
+    ConfigField("dig_max", np.int32, 50, 1, 1000, "dig_rule 0: the dig starts for sure after this many ticks"),
+    ConfigField("dig_chance_pct", np.int32, 10, 0, 100, "dig_rule 0: chance (%) a tick between dig_min and dig_max"),
+    ConfigField("revive_pct", np.int32, 10, 0, 100,
+                "chance (%) that a Jal-Zek's attack is a resurrection instead, when a monster can be revived"),
+    ConfigField("collapse_rule", np.int32, 1, 0, 2,
+                "a collapsing pillar hurts the player and monsters next to it: 0 not at all (InfernoTrainer), "
+                "1 collapse_damage each, 2 half their current hitpoints"),
+    ConfigField("collapse_damage", np.int32, 49, 0, 255, "collapse_rule 1: the damage"),
     ConfigField("loadout", np.int32, 0, 0, 0, "0: twisted bow, max gear (loadouts.py; more loadouts come later)"),
     # ---- derived: the arena (loadouts.fill_config)
     ConfigField("maps", np.uint16, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),     # by standing pillars
@@ -173,6 +222,7 @@ CONFIG_FIELDS = (
     ConfigField("spawn_xy", np.int16, shape=(A.NUM_SPAWNS, 2), derived=True),
     ConfigField("nibbler_xy", np.int16, shape=(9, 2), derived=True),
     ConfigField("start_xy", np.int16, shape=(2,), derived=True),
+    ConfigField("band_cumulative", np.float64, shape=(NUM_BANDS,), derived=True),   # 0s: start_wave
     # ---- derived: the waves and the monsters
     ConfigField("wave_counts", np.int8, shape=(W.LAST_REGULAR_WAVE + 1, W.NUM_WAVE_COLUMNS), derived=True),
     ConfigField("kind_row", NPC_DTYPE, shape=(NUM_KINDS,), derived=True),
@@ -207,6 +257,7 @@ def _last_item(recs, cfg):
 
 STATE_BOUNDS = (
     Bound("wave", 1, W.LAST_REGULAR_WAVE, "the wave table's rows (67-69 later)"),
+    Bound("start_wave_drawn", 1, W.LAST_REGULAR_WAVE, "a wave of the table"),
     Bound("p.x", 0, A.GRID_W - 1), Bound("p.y", 0, A.GRID_H - 1),
     Bound("monsters.state", SLOT_FREE, SLOT_DEAD, "SLOT_*"),
     Bound("monsters.kind", 0, NUM_KINDS - 1, "K_*"),
@@ -215,6 +266,10 @@ STATE_BOUNDS = (
     Bound("monsters.y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("monsters.target", TARGET_PLAYER, A.NUM_PILLARS - 1, "-1 the player, else a pillar"),
     Bound("monsters.scan", -1, STYLE_TYPELESS - 1, "-1 or a pending-hit STYLE_* other than typeless"),
+    Bound("monsters.activity", 0, NUM_ACTIVITIES - 1, "ACT_*"),
+    # the resurfacing tile is a south-west tile like x, y (the meleer's footprint stays on the grid)
+    Bound("monsters.dig_x", 0, lambda recs, cfg: A.GRID_W - cfg["kind_size"][recs["monsters"]["kind"]]),
+    Bound("monsters.dig_y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("supplies", 0, 2**15 - 1, "a count"),
     Bound("pillar_hp", 0, A.PILLAR_HP),
     Bound("p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),

@@ -35,13 +35,17 @@ NO_ATTACK = 10.0             # scaffolding: "no monster with sight threatens thi
 
 SELF_NAMES = ("hp_frac", "prayer", "run_energy", "running", "x", "y", "attack_timer", "potion_timer",
               "protect_melee", "protect_missiles", "protect_magic", "rigour", "ranged", "defence", "brews",
-              "restores", "time")
+              "restores", "time", "bastions", "staminas", "stamina_active")
 MONSTER_NAMES = ("alive", *("is_" + n for n in ST.KIND_NAMES), "dx", "dy", "hp_frac", "size", "attack_timer",
-                 "stunned", "sees_me", "attackable", "scan_ranged", "scan_magic")
+                 "stunned", "sees_me", "attackable", "scan_ranged", "scan_magic",
+                 *(n for n in ST.ACTIVITY_NAMES[1:]), "frozen", "revived")
 PILLAR_NAMES = ("standing", "hp", "dx", "dy")
 INCOMING_NAMES = tuple(f"{st}_in_{t}" for st in ("melee", "ranged", "magic") for t in range(INCOMING_TICKS))
 WAVE_NAMES = ("wave", "next_wave_in", "monsters_left", "wave_time")
-SCAFFOLDING_NAMES = ("enabled", "next_melee", "next_ranged", "next_magic")
+SCAFFOLDING_NAMES = ("enabled", "next_melee", "next_ranged", "next_magic",
+                     *(f"{st}_attacks_in_{t}" for st in ("melee", "ranged", "magic") for t in range(INCOMING_TICKS)),
+                     "seen_by", *(f"safe_{d}" for d in ("here", "n", "ne", "e", "se", "s", "sw", "w", "nw")))
+SAFE_DIRS = ((0, 0), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 SELF_FEATURES, MONSTER_FEATURES, PILLAR_FEATURES = len(SELF_NAMES), len(MONSTER_NAMES), len(PILLAR_NAMES)
 INCOMING_FEATURES, WAVE_FEATURES, SCAFFOLDING_FEATURES = len(INCOMING_NAMES), len(WAVE_NAMES), len(SCAFFOLDING_NAMES)
 
@@ -51,11 +55,14 @@ TALLY_KINDS = (ST.K_NIBBLER, ST.K_BAT, ST.K_BLOB, ST.K_BLOBLET_MAGIC, ST.K_BLOBL
 METRIC_NAMES = (
     "cleared", "died", "timed_out", "ticks", "final_wave", "waves_cleared", "damage_dealt", "damage_taken",
     *("taken_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "monster_attacks", "correct_prayer_rate",
-    "brews_used", "restores_used", *("killed_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "pillars_standing",
-    "pillar_damage", "reward_outcome", "reward_wave", "reward_damage_dealt", "reward_damage_taken",
+    "brews_used", "restores_used", "bastions_used", "staminas_used",
+    *("killed_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "pillars_standing",
+    "pillar_damage", *(f"pillar_hp_{n}" for n in A.PILLAR_NAMES), "taken_melee", "taken_ranged", "taken_magic",
+    "taken_typeless", "collapse_damage", "resurrections", "digs", "start_wave", "ticks_per_wave",
+    *("reward_" + t for t in ST.REWARD_TERMS),
 )
 # the band of the wave the run ended on (metrics per band)
-WAVE_BANDS = ((1, 17), (18, 34), (35, 49), (50, 66))
+WAVE_BANDS = ST.BANDS
 PHASE_NAMES = tuple(f"waves_{lo}_{hi}" for lo, hi in WAVE_BANDS)
 
 
@@ -80,6 +87,9 @@ def _observe_self(s, cfg, o):
     o[14] = s.supplies[ST.SUP_BREW] / DOSE_SCALE
     o[15] = s.supplies[ST.SUP_RESTORE] / DOSE_SCALE
     o[16] = s.tick / cfg.max_ticks
+    o[17] = s.supplies[ST.SUP_BASTION] / DOSE_SCALE
+    o[18] = s.supplies[ST.SUP_STAMINA] / DOSE_SCALE
+    o[19] = 1.0 if p.stamina_ticks > 0 else 0.0
 
 
 @njit(cache=True)
@@ -105,6 +115,13 @@ def _observe_monsters(s, cfg, o):
         o[c + 7] = 1.0 if M.can_attack(s, cfg, k) else 0.0
         o[c + 8] = 1.0 if m.scan == M.STYLE_RANGED else 0.0
         o[c + 9] = 1.0 if m.scan == M.STYLE_MAGIC else 0.0
+        # what it visibly does: its last animation while its timer runs (attack, scan, resurrection), the dig
+        if m.dig_left > 0:
+            o[c + 9 + ST.ACT_DIG] = 1.0
+        elif m.activity != ST.ACT_NONE:
+            o[c + 9 + m.activity] = 1.0
+        o[c + 9 + ST.NUM_ACTIVITIES] = 1.0 if m.frozen > 0 else 0.0
+        o[c + 10 + ST.NUM_ACTIVITIES] = 1.0 if m.revived else 0.0
 
 
 @njit(cache=True)
@@ -139,23 +156,51 @@ def _observe_wave(s, o):
 
 
 @njit(cache=True)
+def _sees_tile(s, cfg, m, x, y):
+    if m.state != ST.SLOT_ALIVE or m.target != ST.TARGET_PLAYER or m.dig_left > 0:
+        return False
+    return M.monster_sees(s, cfg, m, x, y, 1)
+
+
+@njit(cache=True)
 def _observe_scaffolding(s, cfg, o):
+    """Derived knowledge (off unless ``scaffolding``): per style the ticks to the next attack of a monster that
+    sees the player, how many attacks of each style start in each of the next ticks, how many monsters see
+    the player, and which of its tile and the 8 around it no monster that attacks sees (walkable ones)."""
     for j in range(SCAFFOLDING_FEATURES):
         o[j] = 0.0
     if not cfg.scaffolding:
         return
     o[0] = 1.0
     nxt = np.full(3, NO_ATTACK)
+    seen = 0
     for k in range(ST.MONSTER_SLOTS):
         m = s.monsters[k]
         if not M.sees_player(s, cfg, k):
             continue
+        seen += 1
         style = m.scan if m.scan >= 0 else cfg.kind_style[m.kind]
         t = max(m.attack_timer, m.stun)
         if t < nxt[style]:
             nxt[style] = t
+        if t < INCOMING_TICKS:      # its timer counts down first next tick: t = 0 or 1 attack on the next tick
+            o[4 + style * INCOMING_TICKS + max(t - 1, 0)] += 1.0 / INCOMING_SCALE
     for st in range(3):
         o[1 + st] = nxt[st] / NO_ATTACK
+    b = 4 + 3 * INCOMING_TICKS
+    o[b] = seen / ST.MONSTER_SLOTS
+    flags = M.arena_map(s, cfg)
+    for d in range(len(SAFE_DIRS)):
+        x = s.p.x + SAFE_DIRS[d][0]
+        y = s.p.y + SAFE_DIRS[d][1]
+        if x < 0 or y < 0 or x >= A.GRID_W or y >= A.GRID_H or flags[x, y] & M.BLOCKED:
+            continue
+        safe = True
+        for k in range(ST.MONSTER_SLOTS):
+            if _sees_tile(s, cfg, s.monsters[k], x, y):
+                safe = False
+                break
+        o[b + 1 + d] = 1.0 if safe else 0.0
 
 
 @njit(cache=True)
@@ -213,6 +258,8 @@ def mask(s, cfg, m):
     row[k + 1] = ready and s.supplies[ST.SUP_BREW] > 0
     drained = p.levels[PRAYER] < p.base_levels[PRAYER] or p.levels[RANGED] < p.base_levels[RANGED]
     row[k + 2] = ready and s.supplies[ST.SUP_RESTORE] > 0 and drained
+    row[k + 3] = ready and s.supplies[ST.SUP_BASTION] > 0
+    row[k + 4] = ready and s.supplies[ST.SUP_STAMINA] > 0
 
 
 # ---- metrics -------------------------------------------------------------------------------------
@@ -237,7 +284,9 @@ def metrics(s, cfg, out):
     out[j + 1] = s.prayed_attacks / s.monster_attacks if s.monster_attacks > 0 else 0.0
     out[j + 2] = s.supplies_used[ST.SUP_BREW]
     out[j + 3] = s.supplies_used[ST.SUP_RESTORE]
-    j += 4
+    out[j + 4] = s.supplies_used[ST.SUP_BASTION]
+    out[j + 5] = s.supplies_used[ST.SUP_STAMINA]
+    j += 6
     for kind in TALLY_KINDS:
         out[j] = s.kills[kind]
         j += 1
@@ -247,8 +296,21 @@ def metrics(s, cfg, out):
             standing += 1
     out[j] = standing
     out[j + 1] = s.pillar_damage
+    j += 2
+    for k in range(A.NUM_PILLARS):
+        out[j + k] = s.pillar_hp[k]
+    j += A.NUM_PILLARS
+    for k in range(4):
+        out[j + k] = s.taken_style[k]
+    j += 4
+    out[j] = s.collapse_damage
+    out[j + 1] = s.resurrections
+    out[j + 2] = s.digs
+    out[j + 3] = s.start_wave_drawn
+    out[j + 4] = s.tick / s.waves_cleared if s.waves_cleared > 0 else float(s.tick)
+    j += 5
     for r in range(ST.NUM_REWARD_TERMS):
-        out[j + 2 + r] = s.reward_sums[r]
+        out[j + r] = s.reward_sums[r]
     phase = 0
     for b in range(len(WAVE_BANDS)):
         if s.wave >= WAVE_BANDS[b][0]:

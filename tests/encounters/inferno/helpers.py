@@ -54,6 +54,9 @@ def put(env, slot, kind, x, y, **fields):
     m["target"] = ST.TARGET_PLAYER
     m["scan"] = -1
     m["had_los"] = 0
+    m["revived"] = 0
+    m["dig_timer"], m["dig_due"], m["dig_left"] = 0, 50, 0
+    m["frozen"], m["activity"], m["hurt_tick"] = 0, ST.ACT_NONE, ST.NO_HURT
     for k, v in fields.items():
         m[k] = v
     commit(env)

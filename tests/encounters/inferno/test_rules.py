@@ -242,7 +242,7 @@ def test_a_dead_blob_splits_into_three_bloblets():
 
 # ---- nibblers and pillar collapse -------------------------------------------------------------------
 def test_nibblers_chew_their_pillar_every_four_ticks_and_it_collapses():
-    env = inferno(seed=4)
+    env = inferno(seed=4, collapse_rule=0)        # the collapse would crush the nibbler (test_part2)
     empty_arena(env, player=(25, 28))
     keeper(env)
     x, y = A.PILLARS[2]
@@ -378,7 +378,7 @@ def golden_hash(ticks=300):
 
 
 # Changing this hash changes the simulation: explain why in the commit that updates it.
-GOLDEN = "5ebb924029f65a97"
+GOLDEN = "e0ef7f9a7795d9b7"
 
 
 def test_golden_trace():
