@@ -1,6 +1,8 @@
 """The ``osrs-rl`` command: one entry point with subcommands.
 
-  osrs-rl demo    the main job until the trainer lands: calculator examples and the engine benchmark
+  osrs-rl train   ``train ENCOUNTER``: PPO from the encounter's preset (``--print-config``; several
+                  processes or machines under torchrun: README)
+  osrs-rl demo    calculator examples and the engine benchmark
   osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
   osrs-rl eval    ``--checkpoint FILE``: a trained policy; ``--policy NAME``: a scripted policy the
                   encounter declares (``eval zulrah --policy solver``, one row per gear tier); ``--tool

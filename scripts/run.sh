@@ -28,9 +28,10 @@ case "${1:-main}" in
     ;;
   main)
     shift || true
-    echo "[main] training a Zulrah agent (max gear, no scaffolding) for 10 M steps, about 5.5 minutes on 2 cores;"
-    echo "[main] then 128 evaluation fights (two runs of it killed Zulrah in 66 % and 88 %) and a replay of a kill to watch"
-    exec "$VENV/bin/osrs-rl" train zulrah --run.total_steps 10000000 --run.eval_episodes 128 "$@" ;;
+    echo "[main] training a Zulrah agent (max gear, no scaffolding) for 10 M steps with seed 1, about 4.5 minutes on 2 cores;"
+    echo "[main] then 128 evaluation fights (this run killed Zulrah in 89 % on the 2-core machine) and a replay of a kill to watch."
+    echo "[main] The seed matters at this budget: seed 0 learns to stall behind a pillar and kills in 0 % (README, 'Two commands')."
+    exec "$VENV/bin/osrs-rl" train zulrah --run.total_steps 10000000 --run.eval_episodes 128 --run.seed 1 "$@" ;;
   test)
     shift || true
     # A fresh Numba cache: cached kernels do not notice edits in other modules (README.md, "Conventions").
