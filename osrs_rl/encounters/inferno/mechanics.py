@@ -178,12 +178,15 @@ def target_of(s, cfg, m):
 @njit(cache=True)
 def monster_sees(s, cfg, m, tx, ty, tsize):
     """In reach of (tx, ty, tsize): melee kinds by edge contact (no diagonal, core.movement rule 2), the
-    others with a clear line within their range (core.line_of_sight over the standing pillars)."""
+    others with a clear line within their range (core.line_of_sight over the standing pillars), the ray cast
+    from the target to the monster's closest tile [M: osrs-sdk LineOfSight.ts hasLineOfSight with isNPC
+    casts from the player's tile to the NPC's; RuneLite inferno plugin InfernoNPC.canAttack casts from the
+    player's WorldArea; the rsmod ray is not symmetric on slanted lines: README "Open questions"]."""
     size = size_of(cfg, m)
     reach = cfg.kind_range[m.kind]
     if reach <= 1:
         return in_melee_reach(m.x, m.y, size, tx, ty, tsize)
-    return has_line_of_sight(arena_map(s, cfg), m.x, m.y, size, tx, ty, tsize, reach)
+    return has_line_of_sight(arena_map(s, cfg), tx, ty, tsize, m.x, m.y, size, reach)
 
 
 @njit(cache=True)
@@ -310,14 +313,15 @@ def collapse(s, cfg, p):
 @njit(cache=True)
 def blocking_pillar(s, cfg, k):
     """The standing pillar that stops monster ``k``'s line to the player, the nearest to the monster when
-    two do; -1 when none does. Each pillar is tested alone on the map where only it stands."""
+    two do; -1 when none does. Each pillar is tested alone on the map where only it stands, the ray cast
+    from the player as in ``monster_sees``."""
     m = s.monsters[k]
     size = size_of(cfg, m)
     best, best_d = -1, 1 << 30
     for p in range(A.NUM_PILLARS):
         if s.pillar_hp[p] <= 0:
             continue
-        if has_line_of_sight(cfg.maps[1 << p], m.x, m.y, size, s.p.x, s.p.y, 1, 1 << 14):
+        if has_line_of_sight(cfg.maps[1 << p], s.p.x, s.p.y, 1, m.x, m.y, size, 1 << 14):
             continue
         d = edge_distance(m.x, m.y, size, cfg.pillar_xy[p, 0], cfg.pillar_xy[p, 1], A.PILLAR_SIZE)
         if d < best_d:

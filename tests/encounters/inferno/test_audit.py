@@ -1,0 +1,53 @@
+"""Regressions for the Inferno audit's findings (F1-F11), one rule per test; sources beside each rule in
+mechanics.py and the README's rules table."""
+
+import numpy as np
+
+from osrs_rl.core.events import EV_ATTACK, EV_DEATH
+from osrs_rl.core.line_of_sight import has_line_of_sight
+from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_TYPELESS
+from osrs_rl.encounters.inferno import mechanics as M
+from osrs_rl.encounters.inferno import state as ST
+from osrs_rl.encounters.inferno import view as V
+
+from .helpers import act, commit, empty_arena, events, inferno, keeper, put
+
+MONSTER = ST.ENT_MONSTER
+RUN_N, RUN_S = 1 + 8 + 0, 1 + 8 + 8          # move head: idle, 8 walks, then the 16 runs from north clockwise
+
+
+def _sees(env, k=0):
+    return bool(M.sees_player(env.states[0], env.config[0], k))
+
+
+# ---- F1: a monster's line of sight is the player's ray to it ------------------------------------------
+def test_ranger_sight_is_cast_from_the_player():
+    env = inferno()
+    empty_arena(env, player=(11, 10))
+    put(env, 0, ST.K_RANGER, 1, 1, stun=100)
+    assert _sees(env)                       # the player-to-ranger ray is clear (monster-to-player grazes a pillar)
+    empty_arena(env, player=(11, 6))
+    put(env, 0, ST.K_RANGER, 1, 14, stun=100)
+    assert not _sees(env)                   # and here it is blocked (monster-to-player is clear)
+
+
+def test_ranged_kinds_see_exactly_along_the_player_to_monster_ray():
+    env = inferno()
+    cfg = env.config[0]
+    flags = cfg["maps"][7]
+    rng = np.random.default_rng(3)
+    checked = 0
+    for kind in (ST.K_RANGER, ST.K_MAGER, ST.K_BAT):
+        size, reach = int(cfg["kind_size"][kind]), int(cfg["kind_range"][kind])
+        for _ in range(60):
+            px, py = (int(v) for v in rng.integers(1, 30, 2))
+            mx, my = (int(v) for v in rng.integers(1, 31 - size, 2))
+            if flags[px, py] & 1 or (flags[mx:mx + size, my:my + size] & 1).any():
+                continue
+            if mx <= px < mx + size and my <= py < my + size:
+                continue
+            empty_arena(env, player=(px, py))
+            put(env, 0, kind, mx, my, stun=100)
+            assert _sees(env) == bool(has_line_of_sight(flags, px, py, 1, mx, my, size, reach)), (kind, px, py, mx, my)
+            checked += 1
+    assert checked > 100
