@@ -811,6 +811,21 @@ def attack(s, cfg, target):
     s.p.attack_timer = attack_speed(c)
 
 
+@njit(cache=True)
+def move_or_attack(s, cfg, mv, target):
+    """One route a tick: a target the player can shoot from where it stands is shot and the move dropped
+    (clicking a monster replaces the walk; with the target in range the player stops and fires); otherwise
+    the player moves, and shoots if the move brought the target into reach (walking into range). Returns the
+    tiles moved [M-H: 2004Scape wiki "World Processing Cycle": one pathfinding request per tick, then
+    movement, then interactions; osrs-sdk Player.movementStep/attackStep: the destination is the target]."""
+    if target != ST.ATTACK_NONE and can_attack(s, cfg, target - 1):
+        attack(s, cfg, target)
+        return 0
+    moved = move(s, cfg, mv)
+    attack(s, cfg, target)
+    return moved
+
+
 # ---- waves -------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
@@ -991,8 +1006,7 @@ def tick(s, cfg, a):
     taken = land_player_hits(s)
     moved = 0
     if s.p.levels[HITPOINTS] > 0:
-        moved = move(s, cfg, a[ST.H_MOVE])
-        attack(s, cfg, a[ST.H_ATTACK])
+        moved = move_or_attack(s, cfg, a[ST.H_MOVE], a[ST.H_ATTACK])
     # 5. end of tick and the wave clock
     cleared = 0
     if s.p.levels[HITPOINTS] > 0:

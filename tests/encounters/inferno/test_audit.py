@@ -51,3 +51,29 @@ def test_ranged_kinds_see_exactly_along_the_player_to_monster_ray():
             assert _sees(env) == bool(has_line_of_sight(flags, px, py, 1, mx, my, size, reach)), (kind, px, py, mx, my)
             checked += 1
     assert checked > 100
+
+
+# ---- F2: one route a tick -----------------------------------------------------------------------------
+def test_an_attack_in_reach_drops_the_move():
+    env = inferno()
+    empty_arena(env, player=(15, 15))
+    keeper(env)
+    put(env, 0, ST.K_RANGER, 15, 19, stun=100, hp=1000)
+    env.step(act(move=RUN_S, attack=1))
+    s = env.states[0]
+    assert (int(s["p"]["x"]), int(s["p"]["y"])) == (15, 15)
+    assert events(env, EV_ATTACK, ST.ENT_PLAYER)
+
+
+def test_a_target_out_of_reach_is_walked_to_and_shot_only_once_in_reach():
+    env = inferno()
+    empty_arena(env, player=(15, 15))
+    keeper(env)
+    put(env, 0, ST.K_RANGER, 15, 27, stun=100, hp=1000)    # 12 tiles north: out of the bow's 10
+    env.step(act(move=RUN_S, attack=1))
+    assert int(env.states[0]["p"]["y"]) == 13 and not events(env, EV_ATTACK, ST.ENT_PLAYER)
+    # walking into range (the runtime masks an attack out of reach, so only the kernel sees this case)
+    s = env.states[0]
+    s["p"]["y"] = 15
+    assert M.move_or_attack(s, env.config[0], RUN_N, 1) == 2
+    assert int(s["p"]["y"]) == 17 and int(s["p"]["attack_timer"]) > 0      # the run ends 10 tiles away: it shoots
