@@ -912,12 +912,26 @@ def wave_clock(s, cfg):
     s.wave_tick += 1
     if monsters_alive(s) > 0:
         return 0
-    s.waves_cleared += 1
     if s.wave >= cfg.last_wave:
-        s.outcome = ST.OUTCOME_CLEARED
+        # the last wave: counted once; success only when no hit is still flying at the player (a hit lands
+        # after its thrower dies [M: osrs-sdk Unit.processIncomingAttacks drops a projectile only with
+        # cancelOnDeath, which no Inferno monster sets]); until then the player's ticks go on and it may die
+        if s.waves_cleared <= s.wave - s.start_wave_drawn:
+            s.waves_cleared += 1
+        if not hits_on_player(s):
+            s.outcome = ST.OUTCOME_CLEARED
         return 0
+    s.waves_cleared += 1
     s.next_wave_in = ST.WAVE_GAP_TICKS
     return 1
+
+
+@njit(cache=True)
+def hits_on_player(s):
+    for i in range(ST.HIT_CAPACITY):
+        if s.hits[i].state == HIT_PENDING and s.hits[i].target == ST.HT_PLAYER:
+            return True
+    return False
 
 
 # ---- reset and the tick ------------------------------------------------------------------------------

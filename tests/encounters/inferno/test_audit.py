@@ -77,3 +77,30 @@ def test_a_target_out_of_reach_is_walked_to_and_shot_only_once_in_reach():
     s["p"]["y"] = 15
     assert M.move_or_attack(s, env.config[0], RUN_N, 1) == 2
     assert int(s["p"]["y"]) == 17 and int(s["p"]["attack_timer"]) > 0      # the run ends 10 tiles away: it shoots
+
+
+# ---- F4: no success while a hit is still flying at the player -------------------------------------------
+def test_last_wave_is_not_cleared_while_a_hit_is_in_flight():
+    env = inferno(start_wave=1, last_wave=1)
+    empty_arena(env, player=(15, 15), hp=10)
+    put(env, 0, ST.K_MAGER, 15, 19, stun=1000, hp=1)
+    s = env.states[0]
+    due = int(s["tick"]) + 40
+    h = s["hits"][0]
+    h["state"], h["due_tick"], h["damage"], h["style"] = HIT_PENDING, due, 51, STYLE_MAGIC
+    h["attacker"], h["target"] = ST.K_MAGER, ST.HT_PLAYER
+    s["hit_source"][0] = MONSTER
+    commit(env)
+    killed = None
+    for _ in range(60):
+        _, _, term, trunc, _ = env.step(act(attack=1))
+        tick = int(env.states[0]["tick"])
+        if killed is None and int(env.states[0]["monsters"]["state"][0]) == ST.SLOT_DEAD:
+            killed = tick
+        if term[0] or trunc[0]:
+            break
+        assert tick < due
+    assert killed is not None and killed < due
+    assert term[0] and tick == due
+    m = env.pop_metrics()
+    assert m["died"][0] == 1 and m["cleared"][0] == 0 and m["waves_cleared"][0] == 1
