@@ -407,8 +407,9 @@ def _distance_or_melee(s, cfg, m):
 def _blob_turn(s, cfg, k, sees):
     """The blob's cycle (InfernoTrainer JalAk.ts): with sight, a new sight or a ready timer without a pending
     scan reads the player's overhead and sets the timer to 3; 3 ticks later it fires the style the overhead
-    does not block (Missiles -> magic, Magic -> ranged, neither -> 50/50), even without sight, where a
-    pillar in the way takes it. Returns the prayer score of an attack."""
+    does not block (Missiles -> magic, Magic -> ranged, neither -> 50/50 drawn when it fires: InfernoTrainer
+    JalAk.attackStyleForNewAttack; RuneLite InfernoNPC.gameTick marks it UNKNOWN at the scan), even without
+    sight, where a pillar in the way takes it. Returns the prayer score of an attack."""
     m = s.monsters[k]
     if sees and (m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 0)):
         over = PI.overhead_style(s.p)
@@ -417,13 +418,15 @@ def _blob_turn(s, cfg, k, sees):
         elif over == STYLE_RANGED:
             m.scan = STYLE_MAGIC
         else:
-            m.scan = STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
+            m.scan = ST.SCAN_UNKNOWN      # the coin is flipped when it fires, not now
         m.attack_timer = BLOB_SCAN_DELAY
         m.activity = ST.ACT_SCAN
         return 0
     if m.scan < 0 or m.attack_timer > 0:
         return 0
     style = np.int64(m.scan)
+    if style == ST.SCAN_UNKNOWN:
+        style = STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
     m.scan = -1
     if in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) and R.chance(s.rng, MELEE_IF_CLOSE[0],
                                                                                   MELEE_IF_CLOSE[1]):

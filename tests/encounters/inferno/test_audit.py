@@ -104,3 +104,42 @@ def test_last_wave_is_not_cleared_while_a_hit_is_in_flight():
     assert term[0] and tick == due
     m = env.pop_metrics()
     assert m["died"][0] == 1 and m["cleared"][0] == 0 and m["waves_cleared"][0] == 1
+
+
+# ---- F5: the blob's 50/50 is unknown until it fires --------------------------------------------------------
+def _monster_row(env, slot=0):
+    start = 0
+    for seg in env.spec.obs_segments:
+        if seg.name == "monsters":
+            return env._obs[0, 0, start + slot * seg.features:start + (slot + 1) * seg.features]
+        start += seg.features * seg.slots
+    raise AssertionError("no monsters segment")
+
+
+def test_a_blob_scanning_no_protection_shows_no_style_until_it_fires():
+    env = inferno()
+    empty_arena(env, player=(15, 15))
+    keeper(env)
+    put(env, 0, ST.K_BLOB, 5, 14)
+    ranged, magic = V.MONSTER_NAMES.index("scan_ranged"), V.MONSTER_NAMES.index("scan_magic")
+    env.step(act())                                              # the scan, with no overhead
+    assert int(env.states[0]["monsters"]["scan"][0]) == ST.SCAN_UNKNOWN
+    for _ in range(3):
+        row = _monster_row(env)
+        assert row[ranged] == 0.0 and row[magic] == 0.0
+        assert not events(env, EV_ATTACK, MONSTER)
+        env.step(act())
+    assert events(env, EV_ATTACK, MONSTER)                       # fires 3 ticks after the scan
+
+
+def test_a_blob_scanning_missiles_shows_magic_and_fires_magic():
+    env = inferno()
+    empty_arena(env, player=(15, 15))
+    keeper(env)
+    put(env, 0, ST.K_BLOB, 5, 14)
+    env.step(act(overhead=2))
+    assert _monster_row(env)[V.MONSTER_NAMES.index("scan_magic")] == 1.0
+    for _ in range(3):
+        env.step(act())
+    got = events(env, EV_ATTACK, MONSTER)
+    assert got and int(got[0]["style"]) == STYLE_MAGIC
