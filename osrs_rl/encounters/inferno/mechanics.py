@@ -574,7 +574,9 @@ def mager_revive(s, cfg, k):
 @njit(cache=True)
 def _move_turn(s, cfg, k, tx, ty, tsize):
     """Step out from under the target, or chase it without sight; frozen monsters stay. Returns whether it
-    sees the target after moving, -1 when it stepped out (no attack this tick)."""
+    sees the target after moving, -1 when it is still under it (no attack this tick). A monster that steps
+    out goes on to its sight and attack checks in the same tick, without a chase step [M: osrs-sdk
+    Mob.movementStep steps out, then attackStep -> attackIfPossible recomputes sight the same tick]."""
     m = s.monsters[k]
     size = size_of(cfg, m)
     if overlaps(m.x, m.y, size, tx, ty, tsize):
@@ -583,8 +585,10 @@ def _move_turn(s, cfg, k, tx, ty, tsize):
             if _free_of_monsters(s, cfg, k, nx, ny, size):
                 m.x = nx
                 m.y = ny
-        m.had_los = 0
-        return -1
+        if overlaps(m.x, m.y, size, tx, ty, tsize):
+            m.had_los = 0
+            return -1
+        return 1 if monster_sees(s, cfg, m, tx, ty, tsize) else 0
     sees = monster_sees(s, cfg, m, tx, ty, tsize)
     if not sees and m.frozen <= 0:
         _chase(s, cfg, k, tx, ty, tsize)

@@ -143,3 +143,20 @@ def test_a_blob_scanning_missiles_shows_magic_and_fires_magic():
         env.step(act())
     got = events(env, EV_ATTACK, MONSTER)
     assert got and int(got[0]["style"]) == STYLE_MAGIC
+
+
+# ---- F7: stepping out from under the player does not cost the attack ---------------------------------------
+def test_a_mager_stepping_out_attacks_in_the_same_tick():
+    env = inferno(revive_pct=0)
+    stepped_out = 0
+    for _ in range(12):
+        empty_arena(env, player=(20, 10))
+        keeper(env)
+        put(env, 0, ST.K_MAGER, 20, 10, hp=1000)                 # the player on its south-west tile
+        env.step(act())
+        m = env.states[0]["monsters"][0]
+        if int(m["x"]) <= 20 < int(m["x"]) + 4 and int(m["y"]) <= 10 < int(m["y"]) + 4:
+            continue                                             # still under the player (a blocked step)
+        stepped_out += 1
+        assert events(env, EV_ATTACK, MONSTER), (int(m["x"]), int(m["y"]))
+    assert stepped_out > 0
