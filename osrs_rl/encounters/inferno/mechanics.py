@@ -693,7 +693,7 @@ def kill_monster(s, cfg, k):
 def split_blob(s, cfg, x, y):
     """A dead blob splits into three bloblets, ranged at (+1, +1), melee on its tile, magic at (+2, +2) from
     its south-west tile (InfernoTrainer JalAk.ts removedFromWorld: IT (+1, -1), (0, 0), (+2, -2), IT y
-    south), each waiting 4 ticks before its first attack (``cooldown: 4``). APPROXIMATION: they appear on
+    south), its first attack 4 ticks after the blob's death (``cooldown: 4``). APPROXIMATION: they appear on
     the tick the blob dies; InfernoTrainer adds them when the dead blob is removed, after its death
     animation, a delay no source gives in ticks. A bloblet takes the first free slot, else the first slot of
     a dead monster that can never be revived (a nibbler or bloblet); with none (a revived blob dying on a full
@@ -704,7 +704,8 @@ def split_blob(s, cfg, x, y):
         if slot >= 0:
             off = BLOBLET_OFFSETS[j]
             _place(s, cfg, slot, kinds[j], x + off, y + off, ST.TARGET_PLAYER)
-            s.monsters[slot].attack_timer = BLOBLET_COOLDOWN
+            # +1: a bloblet takes its first turn in this tick's monster phase, which counts the timer down
+            s.monsters[slot].attack_timer = BLOBLET_COOLDOWN + 1
 
 
 @njit(cache=True)

@@ -160,3 +160,25 @@ def test_a_mager_stepping_out_attacks_in_the_same_tick():
         stepped_out += 1
         assert events(env, EV_ATTACK, MONSTER), (int(m["x"]), int(m["y"]))
     assert stepped_out > 0
+
+
+# ---- F9: the bloblets' first attack ------------------------------------------------------------------
+def test_bloblets_first_attack_four_ticks_after_the_blob_dies():
+    env = inferno()
+    empty_arena(env, player=(5, 14))
+    put(env, 0, ST.K_BLOB, 5, 5, hp=1, stun=100)
+    died = None
+    for _ in range(40):
+        env.step(act(attack=1))
+        if events(env, EV_DEATH, MONSTER):
+            died = int(env.states[0]["tick"])
+            break
+    assert died is not None
+    first = None
+    for _ in range(8):
+        env.step(act())
+        got = [e for e in events(env, EV_ATTACK) if MONSTER + 1 <= int(e["source"]) <= MONSTER + 3]
+        if got:
+            first = int(env.states[0]["tick"])
+            break
+    assert first == died + M.BLOBLET_COOLDOWN
