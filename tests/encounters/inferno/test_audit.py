@@ -182,3 +182,9 @@ def test_bloblets_first_attack_four_ticks_after_the_blob_dies():
             first = int(env.states[0]["tick"])
             break
     assert first == died + M.BLOBLET_COOLDOWN
+
+
+# ---- F10, F11: the kind table and the default rewards ----------------------------------------------------
+def test_zuk_is_typeless():
+    env = inferno()
+    assert int(env.config[0]["kind_style"][ST.K_ZUK]) == STYLE_TYPELESS
