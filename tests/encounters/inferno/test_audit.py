@@ -188,3 +188,9 @@ def test_bloblets_first_attack_four_ticks_after_the_blob_dies():
 def test_zuk_is_typeless():
     env = inferno()
     assert int(env.config[0]["kind_style"][ST.K_ZUK]) == STYLE_TYPELESS
+
+
+def test_a_timeout_never_pays_more_than_death_by_default():
+    env = inferno()
+    assert float(env.config[0]["timeout_reward"]) <= float(env.config[0]["death_reward"])
+
