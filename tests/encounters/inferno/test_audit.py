@@ -5,6 +5,7 @@ import numpy as np
 
 from osrs_rl.core.events import EV_ATTACK, EV_DEATH
 from osrs_rl.core.line_of_sight import has_line_of_sight
+from osrs_rl.core.movement import in_melee_reach
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_TYPELESS
 from osrs_rl.encounters.inferno import mechanics as M
 from osrs_rl.encounters.inferno import state as ST
@@ -77,6 +78,27 @@ def test_a_target_out_of_reach_is_walked_to_and_shot_only_once_in_reach():
     s["p"]["y"] = 15
     assert M.move_or_attack(s, env.config[0], RUN_N, 1) == 2
     assert int(s["p"]["y"]) == 17 and int(s["p"]["attack_timer"]) > 0      # the run ends 10 tiles away: it shoots
+
+
+# ---- F3: part 2's dig closes the meleer's safespots ---------------------------------------------------
+def _meleer_reaches(env, ticks, player=(8, 8), meleer=(3, 15)):
+    """Whether a meleer that the player can shoot, stuck north-west of the south pillar, gets into edge
+    contact with the player (or attacks it) within ``ticks``."""
+    empty_arena(env, player=player)
+    keeper(env)
+    put(env, 0, ST.K_MELEER, *meleer, hp=1000)
+    assert M.can_attack(env.states[0], env.config[0], 0)
+    for _ in range(ticks):
+        env.step(act())
+        m = env.states[0]["monsters"][0]
+        if in_melee_reach(int(m["x"]), int(m["y"]), 4, player[0], player[1], 1) or events(env, EV_ATTACK, MONSTER):
+            return True
+    return False
+
+
+def test_a_stuck_meleer_digs_to_the_player_within_the_window():
+    assert not _meleer_reaches(inferno(dig_min=1000, dig_max=1000), 60)     # without the dig: stuck for good
+    assert _meleer_reaches(inferno(), 50 + M.DIG_TICKS + 1)                 # dig by 50, resurface next to it
 
 
 # ---- F4: no success while a hit is still flying at the player -------------------------------------------
