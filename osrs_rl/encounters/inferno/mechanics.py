@@ -199,10 +199,11 @@ def sees_player(s, cfg, k):
 @njit(cache=True)
 def _free_of_monsters(s, cfg, k, x, y, size):
     """No other living monster's footprint overlaps (x, y, size) (InfernoTrainer Pathing.canTileBePathedTo
-    with the mover excluded; nibblers, which take no space there, still count here: APPROXIMATION)."""
+    with the mover excluded); nibblers take no space, so nothing is stopped by one (InfernoTrainer JalNib.ts
+    ``consumesSpace`` null)."""
     for j in range(ST.MONSTER_SLOTS):
         o = s.monsters[j]
-        if j == k or o.state != ST.SLOT_ALIVE or o.dig_left > 0:
+        if j == k or o.state != ST.SLOT_ALIVE or o.dig_left > 0 or o.kind == ST.K_NIBBLER:
             continue
         if overlaps(x, y, size, o.x, o.y, size_of(cfg, o)):
             return False

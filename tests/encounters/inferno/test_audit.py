@@ -206,6 +206,17 @@ def test_bloblets_first_attack_four_ticks_after_the_blob_dies():
     assert first == died + M.BLOBLET_COOLDOWN
 
 
+# ---- F12: nibblers take no space -----------------------------------------------------------------------
+def test_a_nibbler_does_not_block_another_monsters_step():
+    env = inferno()
+    empty_arena(env, player=(15, 20))
+    keeper(env)
+    put(env, 0, ST.K_BAT, 15, 5)                 # due south, out of its range 4: chases north
+    put(env, 1, ST.K_NIBBLER, 15, 7, stun=100)   # on the tile it steps onto
+    env.step(act())
+    assert int(env.states[0]["monsters"][0]["y"]) == 6
+
+
 # ---- F10, F11: the kind table and the default rewards ----------------------------------------------------
 def test_zuk_is_typeless():
     env = inferno()
