@@ -22,7 +22,7 @@ from osrs_rl.core import prayers as P
 from osrs_rl.core import specials as SP
 from osrs_rl.core import styles as S
 from osrs_rl.core.consumables import load_consumables
-from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
+from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
 from osrs_rl.data.combatants import build_combatant
@@ -61,9 +61,12 @@ _ATTACK = {   # kind: (range, distance style, melee when adjacent, extra delay)
     ST.K_MELEER: (1, STYLE_MELEE, 0, 0),
     ST.K_RANGER: (_ARENA_RANGE, STYLE_RANGED, 1, 2),
     ST.K_MAGER: (_ARENA_RANGE, STYLE_MAGIC, 1, 0),
+    # Not modelled yet (waves 67-69 are not playable): placeholders, not rules. Jad also has a ranged attack
+    # and its prayer is read 3 ticks after its animation (reference section 5, InfernoTrainer JalTokJad.ts,
+    # RuneLite ticksAfterAnimation); the healers' rows are guesses too.
     ST.K_JAD: (_ARENA_RANGE, STYLE_MAGIC, 1, 0),
     ST.K_JAD_HEALER: (1, STYLE_MELEE, 0, 0),
-    ST.K_ZUK: (_ARENA_RANGE, STYLE_MAGIC, 0, 0),
+    ST.K_ZUK: (_ARENA_RANGE, STYLE_TYPELESS, 0, 0),   # typeless: "overheads do nothing" (reference section 6)
     ST.K_SHIELD: (0, STYLE_MELEE, 0, 0),
     ST.K_ZUK_HEALER: (_ARENA_RANGE, STYLE_MAGIC, 0, 0),
 }

@@ -178,12 +178,15 @@ def target_of(s, cfg, m):
 @njit(cache=True)
 def monster_sees(s, cfg, m, tx, ty, tsize):
     """In reach of (tx, ty, tsize): melee kinds by edge contact (no diagonal, core.movement rule 2), the
-    others with a clear line within their range (core.line_of_sight over the standing pillars)."""
+    others with a clear line within their range (core.line_of_sight over the standing pillars), the ray cast
+    from the target to the monster's closest tile [M: osrs-sdk LineOfSight.ts hasLineOfSight with isNPC
+    casts from the player's tile to the NPC's; RuneLite inferno plugin InfernoNPC.canAttack casts from the
+    player's WorldArea; the rsmod ray is not symmetric on slanted lines: README "Open questions"]."""
     size = size_of(cfg, m)
     reach = cfg.kind_range[m.kind]
     if reach <= 1:
         return in_melee_reach(m.x, m.y, size, tx, ty, tsize)
-    return has_line_of_sight(arena_map(s, cfg), m.x, m.y, size, tx, ty, tsize, reach)
+    return has_line_of_sight(arena_map(s, cfg), tx, ty, tsize, m.x, m.y, size, reach)
 
 
 @njit(cache=True)
@@ -196,10 +199,11 @@ def sees_player(s, cfg, k):
 @njit(cache=True)
 def _free_of_monsters(s, cfg, k, x, y, size):
     """No other living monster's footprint overlaps (x, y, size) (InfernoTrainer Pathing.canTileBePathedTo
-    with the mover excluded; nibblers, which take no space there, still count here: APPROXIMATION)."""
+    with the mover excluded); nibblers take no space, so nothing is stopped by one (InfernoTrainer JalNib.ts
+    ``consumesSpace`` null)."""
     for j in range(ST.MONSTER_SLOTS):
         o = s.monsters[j]
-        if j == k or o.state != ST.SLOT_ALIVE or o.dig_left > 0:
+        if j == k or o.state != ST.SLOT_ALIVE or o.dig_left > 0 or o.kind == ST.K_NIBBLER:
             continue
         if overlaps(x, y, size, o.x, o.y, size_of(cfg, o)):
             return False
@@ -310,14 +314,15 @@ def collapse(s, cfg, p):
 @njit(cache=True)
 def blocking_pillar(s, cfg, k):
     """The standing pillar that stops monster ``k``'s line to the player, the nearest to the monster when
-    two do; -1 when none does. Each pillar is tested alone on the map where only it stands."""
+    two do; -1 when none does. Each pillar is tested alone on the map where only it stands, the ray cast
+    from the player as in ``monster_sees``."""
     m = s.monsters[k]
     size = size_of(cfg, m)
     best, best_d = -1, 1 << 30
     for p in range(A.NUM_PILLARS):
         if s.pillar_hp[p] <= 0:
             continue
-        if has_line_of_sight(cfg.maps[1 << p], m.x, m.y, size, s.p.x, s.p.y, 1, 1 << 14):
+        if has_line_of_sight(cfg.maps[1 << p], s.p.x, s.p.y, 1, m.x, m.y, size, 1 << 14):
             continue
         d = edge_distance(m.x, m.y, size, cfg.pillar_xy[p, 0], cfg.pillar_xy[p, 1], A.PILLAR_SIZE)
         if d < best_d:
@@ -403,8 +408,9 @@ def _distance_or_melee(s, cfg, m):
 def _blob_turn(s, cfg, k, sees):
     """The blob's cycle (InfernoTrainer JalAk.ts): with sight, a new sight or a ready timer without a pending
     scan reads the player's overhead and sets the timer to 3; 3 ticks later it fires the style the overhead
-    does not block (Missiles -> magic, Magic -> ranged, neither -> 50/50), even without sight, where a
-    pillar in the way takes it. Returns the prayer score of an attack."""
+    does not block (Missiles -> magic, Magic -> ranged, neither -> 50/50 drawn when it fires: InfernoTrainer
+    JalAk.attackStyleForNewAttack; RuneLite InfernoNPC.gameTick marks it UNKNOWN at the scan), even without
+    sight, where a pillar in the way takes it. Returns the prayer score of an attack."""
     m = s.monsters[k]
     if sees and (m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 0)):
         over = PI.overhead_style(s.p)
@@ -413,13 +419,15 @@ def _blob_turn(s, cfg, k, sees):
         elif over == STYLE_RANGED:
             m.scan = STYLE_MAGIC
         else:
-            m.scan = STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
+            m.scan = ST.SCAN_UNKNOWN      # the coin is flipped when it fires, not now
         m.attack_timer = BLOB_SCAN_DELAY
         m.activity = ST.ACT_SCAN
         return 0
     if m.scan < 0 or m.attack_timer > 0:
         return 0
     style = np.int64(m.scan)
+    if style == ST.SCAN_UNKNOWN:
+        style = STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
     m.scan = -1
     if in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) and R.chance(s.rng, MELEE_IF_CLOSE[0],
                                                                                   MELEE_IF_CLOSE[1]):
@@ -567,7 +575,9 @@ def mager_revive(s, cfg, k):
 @njit(cache=True)
 def _move_turn(s, cfg, k, tx, ty, tsize):
     """Step out from under the target, or chase it without sight; frozen monsters stay. Returns whether it
-    sees the target after moving, -1 when it stepped out (no attack this tick)."""
+    sees the target after moving, -1 when it is still under it (no attack this tick). A monster that steps
+    out goes on to its sight and attack checks in the same tick, without a chase step [M: osrs-sdk
+    Mob.movementStep steps out, then attackStep -> attackIfPossible recomputes sight the same tick]."""
     m = s.monsters[k]
     size = size_of(cfg, m)
     if overlaps(m.x, m.y, size, tx, ty, tsize):
@@ -576,8 +586,10 @@ def _move_turn(s, cfg, k, tx, ty, tsize):
             if _free_of_monsters(s, cfg, k, nx, ny, size):
                 m.x = nx
                 m.y = ny
-        m.had_los = 0
-        return -1
+        if overlaps(m.x, m.y, size, tx, ty, tsize):
+            m.had_los = 0
+            return -1
+        return 1 if monster_sees(s, cfg, m, tx, ty, tsize) else 0
     sees = monster_sees(s, cfg, m, tx, ty, tsize)
     if not sees and m.frozen <= 0:
         _chase(s, cfg, k, tx, ty, tsize)
@@ -682,7 +694,7 @@ def kill_monster(s, cfg, k):
 def split_blob(s, cfg, x, y):
     """A dead blob splits into three bloblets, ranged at (+1, +1), melee on its tile, magic at (+2, +2) from
     its south-west tile (InfernoTrainer JalAk.ts removedFromWorld: IT (+1, -1), (0, 0), (+2, -2), IT y
-    south), each waiting 4 ticks before its first attack (``cooldown: 4``). APPROXIMATION: they appear on
+    south), its first attack 4 ticks after the blob's death (``cooldown: 4``). APPROXIMATION: they appear on
     the tick the blob dies; InfernoTrainer adds them when the dead blob is removed, after its death
     animation, a delay no source gives in ticks. A bloblet takes the first free slot, else the first slot of
     a dead monster that can never be revived (a nibbler or bloblet); with none (a revived blob dying on a full
@@ -693,7 +705,8 @@ def split_blob(s, cfg, x, y):
         if slot >= 0:
             off = BLOBLET_OFFSETS[j]
             _place(s, cfg, slot, kinds[j], x + off, y + off, ST.TARGET_PLAYER)
-            s.monsters[slot].attack_timer = BLOBLET_COOLDOWN
+            # +1: a bloblet takes its first turn in this tick's monster phase, which counts the timer down
+            s.monsters[slot].attack_timer = BLOBLET_COOLDOWN + 1
 
 
 @njit(cache=True)
@@ -807,6 +820,21 @@ def attack(s, cfg, target):
     s.p.attack_timer = attack_speed(c)
 
 
+@njit(cache=True)
+def move_or_attack(s, cfg, mv, target):
+    """One route a tick: a target the player can shoot from where it stands is shot and the move dropped
+    (clicking a monster replaces the walk; with the target in range the player stops and fires); otherwise
+    the player moves, and shoots if the move brought the target into reach (walking into range). Returns the
+    tiles moved [M-H: 2004Scape wiki "World Processing Cycle": one pathfinding request per tick, then
+    movement, then interactions; osrs-sdk Player.movementStep/attackStep: the destination is the target]."""
+    if target != ST.ATTACK_NONE and can_attack(s, cfg, target - 1):
+        attack(s, cfg, target)
+        return 0
+    moved = move(s, cfg, mv)
+    attack(s, cfg, target)
+    return moved
+
+
 # ---- waves -------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
@@ -893,12 +921,26 @@ def wave_clock(s, cfg):
     s.wave_tick += 1
     if monsters_alive(s) > 0:
         return 0
-    s.waves_cleared += 1
     if s.wave >= cfg.last_wave:
-        s.outcome = ST.OUTCOME_CLEARED
+        # the last wave: counted once; success only when no hit is still flying at the player (a hit lands
+        # after its thrower dies [M: osrs-sdk Unit.processIncomingAttacks drops a projectile only with
+        # cancelOnDeath, which no Inferno monster sets]); until then the player's ticks go on and it may die
+        if s.waves_cleared <= s.wave - s.start_wave_drawn:
+            s.waves_cleared += 1
+        if not hits_on_player(s):
+            s.outcome = ST.OUTCOME_CLEARED
         return 0
+    s.waves_cleared += 1
     s.next_wave_in = ST.WAVE_GAP_TICKS
     return 1
+
+
+@njit(cache=True)
+def hits_on_player(s):
+    for i in range(ST.HIT_CAPACITY):
+        if s.hits[i].state == HIT_PENDING and s.hits[i].target == ST.HT_PLAYER:
+            return True
+    return False
 
 
 # ---- reset and the tick ------------------------------------------------------------------------------
@@ -987,8 +1029,7 @@ def tick(s, cfg, a):
     taken = land_player_hits(s)
     moved = 0
     if s.p.levels[HITPOINTS] > 0:
-        moved = move(s, cfg, a[ST.H_MOVE])
-        attack(s, cfg, a[ST.H_ATTACK])
+        moved = move_or_attack(s, cfg, a[ST.H_MOVE], a[ST.H_ATTACK])
     # 5. end of tick and the wave clock
     cleared = 0
     if s.p.levels[HITPOINTS] > 0:

@@ -29,7 +29,7 @@ SEGMENTS = (
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=2,
+    version=3,
     description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (issue 17, part 1)",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

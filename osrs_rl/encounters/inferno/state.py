@@ -57,6 +57,7 @@ TARGET_PLAYER = -1                             # a monster's target: the player,
 # what a monster is visibly doing (its last animation while its timer runs; ``activity``)
 ACT_NONE, ACT_ATTACK, ACT_SCAN, ACT_DIG, ACT_REVIVE = range(5)
 NUM_ACTIVITIES = 5
+SCAN_UNKNOWN = STYLE_TYPELESS   # monsters.scan of a blob that read neither protection: its style is drawn at the attack
 ACTIVITY_NAMES = ("none", "attacking", "scanning", "digging", "resurrecting")
 NO_HURT = -1_000_000                           # ``hurt_tick`` of a monster the player never hit
 
@@ -68,7 +69,8 @@ MONSTER_DTYPE = np.dtype([
     ("attack_timer", np.int16),   # ticks until it may attack again (counted down at the start of its turn)
     ("stun", np.int16),           # ticks it can neither move nor attack (1 after spawning)
     ("target", np.int8),          # TARGET_PLAYER or a pillar index (nibblers)
-    ("scan", np.int8),            # blob: style its next attack will use (pending-hit STYLE_*), -1: no scan
+    ("scan", np.int8),            # blob: style its next attack will use (pending-hit STYLE_*), -1: no scan,
+                                  # SCAN_UNKNOWN: scanned with neither overhead, the 50/50 drawn when it fires
     ("had_los", np.uint8),        # it had line of sight at the end of its last turn (blob: a new sight scans)
     ("revived", np.uint8),        # 1: a mager brought it back this wave (never twice)
     # ---- Jal-ImKot's dig (mechanics.meleer_dig); 0 for every other kind
@@ -186,7 +188,8 @@ CONFIG_FIELDS = (
                 "fill the scaffolding observation segment (ticks to the next attack of each style); false zeroes it"),
     ConfigField("cleared_reward", np.float32, 1.0, -100.0, 100.0, "reward for clearing last_wave"),
     ConfigField("death_reward", np.float32, -1.0, -100.0, 100.0),
-    ConfigField("timeout_reward", np.float32, 0.0, -100.0, 100.0),
+    ConfigField("timeout_reward", np.float32, -1.0, -100.0, 100.0,
+                "reward for reaching max_ticks; as bad as death by default, so stalling never pays more"),
     ConfigField("coef_wave", np.float32, 0.0, -10.0, 10.0, "shaping: reward per wave cleared before last_wave"),
     ConfigField("coef_damage_dealt", np.float32, 0.0, -10.0, 10.0,
                 "shaping: reward per hitpoint dealt to monsters, scaled by 1/100"),
@@ -265,7 +268,7 @@ STATE_BOUNDS = (
     Bound("monsters.x", 0, lambda recs, cfg: A.GRID_W - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("monsters.y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("monsters.target", TARGET_PLAYER, A.NUM_PILLARS - 1, "-1 the player, else a pillar"),
-    Bound("monsters.scan", -1, STYLE_TYPELESS - 1, "-1 or a pending-hit STYLE_* other than typeless"),
+    Bound("monsters.scan", -1, SCAN_UNKNOWN, "-1, a pending-hit STYLE_* other than typeless, or SCAN_UNKNOWN"),
     Bound("monsters.activity", 0, NUM_ACTIVITIES - 1, "ACT_*"),
     # the resurfacing tile is a south-west tile like x, y (the meleer's footprint stays on the grid)
     Bound("monsters.dig_x", 0, lambda recs, cfg: A.GRID_W - cfg["kind_size"][recs["monsters"]["kind"]]),

@@ -179,7 +179,7 @@ def _observe_scaffolding(s, cfg, o):
         if not M.sees_player(s, cfg, k):
             continue
         seen += 1
-        style = m.scan if m.scan >= 0 else cfg.kind_style[m.kind]
+        style = m.scan if 0 <= m.scan < ST.SCAN_UNKNOWN else cfg.kind_style[m.kind]
         t = max(m.attack_timer, m.stun)
         if t < nxt[style]:
             nxt[style] = t
