@@ -52,7 +52,14 @@ def optuna():
 
 
 def storage_url(folder: Path, storage: str | None) -> str:
-    """``storage`` as given, or the sweep folder's SQLite file."""
+    """``storage`` (a ``postgresql://`` URL goes through psycopg 3, the driver the sweep extra installs,
+    not SQLAlchemy's default psycopg2), or the sweep folder's SQLite file.
+
+    >>> storage_url(Path("x"), "postgresql://me@db:5432/sweeps")
+    'postgresql+psycopg://me@db:5432/sweeps'
+    """
+    if storage and storage.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + storage.split("://", 1)[1]
     return storage or f"sqlite:///{(folder / DB_NAME).resolve()}"
 
 
