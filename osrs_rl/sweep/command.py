@@ -4,6 +4,7 @@
                             [--config FILE] [--storage URL] [--seed K]
     osrs-rl sweep report DIR [--storage URL]
     osrs-rl sweep worker --storage URL [--dir DIR] [--trials N]
+    osrs-rl sweep ablate DIR [--seeds K] [--knobs a,b] [--storage URL]
 
 A sweep folder (``--dir``, default ``sweeps/ENCOUNTER``) that already holds a study is resumed: the
 same space and config go on until the study has ``--trials`` finished trials.
@@ -16,8 +17,6 @@ from pathlib import Path
 
 from rich.console import Console
 
-ACTIONS = ("report", "worker")
-
 
 def add_sweep_parser(sub) -> None:
     p = sub.add_parser("sweep", help="hyperparameter sweeps on Optuna (pip install 'osrs-rl[sweep]')",
@@ -25,9 +24,13 @@ def add_sweep_parser(sub) -> None:
                                    "runs of a fixed budget, pruned from their learning curves, in --dir (SQLite, "
                                    "resumed when it exists). osrs-rl sweep report DIR: report.md, PNG plots and "
                                    "best.toml in DIR/report. osrs-rl sweep worker --storage URL: one more process "
-                                   "working on a shared (PostgreSQL) study. Space file format: README, 'Sweeps'.")
-    p.add_argument("target", help="an encounter, or report / worker")
-    p.add_argument("path", nargs="?", help="report: the sweep folder")
+                                   "working on a shared (PostgreSQL) study. osrs-rl sweep ablate DIR: the best "
+                                   "config with one knob moved at a time, --seeds seeds each, effects with 95 % "
+                                   "intervals in DIR/ablate. Space file format: README, 'Sweeps'.")
+    p.add_argument("target", help="an encounter, or report / worker / ablate")
+    p.add_argument("path", nargs="?", help="report, ablate: the sweep folder")
+    p.add_argument("--seeds", type=int, default=3, help="ablate: seeds per variant (default 3)")
+    p.add_argument("--knobs", help="ablate: comma-separated parameters to move (default: all of the space's)")
     p.add_argument("--space", help="the search space file (TOML)")
     p.add_argument("--trials", type=int, default=20, help="finished trials the study should have (default 20)")
     p.add_argument("--budget-steps", type=int, help="env steps per trial (default: the space file's)")
@@ -50,6 +53,8 @@ def cmd_sweep(args: argparse.Namespace, console: Console | None = None) -> int:
             return _report(args, console)
         if args.target == "worker":
             return _worker(args, console)
+        if args.target == "ablate":
+            return _ablate(args, console)
         return _sweep(args, console)
     except (SpaceError, ValueError, ImportError) as e:
         console.print("[red]error:[/red] " + escape(str(e)))
@@ -120,4 +125,26 @@ def _worker(args: argparse.Namespace, console: Console) -> int:
     _say(console, f"worker on the sweep of {definition.encounter} in {args.storage}; trials write to {folder}")
     run = optimize(study, definition, folder, args.trials, console)
     _say(console, f"{run} trial(s) run here")
+    return 0
+
+
+def _ablate(args: argparse.Namespace, console: Console) -> int:
+    from osrs_rl.sweep.ablate import ABLATE_DIR, ablate
+
+    if not args.path:
+        raise ValueError("osrs-rl sweep ablate needs the sweep folder: osrs-rl sweep ablate DIR")
+    knobs = [k.strip() for k in args.knobs.split(",") if k.strip()] if args.knobs else None
+    summary = ablate(Path(args.path), args.seeds, knobs, args.storage, say=lambda text: _say(console, text))
+    from rich.table import Table
+
+    table = Table(title=f"one knob at a time from trial {summary['baseline']['trial']} "
+                        f"(baseline {summary['baseline']['mean']:.4g}, {args.seeds} seeds)")
+    for column in ("knob", "best", "moved to", "mean", "effect", "95 % interval"):
+        table.add_column(column)
+    for r in summary["knobs"]:
+        table.add_row(r["knob"], str(r["best"]), str(r["value"]), f"{r['mean']:.4g}",
+                      ("[bold]" if r["clear"] else "") + f"{r['effect']:+.4g}",
+                      f"[{r['low']:+.4g}, {r['high']:+.4g}]")
+    console.print(table)
+    _say(console, f"table: {Path(args.path) / ABLATE_DIR / 'ablation.md'}")
     return 0

@@ -197,28 +197,31 @@ class Curve:
         return out
 
 
-def run_trial(trial, definition: SweepDefinition, folder: Path, progress: Callable[[int, int], None] | None = None,
-              train: Callable | None = None) -> float:
-    """One trial: train with the drawn parameters, report the curve, return the score (raises
-    optuna.TrialPruned for a pruned one). ``train(cfg, on_log)`` runs the training (default: a Trainer;
-    tests pass a fake learning curve); it returns the trained model's Policy or None."""
-    opt = optuna()
-    space = definition.space
-    s = space.settings
-    params = {p.name: p.suggest(trial) for p in space.params}
-    name = f"trial-{trial.number:04d}"
-    trials_dir = folder / TRIALS_DIR
-    cfg = definition.config(params, trials_dir, name)
+@dataclass
+class Result:
+    """What one training run of a sweep scored."""
+
+    score: float | None
+    seconds: float
+    curve: list
+    metric: str
+    pruned: bool = False
+    timed_out: bool = False
+
+
+def train_and_score(cfg: TrainConfig, definition: SweepDefinition, report: Callable[[int, float], bool] | None = None,
+                    progress: Callable[[int, int], None] | None = None, train: Callable | None = None) -> Result:
+    """Train ``cfg`` within the sweep's budget and score it. ``report(step, value)`` gets each curve point
+    and returns True to prune the run; ``train(cfg, on_log)`` runs the training (default: a Trainer;
+    tests pass a fake learning curve) and returns the trained model's Policy (None: no evaluation)."""
+    s = definition.space.settings
     curve = Curve(objective_name(definition.encounter), s.budget_steps, s.curve_points, s.last_logs, s.prune_after)
-    run_dir = trials_dir / name
-    trial.set_user_attr("run_dir", str(run_dir))
     start = time.monotonic()
     state = {"pruned": False, "timed_out": False}
 
     def on_log(step: int, scalars: dict) -> bool:
         for at, value in curve.update(step, scalars):
-            trial.report(value, at)
-            if s.prune and at >= curve.prune_from and trial.should_prune():
+            if report is not None and report(at, value) and at >= curve.prune_from:
                 state["pruned"] = True
         if progress is not None:
             progress(step, s.budget_steps)
@@ -227,22 +230,42 @@ def run_trial(trial, definition: SweepDefinition, folder: Path, progress: Callab
         return state["pruned"] or state["timed_out"]
 
     policy = (train or _train)(cfg, on_log)
-    seconds = time.monotonic() - start
     score = curve.value
     if not state["pruned"] and s.objective == "eval":
         score = _evaluate(policy, s.eval_episodes, cfg.run.seed + 1)
-    trial.set_user_attr("wall_seconds", seconds)
-    trial.set_user_attr("metric", curve.metric if s.objective == "train" else "eval/win_rate")
-    record = dict(number=trial.number, params=params, state="pruned" if state["pruned"] else "complete",
-                  score=score, wall_seconds=seconds, timed_out=state["timed_out"], metric=curve.metric,
-                  curve=curve.points, config=cfg.to_dict())
+    return Result(score, time.monotonic() - start, curve.points,
+                  curve.metric if s.objective == "train" else "eval/win_rate", state["pruned"], state["timed_out"])
+
+
+def run_trial(trial, definition: SweepDefinition, folder: Path, progress: Callable[[int, int], None] | None = None,
+              train: Callable | None = None) -> float:
+    """One trial: train with the drawn parameters, report the curve (the study's pruner may stop it),
+    return the score (raises optuna.TrialPruned for a pruned one)."""
+    opt = optuna()
+    space = definition.space
+    params = {p.name: p.suggest(trial) for p in space.params}
+    name = f"trial-{trial.number:04d}"
+    cfg = definition.config(params, folder / TRIALS_DIR, name)
+    run_dir = folder / TRIALS_DIR / name
+    trial.set_user_attr("run_dir", str(run_dir))
+
+    def report(step: int, value: float) -> bool:
+        trial.report(value, step)
+        return space.settings.prune and trial.should_prune()
+
+    r = train_and_score(cfg, definition, report, progress, train)
+    trial.set_user_attr("wall_seconds", r.seconds)
+    trial.set_user_attr("metric", r.metric)
+    record = dict(number=trial.number, params=params, state="pruned" if r.pruned else "complete", score=r.score,
+                  wall_seconds=r.seconds, timed_out=r.timed_out, metric=r.metric, curve=r.curve,
+                  config=cfg.to_dict())
     atomic_write(run_dir / TRIAL_FILE, (json.dumps(record, indent=1) + "\n").encode())
-    if state["pruned"]:
-        raise opt.TrialPruned(f"trailing the median at step {curve.points[-1][0]:,}")
-    if score is None:
-        raise ValueError(f"no episode ended in {cfg.run.total_steps:,} steps: {curve.metric} was never logged "
+    if r.pruned:
+        raise opt.TrialPruned(f"trailing the median at step {r.curve[-1][0]:,}")
+    if r.score is None:
+        raise ValueError(f"no episode ended in {cfg.run.total_steps:,} steps: {r.metric} was never logged "
                          "(a larger budget_steps)")
-    return score
+    return r.score
 
 
 def _train(cfg: TrainConfig, on_log):

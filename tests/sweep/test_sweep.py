@@ -176,3 +176,38 @@ def test_cli_refusals(tmp_path, capsys):
     assert "holds no sweep" in capsys.readouterr().out
     assert main(["sweep", "worker"]) == 2
     assert "needs --storage URL" in capsys.readouterr().out
+
+
+def test_ablate_two_knobs_two_seeds_reports_each_effect_with_an_interval(tmp_path, capsys):
+    from osrs_rl.sweep.ablate import ablate
+
+    study, definition = create_or_load(tmp_path, _definition())
+    optimize(study, definition, tmp_path, 3, console=None, train=_fake([[0.5] * 8] * 3, []))
+
+    def train(cfg, on_log):        # ppo.epochs 2 adds 0.3; optim.lr does nothing; the seed adds a little
+        value = 0.4 + (0.3 if cfg.ppo.epochs == 2 else 0.0) + 0.01 * cfg.run.seed
+        for k in range(8):
+            on_log(256 * (k + 1), {"episode/won": value})
+    summary = ablate(tmp_path, seeds=2, train=train)
+    base = summary["baseline"]["params"]
+    rows = {(r["knob"], r["value"]): r for r in summary["knobs"]}
+    assert set(rows) == {("optim.lr", 1e-4), ("optim.lr", 1e-2), ("ppo.epochs", 3 - base["ppo.epochs"])}
+    epochs = rows[("ppo.epochs", 3 - base["ppo.epochs"])]
+    assert epochs["effect"] == pytest.approx(0.3 if base["ppo.epochs"] == 1 else -0.3)
+    # the same seed noise on both sides: variances 0.01**2 / 2 each, df 2, t 4.303
+    half = 4.303 * (2 * 0.01 ** 2 / 2 / 2) ** 0.5
+    assert epochs["high"] - epochs["low"] == pytest.approx(2 * half) and epochs["clear"]
+    for lr in (1e-4, 1e-2):
+        r = rows[("optim.lr", lr)]
+        assert r["effect"] == pytest.approx(0.0, abs=1e-12) and r["low"] < 0 < r["high"] and not r["clear"]
+    md = (tmp_path / "ablate" / "ablation.md").read_text()
+    assert md.count("| optim.lr |") == 2 and "| ppo.epochs |" in md
+    assert (tmp_path / "ablate" / "baseline" / "seed-1" / "result.json").is_file()
+
+    def refuse(cfg, on_log):
+        raise AssertionError("a finished ablation run was trained again")
+    assert ablate(tmp_path, seeds=2, train=refuse) == summary              # read back, not retrained
+    assert main(["sweep", "ablate", str(tmp_path), "--seeds", "1"]) == 2
+    assert "needs --seeds 2 or more" in capsys.readouterr().out
+    assert main(["sweep", "ablate", str(tmp_path), "--knobs", "ppo.gamma"]) == 2
+    assert "ppo.gamma is not a parameter" in capsys.readouterr().out
