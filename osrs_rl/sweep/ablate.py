@@ -22,6 +22,7 @@ from osrs_rl.sweep.space import Param
 from osrs_rl.sweep.study import SweepDefinition, load, optuna, train_and_score
 
 ABLATE_DIR = "ablate"
+CONFIRM_DIR = "confirm"
 RESULT_FILE = "result.json"
 
 # Two-sided 95 % critical values of Student's t, t(0.975, df) for df = 1..30 (NIST/SEMATECH
@@ -78,6 +79,75 @@ def _slug(name: str, value) -> str:
     return "".join(c if c.isalnum() or c in "._=-" else "_" for c in text)
 
 
+def seeded_scores(definition: SweepDefinition, folder: Path, values: dict, seeds: int, train: Callable | None = None,
+                  say: Callable[[str], None] | None = None) -> list[float]:
+    """Scores of ``values`` trained with seeds 0..``seeds``-1 into ``folder``/seed-K (read back where a
+    run already wrote its result.json)."""
+    got = []
+    for seed in range(seeds):
+        run_dir = folder / f"seed-{seed}"
+        result = run_dir / RESULT_FILE
+        if result.is_file():
+            got.append(json.loads(result.read_text())["score"])
+            continue
+        cfg = definition.config(values, folder, run_dir.name)
+        cfg.run.seed = seed
+        r = train_and_score(cfg, definition, train=train)
+        if r.score is None:
+            raise ValueError(f"{folder.name} seed {seed}: no episode ended within the budget ({r.metric} never logged)")
+        atomic_write(result, (json.dumps(dict(params=values, seed=seed, score=r.score, seconds=r.seconds,
+                                              curve=r.curve), indent=1) + "\n").encode())
+        if say is not None:
+            say(f"{folder.name} seed {seed}: {r.score:.4g} ({r.seconds:.1f} s)")
+        got.append(r.score)
+    return got
+
+
+def mean_interval(xs: list[float]) -> tuple[float, float, float]:
+    """The mean of ``xs`` and its 95 % Student's t interval (2 values or more).
+
+    Variance 1 over 3 seeds: se = sqrt(1/3), t(2) = 4.303, half width 2.484:
+
+    >>> [round(x, 3) for x in mean_interval([1.0, 2.0, 3.0])]
+    [2.0, -0.484, 4.484]
+    """
+    if len(xs) < 2:
+        raise ValueError("an interval needs at least 2 seeds")
+    m, v = _mean_var(xs)
+    half = t975(len(xs) - 1) * math.sqrt(v / len(xs))
+    return m, m - half, m + half
+
+
+def confirm(folder: Path, top: int = 3, seeds: int = 3, storage: str | None = None, train: Callable | None = None,
+            say: Callable[[str], None] | None = None) -> list[dict]:
+    """Several seeds per promising point: the ``top`` best completed trials' parameters trained again with
+    ``seeds`` seeds each (``DIR/confirm/trial-NNNN/seed-K/``), their mean score and its 95 % interval in
+    ``DIR/confirm/confirm.md`` and ``confirm.json``; the rows are returned best mean first."""
+    opt = optuna()
+    if seeds < 2:
+        raise ValueError("confirm needs --seeds 2 or more (an interval needs two scores)")
+    study, definition = load(folder, storage)
+    complete = sorted([t for t in study.get_trials(deepcopy=False) if t.state == opt.trial.TrialState.COMPLETE],
+                      key=lambda t: (-t.value, t.user_attrs.get("wall_seconds", 0.0)))[:top]
+    if not complete:
+        raise ValueError(f"the sweep in {folder} has no completed trial to confirm")
+    rows = []
+    for t in complete:
+        got = seeded_scores(definition, folder / CONFIRM_DIR / f"trial-{t.number:04d}", dict(t.params), seeds, train,
+                            say)
+        mean, low, high = mean_interval(got)
+        rows.append(dict(trial=t.number, params=dict(t.params), trial_score=t.value, scores=got, mean=mean, low=low,
+                         high=high))
+    rows.sort(key=lambda r: -r["mean"])
+    lines = [f"# {len(rows)} best trials of {definition.encounter} again, {seeds} seeds each", "",
+             "| trial | its score | mean over seeds | 95 % interval | parameters |", "|---|---|---|---|---|"]
+    lines += [f"| {r['trial']} | {r['trial_score']:.4g} | {r['mean']:.4g} | [{r['low']:.4g}, {r['high']:.4g}] | "
+              + ", ".join(f"{k}={v}" for k, v in r["params"].items()) + " |" for r in rows]
+    atomic_write(folder / CONFIRM_DIR / "confirm.json", (json.dumps(rows, indent=1) + "\n").encode())
+    atomic_write(folder / CONFIRM_DIR / "confirm.md", ("\n".join(lines) + "\n").encode())
+    return rows
+
+
 def ablate(folder: Path, seeds: int = 3, knobs: list[str] | None = None, storage: str | None = None,
            train: Callable | None = None, say: Callable[[str], None] | None = None) -> dict:
     """Run (or read back) the ablation; returns {"baseline": {...}, "knobs": [rows]} and writes the files."""
@@ -98,24 +168,7 @@ def ablate(folder: Path, seeds: int = 3, knobs: list[str] | None = None, storage
     out = folder / ABLATE_DIR
 
     def scores(name: str, values: dict) -> list[float]:
-        got = []
-        for seed in range(seeds):
-            run_dir = out / name / f"seed-{seed}"
-            result = run_dir / RESULT_FILE
-            if result.is_file():
-                got.append(json.loads(result.read_text())["score"])
-                continue
-            cfg = definition.config(values, run_dir.parent, run_dir.name)
-            cfg.run.seed = seed
-            r = train_and_score(cfg, definition, train=train)
-            if r.score is None:
-                raise ValueError(f"{name} seed {seed}: no episode ended within the budget ({r.metric} never logged)")
-            atomic_write(result, (json.dumps(dict(params=values, seed=seed, score=r.score, seconds=r.seconds,
-                                                  curve=r.curve), indent=1) + "\n").encode())
-            if say is not None:
-                say(f"{name} seed {seed}: {r.score:.4g} ({r.seconds:.1f} s)")
-            got.append(r.score)
-        return got
+        return seeded_scores(definition, out / name, values, seeds, train, say)
 
     baseline = scores("baseline", base)
     rows = []

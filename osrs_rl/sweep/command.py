@@ -5,6 +5,7 @@
     osrs-rl sweep report DIR [--storage URL]
     osrs-rl sweep worker --storage URL [--dir DIR] [--trials N]
     osrs-rl sweep ablate DIR [--seeds K] [--knobs a,b] [--storage URL]
+    osrs-rl sweep confirm DIR [--top N] [--seeds K] [--storage URL]
 
 A sweep folder (``--dir``, default ``sweeps/ENCOUNTER``) that already holds a study is resumed: the
 same space and config go on until the study has ``--trials`` finished trials.
@@ -26,10 +27,13 @@ def add_sweep_parser(sub) -> None:
                                    "best.toml in DIR/report. osrs-rl sweep worker --storage URL: one more process "
                                    "working on a shared (PostgreSQL) study. osrs-rl sweep ablate DIR: the best "
                                    "config with one knob moved at a time, --seeds seeds each, effects with 95 % "
-                                   "intervals in DIR/ablate. Space file format: README, 'Sweeps'.")
-    p.add_argument("target", help="an encounter, or report / worker / ablate")
-    p.add_argument("path", nargs="?", help="report, ablate: the sweep folder")
-    p.add_argument("--seeds", type=int, default=3, help="ablate: seeds per variant (default 3)")
+                                   "intervals in DIR/ablate. osrs-rl sweep confirm DIR: the --top best trials "
+                                   "again with --seeds seeds, their mean scores with 95 % intervals in "
+                                   "DIR/confirm. Space file format: README, 'Sweeps'.")
+    p.add_argument("target", help="an encounter, or report / worker / ablate / confirm")
+    p.add_argument("path", nargs="?", help="report, ablate, confirm: the sweep folder")
+    p.add_argument("--seeds", type=int, default=3, help="ablate, confirm: seeds per variant (default 3)")
+    p.add_argument("--top", type=int, default=3, help="confirm: how many of the best trials (default 3)")
     p.add_argument("--knobs", help="ablate: comma-separated parameters to move (default: all of the space's)")
     p.add_argument("--space", help="the search space file (TOML)")
     p.add_argument("--trials", type=int, default=20, help="finished trials the study should have (default 20)")
@@ -55,6 +59,8 @@ def cmd_sweep(args: argparse.Namespace, console: Console | None = None) -> int:
             return _worker(args, console)
         if args.target == "ablate":
             return _ablate(args, console)
+        if args.target == "confirm":
+            return _confirm(args, console)
         return _sweep(args, console)
     except (SpaceError, ValueError, ImportError) as e:
         console.print("[red]error:[/red] " + escape(str(e)))
@@ -147,4 +153,17 @@ def _ablate(args: argparse.Namespace, console: Console) -> int:
                       f"[{r['low']:+.4g}, {r['high']:+.4g}]")
     console.print(table)
     _say(console, f"table: {Path(args.path) / ABLATE_DIR / 'ablation.md'}")
+    return 0
+
+
+def _confirm(args: argparse.Namespace, console: Console) -> int:
+    from osrs_rl.sweep.ablate import CONFIRM_DIR, confirm
+
+    if not args.path:
+        raise ValueError("osrs-rl sweep confirm needs the sweep folder: osrs-rl sweep confirm DIR")
+    rows = confirm(Path(args.path), args.top, args.seeds, args.storage, say=lambda text: _say(console, text))
+    for r in rows:
+        _say(console, f"trial {r['trial']}: {r['mean']:.4g} [{r['low']:.4g}, {r['high']:.4g}] over {args.seeds} seeds "
+                      f"(its own score {r['trial_score']:.4g})")
+    _say(console, f"table: {Path(args.path) / CONFIRM_DIR / 'confirm.md'}")
     return 0

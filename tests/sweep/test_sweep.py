@@ -211,3 +211,22 @@ def test_ablate_two_knobs_two_seeds_reports_each_effect_with_an_interval(tmp_pat
     assert "needs --seeds 2 or more" in capsys.readouterr().out
     assert main(["sweep", "ablate", str(tmp_path), "--knobs", "ppo.gamma"]) == 2
     assert "ppo.gamma is not a parameter" in capsys.readouterr().out
+
+
+def test_confirm_trains_the_best_trials_again_with_several_seeds(tmp_path, capsys):
+    from osrs_rl.sweep.ablate import confirm
+
+    study, definition = create_or_load(tmp_path, _definition(SPACE.replace("[sweep]", "[sweep]\nprune = false")))
+    optimize(study, definition, tmp_path, 3, console=None, train=_fake([[0.2] * 8, [0.9] * 8, [0.5] * 8], []))
+
+    def train(cfg, on_log):        # the seed decides: 0.4, 0.6, 0.8 whatever the parameters
+        for k in range(8):
+            on_log(256 * (k + 1), {"episode/won": 0.4 + 0.2 * cfg.run.seed})
+    rows = confirm(tmp_path, top=2, seeds=3, train=train)
+    assert [r["trial"] for r in rows] == [1, 2]                   # the two best trials, best first
+    assert rows[0]["scores"] == pytest.approx([0.4, 0.6, 0.8])
+    half = 4.303 * (0.04 / 3) ** 0.5                              # variance 0.04, 3 seeds, t(2)
+    assert (rows[0]["low"], rows[0]["high"]) == pytest.approx((0.6 - half, 0.6 + half))
+    assert "| 1 | 0.9 | 0.6 |" in (tmp_path / "confirm" / "confirm.md").read_text()
+    assert main(["sweep", "confirm", str(tmp_path), "--seeds", "1"]) == 2
+    assert "needs --seeds 2 or more" in capsys.readouterr().out
