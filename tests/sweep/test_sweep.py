@@ -58,7 +58,8 @@ def test_three_trial_sqlite_sweep_writes_its_study_trials_and_report(tmp_path, c
     space = tmp_path / "space.toml"
     space.write_text(SPACE)
     folder = tmp_path / "sw"
-    assert main(["sweep", "template", "--space", str(space), "--trials", "3", "--dir", str(folder)]) == 0
+    assert main(["sweep", "template", "--space", str(space), "--trials", "3", "--dir", str(folder),
+                 "--budget-steps", "1024"]) == 0
     out = capsys.readouterr().out
     assert "trial 2 complete" in out and "3 trial(s) run here" in out
     assert (folder / "study.db").is_file()
@@ -68,7 +69,7 @@ def test_three_trial_sqlite_sweep_writes_its_study_trials_and_report(tmp_path, c
         assert t.state == optuna.trial.TrialState.COMPLETE, t
         record = json.loads((folder / "trials" / f"trial-{t.number:04d}" / "trial.json").read_text())
         assert record["params"] == t.params and record["score"] == t.value and 0 <= t.value <= 1
-        assert record["config"]["run"]["total_steps"] == 2048 and record["curve"]
+        assert record["config"]["run"]["total_steps"] == 1024 and record["curve"]
         assert record["config"]["optim"]["lr"] == t.params["optim.lr"]
         assert (folder / "trials" / f"trial-{t.number:04d}" / "checkpoint.pt").is_file()
     assert main(["sweep", "report", str(folder)]) == 0
