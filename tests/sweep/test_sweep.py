@@ -231,3 +231,24 @@ def test_confirm_trains_the_best_trials_again_with_several_seeds(tmp_path, capsy
     assert "| 1 | 0.9 | 0.6 |" in (tmp_path / "confirm" / "confirm.md").read_text()
     assert main(["sweep", "confirm", str(tmp_path), "--seeds", "1"]) == 2
     assert "needs --seeds 2 or more" in capsys.readouterr().out
+
+
+def test_a_wall_time_budget_ends_a_trial_at_its_next_log(tmp_path):
+    import time
+
+    text = SPACE.replace("[sweep]", "[sweep]\nbudget_seconds = 0.05")
+    study, definition = create_or_load(tmp_path, _definition(text))
+    calls = []
+
+    def train(cfg, on_log):
+        calls.append(0)
+        for k in range(8):
+            time.sleep(0.03)
+            calls[-1] = 256 * (k + 1)
+            if on_log(256 * (k + 1), {"episode/won": 0.5}):
+                return None
+    optimize(study, definition, tmp_path, 1, console=None, train=train)
+    record = json.loads((tmp_path / "trials" / "trial-0000" / "trial.json").read_text())
+    # stopped at the first log past 0.05 s (the second, unless the machine stalled the first sleep)
+    assert record["timed_out"] and len(calls) == 1 and 256 <= calls[0] <= 512
+    assert study.trials[0].value == pytest.approx(0.5)
