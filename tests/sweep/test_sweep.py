@@ -252,3 +252,13 @@ def test_a_wall_time_budget_ends_a_trial_at_its_next_log(tmp_path):
     # stopped at the first log past 0.05 s (the second, unless the machine stalled the first sleep)
     assert record["timed_out"] and len(calls) == 1 and 256 <= calls[0] <= 512
     assert study.trials[0].value == pytest.approx(0.5)
+
+
+def test_an_eval_objective_scores_a_real_trial_by_its_evaluation(tmp_path):
+    text = SPACE.replace("[sweep]", '[sweep]\nobjective = "eval"\neval_episodes = 8').replace("budget_steps = 2048",
+                                                                                               "budget_steps = 512")
+    study, definition = create_or_load(tmp_path, _definition(text))
+    optimize(study, definition, tmp_path, 1, console=None)
+    trial = study.trials[0]
+    assert trial.state == optuna.trial.TrialState.COMPLETE and trial.user_attrs["metric"] == "eval/win_rate"
+    assert 0 <= trial.value <= 1 and (trial.value * 8) == int(trial.value * 8)    # wins of 8 episodes
