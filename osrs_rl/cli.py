@@ -15,6 +15,8 @@
   osrs-rl play    ``play pvp --opponent elite``: play an encounter in that page; save it as a demonstration
   osrs-rl audit   ``audit RUN``: where a policy stands, when it attacks, what hurts it, what it uses,
                   against the encounter's reference (heatmap.png, report.md, report.json)
+  osrs-rl sweep   ``sweep ENCOUNTER --space FILE``: an Optuna study of training runs (``sweep report DIR``,
+                  ``sweep worker --storage URL``; README, "Sweeps")
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from osrs_rl.replay.cli_web import add_play_parser, add_view_parser
+from osrs_rl.sweep.command import add_sweep_parser
 
 console = Console()
 
@@ -756,6 +759,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="output folder (default: audit/ in the run folder, or beside the replays)")
     p.add_argument("--strict", action="store_true", help="exit 1 when a check is flagged")
     p.set_defaults(func=cmd_audit)
+
+    add_sweep_parser(sub)          # osrs-rl sweep ENCOUNTER --space FILE, sweep report DIR, sweep worker
     return parser
 
 

@@ -24,6 +24,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -223,13 +224,20 @@ class Trainer:
     in the checkpoint in a setting a resume may not change (``config.RESUMABLE``), it is refused.
 
     ``dist``: this process's place in a torchrun job (default: read from torchrun's environment
-    variables; a plain process is rank 0 of 1, and makes no collective call)."""
+    variables; a plain process is rank 0 of 1, and makes no collective call).
+
+    ``on_log(global_step, scalars)``: called on rank 0 after each log line with its scalars (a sweep
+    reports its learning curve through it; ``run.log_every`` sets how often); a true return ends the
+    run there as if ``run.total_steps`` were reached (checkpoint saved). Not allowed under torchrun."""
 
     def __init__(self, cfg: TrainConfig, resume: str | os.PathLike | None = None, console=True,
-                 dist: Dist | None = None):
+                 dist: Dist | None = None, on_log: Callable[[int, dict], bool | None] | None = None):
         # ---- setup ---------------------------------------------------------------------------------
         cfg = copy.deepcopy(cfg)           # the run folder's name is filled in below
         self.dist = from_environment() if dist is None else dist
+        if on_log is not None and self.dist.enabled:
+            raise ValueError("on_log would end rank 0's run alone: it is not allowed under torchrun")
+        self.on_log = on_log
         self.group: Group | None = None
         self.resume_payload = None
         if resume is not None:
@@ -503,6 +511,8 @@ class Trainer:
                         logger.log(self.global_step, last)
                     window_start, window_steps, window_iterations = now, 0, 0
                     next_log = now + cfg.run.log_every
+                    if self.on_log is not None and self.on_log(self.global_step, last):
+                        break          # the caller's stop: saved below like a finished run
                 # ---- checkpoint ----
                 if save_now and not stop:      # a stop saves below
                     if self.dist.is_main:

@@ -1,0 +1,264 @@
+"""Sweeps: the trainer's on_log hook, a real 3-trial SQLite sweep and its report, resume, pruning of a
+hopeless curve, and refusals. Fake trainings (``train=``) give learning curves chosen by the test."""
+
+import json
+
+import optuna
+import pytest
+
+from osrs_rl.agent.config import load_config
+from osrs_rl.cli import main
+from osrs_rl.sweep.report import pareto_front
+from osrs_rl.sweep.study import Curve, SweepDefinition, create_or_load, fail_stale_trials, load, optimize
+from osrs_rl.train.ppo import Trainer
+
+# 8 envs x 32 ticks = 256 steps an update, episodes of at most 40 ticks: a curve point every update
+SPACE = """
+[sweep]
+budget_steps = 2048
+curve_points = 4
+last_logs = 2
+startup_trials = 1
+
+[fixed]
+"env.num_envs" = 8
+"ppo.horizon" = 32
+"env.config.max_ticks" = 40
+"log.tensorboard" = false
+"log.replays" = false
+
+[params."optim.lr"]
+low = 1e-4
+high = 1e-2
+log = true
+
+[params."ppo.epochs"]
+choices = [1, 2]
+"""
+
+
+def test_on_log_sees_every_log_and_a_true_return_ends_the_run_with_a_checkpoint(tmp_path):
+    cfg = load_config("template", overrides=["--run.out_dir", str(tmp_path), "--run.name", "r", "--env.num_envs", "8",
+                                             "--ppo.horizon", "16", "--run.total_steps", "1280", "--run.log_every",
+                                             "1e-6", "--log.console", "false", "--log.replays", "false",
+                                             "--log.tensorboard", "false"])
+    seen = []
+
+    def on_log(step, scalars):
+        seen.append((step, "loss/policy" in scalars))
+        return step >= 384                 # the third update
+    trainer = Trainer(cfg, console=False, on_log=on_log)
+    trainer.train()
+    assert seen == [(128, True), (256, True), (384, True)]
+    assert trainer.global_step == 384 and trainer.saved_step == 384
+    assert (tmp_path / "r" / "checkpoint.pt").is_file()
+
+
+def test_three_trial_sqlite_sweep_writes_its_study_trials_and_report(tmp_path, capsys):
+    space = tmp_path / "space.toml"
+    space.write_text(SPACE)
+    folder = tmp_path / "sw"
+    assert main(["sweep", "template", "--space", str(space), "--trials", "3", "--dir", str(folder),
+                 "--budget-steps", "1024"]) == 0
+    out = capsys.readouterr().out
+    assert "trial 2 complete" in out and "3 trial(s) run here" in out
+    assert (folder / "study.db").is_file()
+    study, definition = load(folder)
+    assert definition.encounter == "template" and len(study.trials) == 3
+    for t in study.trials:
+        assert t.state == optuna.trial.TrialState.COMPLETE, t
+        record = json.loads((folder / "trials" / f"trial-{t.number:04d}" / "trial.json").read_text())
+        assert record["params"] == t.params and record["score"] == t.value and 0 <= t.value <= 1
+        assert record["config"]["run"]["total_steps"] == 1024 and record["curve"]
+        assert record["config"]["optim"]["lr"] == t.params["optim.lr"]
+        assert (folder / "trials" / f"trial-{t.number:04d}" / "checkpoint.pt").is_file()
+    assert main(["sweep", "report", str(folder)]) == 0
+    report = folder / "report"
+    for name in ("curves.png", "importance.png", "pareto.png"):
+        assert (report / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", name
+    md = (report / "report.md").read_text()
+    for t in study.trials:
+        assert f"| {t.number} | complete | {t.value:.4g} |" in md
+    best = min(study.trials, key=lambda t: (-t.value, t.user_attrs["wall_seconds"]))   # of equal scores the cheaper
+    exported = load_config("template", report / "best.toml")
+    assert exported.optim.lr == best.params["optim.lr"] and exported.ppo.epochs == best.params["ppo.epochs"]
+    assert exported.env.num_envs == 8 and exported.env.config["max_ticks"] == 40
+    assert exported.run.out_dir == "runs"          # a config to train with, not a trial's run folder
+
+
+def _fake(curves, calls):
+    """A training that logs the next of ``curves`` (success rate per update of 256 steps) and stops
+    when on_log says so."""
+    def train(cfg, on_log):
+        curve = curves[len(calls)]
+        calls.append([])
+        for k, value in enumerate(curve):
+            step = 256 * (k + 1)
+            calls[-1].append(step)
+            if on_log(step, {"episode/won": value}):
+                break
+        return None
+    return train
+
+
+def _definition(text=SPACE):
+    return SweepDefinition("template", text, "space.toml")
+
+
+def test_a_hopeless_curve_is_pruned_before_its_budget(tmp_path):
+    study, definition = create_or_load(tmp_path, _definition())
+    good, hopeless = [0.5, 0.7, 0.8, 0.9, 0.9, 0.9, 0.9, 0.9], [0.0] * 8
+    calls = []
+    optimize(study, definition, tmp_path, 4, console=None, train=_fake([good, good, good, hopeless], calls))
+    states = [t.state for t in study.trials]
+    assert states == [optuna.trial.TrialState.COMPLETE] * 3 + [optuna.trial.TrialState.PRUNED]
+    assert calls[3][-1] < 2048 and calls[0][-1] == 2048      # stopped early; the good ones ran their budget
+    assert study.trials[0].value == pytest.approx(0.9)       # the mean of the last 2 logs
+    assert json.loads((tmp_path / "trials" / "trial-0003" / "trial.json").read_text())["state"] == "pruned"
+
+
+def test_without_pruning_the_hopeless_curve_runs_its_budget(tmp_path):
+    text = SPACE.replace("[sweep]", "[sweep]\nprune = false")
+    study, definition = create_or_load(tmp_path, _definition(text))
+    good, hopeless = [0.9] * 8, [0.0] * 8
+    calls = []
+    optimize(study, definition, tmp_path, 4, console=None, train=_fake([good, good, good, hopeless], calls))
+    assert [t.value for t in study.trials] == [pytest.approx(0.9)] * 3 + [0.0]
+
+
+def test_a_sweep_folder_resumes_its_study_and_refuses_another_space(tmp_path):
+    study, definition = create_or_load(tmp_path, _definition())
+    calls = []
+    optimize(study, definition, tmp_path, 2, console=None, train=_fake([[0.5] * 8] * 5, calls))
+    study, definition = create_or_load(tmp_path, _definition())      # a second session
+    assert optimize(study, definition, tmp_path, 3, console=None, train=_fake([[0.5] * 8] * 5, calls)) == 1
+    assert [t.number for t in study.trials] == [0, 1, 2] and len(calls) == 3
+    assert len({json.dumps(t.params, sort_keys=True) for t in study.trials}) == 3     # no point drawn twice
+    assert optimize(study, definition, tmp_path, 3, console=None, train=_fake([], calls)) == 0
+    with pytest.raises(ValueError, match="with another space or config"):
+        create_or_load(tmp_path, _definition(SPACE.replace("1e-2", "1e-1")))
+
+
+def test_a_trial_left_running_by_a_killed_sweep_is_marked_failed(tmp_path):
+    study, _ = create_or_load(tmp_path, _definition())
+    study.ask()                                   # a trial started and never told
+    assert fail_stale_trials(study) == 1
+    assert study.trials[0].state == optuna.trial.TrialState.FAIL
+
+
+def test_a_trial_whose_settings_the_config_refuses_fails_and_the_sweep_goes_on(tmp_path):
+    text = SPACE + '\n[params."ppo.minibatches"]\nchoices = [1, 64]\n'       # 64 > env.num_envs: refused
+    study, definition = create_or_load(tmp_path, _definition(text))
+    optimize(study, definition, tmp_path, 6, console=None, train=_fake([[0.5] * 8] * 6, []))
+    states = {(t.params["ppo.minibatches"], t.state) for t in study.trials}
+    assert states <= {(1, optuna.trial.TrialState.COMPLETE), (64, optuna.trial.TrialState.FAIL)}
+    assert len(study.trials) == 6 and (64, optuna.trial.TrialState.FAIL) in states
+
+
+def test_curve_points_are_on_one_grid_whatever_the_batch():
+    a, b = Curve("episode/won", 2048, 4, 1), Curve("episode/won", 2048, 4, 1)
+    for step in range(300, 2401, 300):     # the run ends past the budget
+        a.update(step, {"episode/won": 1.0})
+    for step in range(512, 2049, 512):
+        b.update(step, {"episode/won": 1.0})
+    assert [s for s, _ in a.points] == [s for s, _ in b.points] == [512, 1024, 1536, 2048]
+
+
+def test_pareto_front():
+    assert pareto_front([(0.9, 100.0), (0.9, 50.0), (0.5, 10.0), (0.4, 20.0)]) == [2, 1]
+
+
+def test_cli_refusals(tmp_path, capsys):
+    assert main(["sweep", "template", "--trials", "1"]) == 2
+    assert "needs --space FILE" in capsys.readouterr().out
+    assert main(["sweep", "nosuch", "--space", "x.toml"]) == 2
+    assert "unknown encounter 'nosuch'" in capsys.readouterr().out
+    assert main(["sweep", "report", str(tmp_path)]) == 2
+    assert "holds no sweep" in capsys.readouterr().out
+    assert main(["sweep", "worker"]) == 2
+    assert "needs --storage URL" in capsys.readouterr().out
+
+
+def test_ablate_two_knobs_two_seeds_reports_each_effect_with_an_interval(tmp_path, capsys):
+    from osrs_rl.sweep.ablate import ablate
+
+    study, definition = create_or_load(tmp_path, _definition())
+    optimize(study, definition, tmp_path, 3, console=None, train=_fake([[0.5] * 8] * 3, []))
+
+    def train(cfg, on_log):        # ppo.epochs 2 adds 0.3; optim.lr does nothing; the seed adds a little
+        value = 0.4 + (0.3 if cfg.ppo.epochs == 2 else 0.0) + 0.01 * cfg.run.seed
+        for k in range(8):
+            on_log(256 * (k + 1), {"episode/won": value})
+    summary = ablate(tmp_path, seeds=2, train=train)
+    base = summary["baseline"]["params"]
+    rows = {(r["knob"], r["value"]): r for r in summary["knobs"]}
+    assert set(rows) == {("optim.lr", 1e-4), ("optim.lr", 1e-2), ("ppo.epochs", 3 - base["ppo.epochs"])}
+    epochs = rows[("ppo.epochs", 3 - base["ppo.epochs"])]
+    assert epochs["effect"] == pytest.approx(0.3 if base["ppo.epochs"] == 1 else -0.3)
+    # the same seed noise on both sides: variances 0.01**2 / 2 each, df 2, t 4.303
+    half = 4.303 * (2 * 0.01 ** 2 / 2 / 2) ** 0.5
+    assert epochs["high"] - epochs["low"] == pytest.approx(2 * half) and epochs["clear"]
+    for lr in (1e-4, 1e-2):
+        r = rows[("optim.lr", lr)]
+        assert r["effect"] == pytest.approx(0.0, abs=1e-12) and r["low"] < 0 < r["high"] and not r["clear"]
+    md = (tmp_path / "ablate" / "ablation.md").read_text()
+    assert md.count("| optim.lr |") == 2 and "| ppo.epochs |" in md
+    assert (tmp_path / "ablate" / "baseline" / "seed-1" / "result.json").is_file()
+
+    def refuse(cfg, on_log):
+        raise AssertionError("a finished ablation run was trained again")
+    assert ablate(tmp_path, seeds=2, train=refuse) == summary              # read back, not retrained
+    assert main(["sweep", "ablate", str(tmp_path), "--seeds", "1"]) == 2
+    assert "needs --seeds 2 or more" in capsys.readouterr().out
+    assert main(["sweep", "ablate", str(tmp_path), "--knobs", "ppo.gamma"]) == 2
+    assert "ppo.gamma is not a parameter" in capsys.readouterr().out
+
+
+def test_confirm_trains_the_best_trials_again_with_several_seeds(tmp_path, capsys):
+    from osrs_rl.sweep.ablate import confirm
+
+    study, definition = create_or_load(tmp_path, _definition(SPACE.replace("[sweep]", "[sweep]\nprune = false")))
+    optimize(study, definition, tmp_path, 3, console=None, train=_fake([[0.2] * 8, [0.9] * 8, [0.5] * 8], []))
+
+    def train(cfg, on_log):        # the seed decides: 0.4, 0.6, 0.8 whatever the parameters
+        for k in range(8):
+            on_log(256 * (k + 1), {"episode/won": 0.4 + 0.2 * cfg.run.seed})
+    rows = confirm(tmp_path, top=2, seeds=3, train=train)
+    assert [r["trial"] for r in rows] == [1, 2]                   # the two best trials, best first
+    assert rows[0]["scores"] == pytest.approx([0.4, 0.6, 0.8])
+    half = 4.303 * (0.04 / 3) ** 0.5                              # variance 0.04, 3 seeds, t(2)
+    assert (rows[0]["low"], rows[0]["high"]) == pytest.approx((0.6 - half, 0.6 + half))
+    assert "| 1 | 0.9 | 0.6 |" in (tmp_path / "confirm" / "confirm.md").read_text()
+    assert main(["sweep", "confirm", str(tmp_path), "--seeds", "1"]) == 2
+    assert "needs --seeds 2 or more" in capsys.readouterr().out
+
+
+def test_a_wall_time_budget_ends_a_trial_at_its_next_log(tmp_path):
+    import time
+
+    text = SPACE.replace("[sweep]", "[sweep]\nbudget_seconds = 0.05")
+    study, definition = create_or_load(tmp_path, _definition(text))
+    calls = []
+
+    def train(cfg, on_log):
+        calls.append(0)
+        for k in range(8):
+            time.sleep(0.03)
+            calls[-1] = 256 * (k + 1)
+            if on_log(256 * (k + 1), {"episode/won": 0.5}):
+                return None
+    optimize(study, definition, tmp_path, 1, console=None, train=train)
+    record = json.loads((tmp_path / "trials" / "trial-0000" / "trial.json").read_text())
+    # stopped at the first log past 0.05 s (the second, unless the machine stalled the first sleep)
+    assert record["timed_out"] and len(calls) == 1 and 256 <= calls[0] <= 512
+    assert study.trials[0].value == pytest.approx(0.5)
+
+
+def test_an_eval_objective_scores_a_real_trial_by_its_evaluation(tmp_path):
+    text = SPACE.replace("[sweep]", '[sweep]\nobjective = "eval"\neval_episodes = 8').replace("budget_steps = 2048",
+                                                                                               "budget_steps = 512")
+    study, definition = create_or_load(tmp_path, _definition(text))
+    optimize(study, definition, tmp_path, 1, console=None)
+    trial = study.trials[0]
+    assert trial.state == optuna.trial.TrialState.COMPLETE and trial.user_attrs["metric"] == "eval/win_rate"
+    assert 0 <= trial.value <= 1 and (trial.value * 8) == int(trial.value * 8)    # wins of 8 episodes
