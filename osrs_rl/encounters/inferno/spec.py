@@ -6,6 +6,7 @@ from . import mechanics as M
 from . import state as ST
 from . import view as V
 from .loadouts import fill_config
+from .scene import scene
 
 _WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 _RUN = tuple("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
@@ -30,7 +31,7 @@ SEGMENTS = (
 SPEC = EncounterSpec(
     name="inferno",
     version=3,
-    description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (issue 17, part 1)",
+    description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (in progress)",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,
     action_heads=HEADS,
@@ -47,4 +48,5 @@ SPEC = EncounterSpec(
     reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,
     outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks"),
+    scene=scene,                          # replay render, view, play
 )

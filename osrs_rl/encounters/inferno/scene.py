@@ -1,0 +1,120 @@
+"""OPTIONAL (render, view, play). The Inferno as a scene (format: ``osrs_rl.replay.scene``), read from
+its records only.
+
+The arena of waves 1-66 in the encounter's local frame (``arena``: x east, y north, every entity by
+its south-west tile); tiles off the floor are ``blocked``. The player, every monster in a slot
+(alive, or underground while it digs) and every standing pillar are entities, so hitsplats on any
+of them, and hits in flight between them, have somewhere to go. Hitsplats come from the tick's event
+buffer; in-flight hits name their style and landing tick (the viewer shows no damage before a hit
+lands). Overlays: ``danger``, the tiles next to a monster that can melee, and ``line_of_sight``
+stays empty (sight in the Inferno depends on each monster's footprint and the standing pillars; the
+kernels own that rule and the scene does not guess it).
+"""
+
+from osrs_rl.core.pending_hits import HIT_PENDING
+from osrs_rl.core.skills import HITPOINTS
+from osrs_rl.runtime import scene_parts as SP
+
+from . import arena as A
+from . import state as ST
+
+X0, Y0, WIDTH, HEIGHT = 0, 0, 31, 32          # local x 0..30, y 0..31: the floor of waves 1-66 and its edge
+PLAYER_COLOR, PILLAR_COLOR = "#3b82f6", "#78716c"
+KIND_COLOR = {ST.K_NIBBLER: "#a16207", ST.K_BAT: "#65a30d", ST.K_BLOB: "#7c3aed", ST.K_BLOBLET_MAGIC: "#2563eb",
+              ST.K_BLOBLET_RANGED: "#16a34a", ST.K_BLOBLET_MELEE: "#dc2626", ST.K_MELEER: "#b91c1c",
+              ST.K_RANGER: "#15803d", ST.K_MAGER: "#1d4ed8"}
+STYLE_NAMES = ("melee", "ranged", "magic")     # core.pending_hits STYLE_* (typeless has no entity style)
+PHASES = ("waves 1-17", "waves 18-34", "waves 35-49", "waves 50-66")
+
+
+def _blocked() -> list[list[int]]:
+    floor = A.base_walkable()
+    return [[x, y] for x in range(X0, X0 + WIDTH) for y in range(Y0, Y0 + HEIGHT) if not floor[x, y]]
+
+
+_BLOCKED = _blocked()
+
+
+def _entity_name(s, ent: int) -> str | None:
+    """The scene id of event/hit entity ``ent`` (state.ENT_*), or None when it is not drawn."""
+    if ent == ST.ENT_PLAYER:
+        return "player"
+    if ST.ENT_MONSTER <= ent < ST.ENT_PILLAR:
+        k = ent - ST.ENT_MONSTER
+        return f"m{k}" if int(s["monsters"][k]["state"]) == ST.SLOT_ALIVE or int(s["monsters"][k]["dig_left"]) > 0 \
+            else None
+    p = ent - ST.ENT_PILLAR
+    return f"pillar_{A.PILLAR_NAMES[p]}" if 0 <= p < A.NUM_PILLARS and int(s["pillar_hp"][p]) > 0 else None
+
+
+def _phase(wave: int) -> str:
+    for (lo, hi), name in zip(ST.BANDS, PHASES, strict=True):
+        if lo <= wave <= hi:
+            return name
+    return PHASES[-1]
+
+
+def scene(s, cfg, agent: int = 0, previous=None) -> dict:
+    p = s["p"]
+    outcome = {ST.OUTCOME_CLEARED: "win", ST.OUTCOME_DEATH: "loss", ST.OUTCOME_TIMEOUT: "draw"}.get(
+        int(s["outcome"]))
+    entities = [{
+        "id": "player", "name": "player", "kind": "player", "x": int(p["x"]), "y": int(p["y"]), "size": 1,
+        "hp": int(p["levels"][HITPOINTS]), "max_hp": int(p["base_levels"][HITPOINTS]),
+        "overhead": SP.overhead_name(p["active_prayers"]), "style": "ranged",
+        "attack_timer": max(int(p["attack_timer"]), 0), "frozen": 0, "color": PLAYER_COLOR,
+        "notes": [f"wave {int(s['wave'])}"]}]
+    danger = []
+    for k in range(ST.MONSTER_SLOTS):
+        m = s["monsters"][k]
+        digging = int(m["dig_left"]) > 0
+        if int(m["state"]) != ST.SLOT_ALIVE and not digging:
+            continue
+        kind = int(m["kind"])
+        size = int(cfg["kind_size"][kind])
+        style = int(cfg["kind_style"][kind])
+        notes = [ST.ACTIVITY_NAMES[int(m["activity"])]] if int(m["activity"]) else []
+        if digging:
+            notes.append(f"underground {int(m['dig_left'])}")
+        if int(m["revived"]):
+            notes.append("revived")
+        entities.append({
+            "id": f"m{k}", "name": ST.KIND_NPC[kind], "kind": "npc", "x": int(m["x"]), "y": int(m["y"]),
+            "size": size, "hp": max(int(m["hp"]), 0), "max_hp": int(cfg["kind_row"][kind]["hitpoints"]),
+            "overhead": None, "style": STYLE_NAMES[style] if 0 <= style < 3 else None,
+            "attack_timer": max(int(m["attack_timer"]), 0), "frozen": max(int(m["frozen"]), 0),
+            "stunned": max(int(m["stun"]), 0), "color": KIND_COLOR.get(kind, "#525252"), "notes": notes})
+        if not digging and (int(cfg["kind_melee"][kind]) or int(cfg["kind_range"][kind]) == 1):
+            x, y = int(m["x"]), int(m["y"])    # melee reach: edge contact, no diagonal
+            danger += [[x + i, y - 1] for i in range(size)] + [[x + i, y + size] for i in range(size)]
+            danger += [[x - 1, y + j] for j in range(size)] + [[x + size, y + j] for j in range(size)]
+    for k in range(A.NUM_PILLARS):
+        hp = int(s["pillar_hp"][k])
+        if hp > 0:
+            x, y = A.PILLARS[k]
+            entities.append({
+                "id": f"pillar_{A.PILLAR_NAMES[k]}", "name": f"{A.PILLAR_NAMES[k]} pillar", "kind": "npc", "x": x,
+                "y": y, "size": A.PILLAR_SIZE, "hp": hp, "max_hp": A.PILLAR_HP, "overhead": None, "style": None,
+                "attack_timer": None, "frozen": 0, "color": PILLAR_COLOR, "notes": []})
+    pending = []
+    for h in s["hits"]:
+        if int(h["state"]) != HIT_PENDING:
+            continue
+        source, target = _entity_name(s, int(h["attacker"])), _entity_name(s, int(h["target"]))
+        if source is not None and target is not None:
+            hit = SP.pending_hit(h, source, target)
+            hit["damage"] = None       # only the projectile and its style show before it lands
+            pending.append(hit)
+    supplies = [[item, int(s["supplies"][k])] for k, item in enumerate(ST.SUPPLY_ITEMS)]
+    return {
+        "tick": int(s["tick"]),
+        "phase": _phase(int(s["wave"])),
+        "outcome": outcome,
+        "arena": {"x0": X0, "y0": Y0, "width": WIDTH, "height": HEIGHT, "blocked": _BLOCKED},
+        "entities": entities,
+        "pending_hits": pending,
+        "hitsplats": SP.hitsplats(s, lambda ent: _entity_name(s, ent)),
+        "objects": [],
+        "overlays": {"line_of_sight": [], "danger": [list(t) for t in sorted({tuple(t) for t in danger})]},
+        "panels": [SP.player_panel("player", p, supplies, {"next wave": max(int(s["next_wave_in"]), 0)})],
+    }
