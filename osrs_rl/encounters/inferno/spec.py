@@ -30,7 +30,7 @@ SEGMENTS = (
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=3,
+    version=4,                            # 4: core.player.prayer_was_on (a flick is free)
     description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (in progress)",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,
