@@ -54,6 +54,12 @@ HIT_DTYPE = np.dtype([
 @njit(cache=True)
 def push_hit(queue, due_tick, damage, style, attacker, target, flags, heal_pct, freeze_ticks):
     """Queue a hit in the lowest free slot; False when every slot is pending or landed."""
+    return push_hit_slot(queue, due_tick, damage, style, attacker, target, flags, heal_pct, freeze_ticks) >= 0
+
+
+@njit(cache=True)
+def push_hit_slot(queue, due_tick, damage, style, attacker, target, flags, heal_pct, freeze_ticks):
+    """``push_hit`` that returns the slot the hit took, -1 when every slot is pending or landed."""
     slot = -1
     top = np.uint32(0)
     for i in range(queue.shape[0]):
@@ -64,7 +70,7 @@ def push_hit(queue, due_tick, damage, style, attacker, target, flags, heal_pct, 
         elif st == HIT_PENDING and queue[i].seq > top:
             top = queue[i].seq
     if slot < 0:
-        return False
+        return -1
     h = queue[slot]
     h.state = HIT_PENDING
     h.due_tick = due_tick
@@ -76,7 +82,7 @@ def push_hit(queue, due_tick, damage, style, attacker, target, flags, heal_pct, 
     h.flags = flags
     h.heal_pct = heal_pct
     h.freeze_ticks = freeze_ticks
-    return True
+    return slot
 
 
 @njit(cache=True)

@@ -63,7 +63,6 @@ from osrs_rl.core.events import (
     EV_HAZARD,
     EV_HIT,
     EV_SPAWN,
-    EVF_ACCURATE,
     EVF_BLOCKED,
     EVF_KILLED,
     EVF_SPECIAL,
@@ -72,6 +71,7 @@ from osrs_rl.core.events import (
 )
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
+from osrs_rl.core.hit_events import queue_tracked_hit, record_hit_landed
 from osrs_rl.core.movement import chebyshev_distance, in_melee_reach, npc_chase_step, npc_unstack_step, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
@@ -86,7 +86,6 @@ from osrs_rl.core.pending_hits import (
     clear_queue,
     count_pending_on,
     pop_due_for,
-    push_hit,
 )
 from osrs_rl.core.player import reset_player, tick_action_timers
 from osrs_rl.core.player_input import has_prayer as has_prayer  # view.py and the solver read M.has_prayer
@@ -124,32 +123,6 @@ def start_tick(s):
     for k in range(ST.NUM_REWARD_TERMS):
         s.reward_terms[0, k] = 0.0
     clear_events(s)
-
-
-@njit(cache=True)
-def queue_hit(s, entity, event_flags, due, damage, style, source, target, flags, heal_pct):
-    """``push_hit`` (the lowest free slot), remembering the entity that threw the hit and its event
-    flags in that slot's ``hit_source`` / ``hit_flags``."""
-    slot = -1
-    for i in range(ST.HIT_CAPACITY):
-        if s.hits[i].state == HIT_FREE:
-            slot = i
-            break
-    if push_hit(s.hits, due, damage, style, source, target, flags, heal_pct, 0):
-        s.hit_source[slot] = entity
-        s.hit_flags[slot] = event_flags
-
-
-@njit(cache=True)
-def _hit_event(s, i, damage, x, y):
-    """Queue slot ``i``'s hit landed with ``damage``: an EV_HIT from the entity that threw it."""
-    h = s.hits[i]
-    flags = s.hit_flags[i]
-    if h.flags & FLAG_ACCURATE:
-        flags |= EVF_ACCURATE
-    if h.flags & FLAG_SPECIAL:
-        flags |= EVF_SPECIAL
-    record_event(s, EV_HIT, s.hit_source[i], h.target, h.style, damage, flags, x, y)
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -389,7 +362,7 @@ def land_npc_hits(s, cfg):
             damage = min(np.int64(h.damage), np.int64(max(s.z_hp, 0)))
             s.z_hp -= damage
             dealt += damage
-            _hit_event(s, i, damage, s.zx, s.zy)
+            record_hit_landed(s, i, damage, s.zx, s.zy)
         else:
             k = h.target - 2
             sn = s.snakelings[k]
@@ -398,7 +371,7 @@ def land_npc_hits(s, cfg):
                     sn.active = 0
                     s.snakelings_killed += 1
                     damage = 1
-                _hit_event(s, i, damage, sn.x, sn.y)
+                record_hit_landed(s, i, damage, sn.x, sn.y)
                 if damage > 0:
                     record_event(s, EV_DEATH, ST.ENT_SNAKELING + k, ENTITY_NONE, snakeling_style(sn), 0, EVF_KILLED,
                                  sn.x, sn.y)
@@ -446,7 +419,7 @@ def _zulrah_attack(s, cfg, code):
         if not prayed:
             damage = roll_npc_damage(s.rng, ZULRAH_MAX_HIT)
     blocked = EVF_BLOCKED if prayed else 0
-    queue_hit(s, ST.ENT_ZULRAH, blocked, s.tick + delay, damage, style, source, ST.TARGET_PLAYER, flags, 0)
+    queue_tracked_hit(s, ST.ENT_ZULRAH, blocked, s.tick + delay, damage, style, source, ST.TARGET_PLAYER, flags, 0)
     record_event(s, EV_ATTACK, ST.ENT_ZULRAH, ST.ENT_PLAYER, style, 0, blocked, s.p.x, s.p.y)
     if prayed:
         s.prayed_attacks += 1
@@ -475,7 +448,8 @@ def _magma(s, cfg, code, k):
     damage = R.between(s.rng, SLAM_MIN_HIT, cfg.npc_rows[ST.NPC_MAGMA].max_hit_melee)
     s.stun = STUN_TICKS
     _knock_back(s, cfg)
-    queue_hit(s, ST.ENT_ZULRAH, 0, s.tick, damage, STYLE_TYPELESS, ST.SRC_MAGMA, ST.TARGET_PLAYER, FLAG_ACCURATE, 0)
+    queue_tracked_hit(s, ST.ENT_ZULRAH, 0, s.tick, damage, STYLE_TYPELESS, ST.SRC_MAGMA, ST.TARGET_PLAYER,
+                      FLAG_ACCURATE, 0)
 
 
 @njit(cache=True)
@@ -611,8 +585,8 @@ def _snakeling_attack(s, cfg, k):
             flags = FLAG_VENOM | FLAG_ACCURATE
     delay = magic_delay(edge_distance(sn.x, sn.y, 1, s.p.x, s.p.y, 1)) if magic else 0
     blocked = EVF_BLOCKED if protected_from(s.p, style) else 0
-    queue_hit(s, ST.ENT_SNAKELING + k, blocked, s.tick + delay, damage, style, ST.SRC_SNAKELINGS,
-              ST.TARGET_PLAYER, flags, 0)
+    queue_tracked_hit(s, ST.ENT_SNAKELING + k, blocked, s.tick + delay, damage, style, ST.SRC_SNAKELINGS,
+                      ST.TARGET_PLAYER, flags, 0)
     record_event(s, EV_ATTACK, ST.ENT_SNAKELING + k, ST.ENT_PLAYER, style, 0, blocked, sn.x, sn.y)
     sn.attack_timer = SNAKELING_SPEED
 
@@ -665,7 +639,7 @@ def land_player_hits(s):
         p.levels[HITPOINTS] -= damage
         s.damage_taken[h.attacker] += damage
         taken += damage
-        _hit_event(s, s.landing[k], damage, p.x, p.y)
+        record_hit_landed(s, s.landing[k], damage, p.x, p.y)
         if (h.flags & FLAG_VENOM) and (h.flags & FLAG_ACCURATE):
             apply_venom(p)         # refused while anti-venom immunity lasts (core.status)
     return taken
@@ -726,7 +700,8 @@ def attack(s, cfg, target, special):
     delay = hit_delay(cfg.set_proj[s.tier, s.set], d, True)       # NPCs go first: +1 [combat.md 9]
     style = STYLE_MAGIC if c.attack_type == S.MAGIC else STYLE_RANGED
     for k in range(n):
-        queue_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, flags, heal_pct)
+        queue_tracked_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, flags,
+                          heal_pct)
     special = EVF_SPECIAL if flags & FLAG_SPECIAL else 0
     record_event(s, EV_ATTACK, ST.ENT_PLAYER, hit_target, style, n, special, tx, ty)
     s.p.attack_timer = attack_speed(c)
