@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core.equipment import NUM_SLOTS
-from osrs_rl.core.skills import MAX_LEVEL, NUM_SKILLS, SKILL_NAMES
+from osrs_rl.core.skills import HITPOINTS, MAX_LEVEL, NUM_SKILLS, SKILL_NAMES
 
 # ---- equipment slots: the order of core.equipment (SLOT_NAMES, HEAD .. RING) ------------------
 EMPTY_SLOT = -1
@@ -93,6 +93,19 @@ def tick_action_timers(p):
         p.potion_timer -= 1
     if p.karambwan_timer > 0:
         p.karambwan_timer -= 1
+
+
+@njit(cache=True)
+def heal_hitpoints(p, amount):
+    """Heal ``amount`` hitpoints up to the base level (a heal from damage dealt: the blowpipe's special,
+    a Sanguinesti staff's or a Blood Barrage's); a boosted player keeps its boost, a dead one stays
+    dead. Returns the hitpoints gained."""
+    hp, base = np.int64(p.levels[HITPOINTS]), np.int64(p.base_levels[HITPOINTS])
+    if hp <= 0 or amount <= 0 or hp >= base:
+        return 0
+    gain = min(np.int64(amount), base - hp)
+    p.levels[HITPOINTS] = hp + gain
+    return gain
 
 
 @njit(cache=True)

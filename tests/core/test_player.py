@@ -25,3 +25,20 @@ def test_reset_player_clears_every_field_a_fight_leaves_behind():
         if name != "equipment":
             assert np.array_equal(dirty[0][name], want[0][name]), name
     assert dirty[0]["spec_energy"] == SPEC_MAX and dirty[0]["run_energy"] == RUN_ENERGY_MAX
+
+
+def test_heal_hitpoints_stops_at_base_and_keeps_boosts_and_death():
+    from osrs_rl.core.player import heal_hitpoints
+    from osrs_rl.core.skills import HITPOINTS
+
+    p = new_player()[0]
+    p["levels"][HITPOINTS] = 90
+    assert heal_hitpoints(p, 25) == 9 and p["levels"][HITPOINTS] == 99      # capped at the base level
+    p["levels"][HITPOINTS] = 50
+    assert heal_hitpoints(p, 7) == 7 and p["levels"][HITPOINTS] == 57
+    p["levels"][HITPOINTS] = 110                                            # a brewed boost is kept
+    assert heal_hitpoints(p, 7) == 0 and p["levels"][HITPOINTS] == 110
+    p["levels"][HITPOINTS] = 0                                              # the dead stay dead
+    assert heal_hitpoints(p, 7) == 0 and p["levels"][HITPOINTS] == 0
+    p["levels"][HITPOINTS] = 50
+    assert heal_hitpoints(p, -3) == 0 and p["levels"][HITPOINTS] == 50

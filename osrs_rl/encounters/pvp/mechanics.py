@@ -74,7 +74,7 @@ from osrs_rl.core.pending_hits import (
     pop_due_for,
     push_hit,
 )
-from osrs_rl.core.player import reset_player, tick_action_timers
+from osrs_rl.core.player import heal_hitpoints, reset_player, tick_action_timers
 from osrs_rl.core.player_input import has_prayer
 from osrs_rl.core.player_input import overhead_style as overhead  # scripted.py and tests read it as M.overhead
 from osrs_rl.core.prayer_drain import drain_prayer
@@ -133,14 +133,6 @@ def overhead_icon(p):
     if (mask >> np.uint32(P.REDEMPTION)) & np.uint32(1):
         return 4
     return -1
-
-
-@njit(cache=True)
-def heal(p, amount):
-    """Heal up to the base hitpoints: a boosted player keeps its boost, a dead one stays dead."""
-    hp, base = p.levels[HITPOINTS], p.base_levels[HITPOINTS]
-    if hp > 0 and amount > 0 and hp < base:
-        p.levels[HITPOINTS] = min(base, hp + amount)
 
 
 @njit(cache=True)
@@ -281,7 +273,7 @@ def land_hits(s, cfg, target_index):
             # blood spells heal from the damage the spell rolled, even past the target's last
             # hitpoints (OSRS wiki "Blood spells"); blood fury from the damage dealt
             healed_from = h.damage if h.style == STYLE_MAGIC else damage
-            heal(attacker.p, healed_from * h.heal_pct // 100)
+            heal_hitpoints(attacker.p, healed_from * h.heal_pct // 100)
         if h.freeze_ticks > 0 and (h.flags & FLAG_ACCURATE):
             protected = (h.flags & FLAG_PROTECTED) != 0
             if apply_freeze(target.p, h.freeze_ticks, protected and PVP_PROTECTED_FREEZE_HALVED):

@@ -87,7 +87,7 @@ from osrs_rl.core.pending_hits import (
     count_pending_on,
     pop_due_for,
 )
-from osrs_rl.core.player import reset_player, tick_action_timers
+from osrs_rl.core.player import heal_hitpoints, reset_player, tick_action_timers
 from osrs_rl.core.player_input import has_prayer as has_prayer  # view.py and the solver read M.has_prayer
 from osrs_rl.core.player_input import protected_from
 from osrs_rl.core.prayer_drain import drain_prayer
@@ -376,21 +376,9 @@ def land_npc_hits(s, cfg):
                     record_event(s, EV_DEATH, ST.ENT_SNAKELING + k, ENTITY_NONE, snakeling_style(sn), 0, EVF_KILLED,
                                  sn.x, sn.y)
         if h.heal_pct > 0 and damage > 0:
-            _heal_player(s, damage * h.heal_pct // 100)
+            s.spec_healed += heal_hitpoints(s.p, damage * h.heal_pct // 100)
     s.damage_dealt += dealt
     return dealt
-
-
-@njit(cache=True)
-def _heal_player(s, amount):
-    """A special's heal on the player (the blowpipe's), up to its base hitpoints; a dead player stays dead."""
-    p = s.p
-    hp, base = p.levels[HITPOINTS], p.base_levels[HITPOINTS]
-    if hp <= 0 or amount <= 0 or hp >= base:
-        return
-    gain = min(amount, base - hp)
-    p.levels[HITPOINTS] = hp + gain
-    s.spec_healed += gain
 
 
 # ---- phase 2c: Zulrah ------------------------------------------------------------------------
