@@ -99,7 +99,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.encounter not in names():
         console.print(f"[red]error:[/red] unknown encounter {args.encounter!r}; known: {', '.join(names())}")
         return 2
-    runtime_bench.main(args.encounter)
+    from osrs_rl.runtime.registry import get_spec
+
+    try:
+        config = encounter_settings(get_spec(args.encounter), args.set)
+    except (KeyError, ValueError) as e:
+        return _error(str(e).strip("'\""))
+    runtime_bench.main(args.encounter, config)
     return 0
 
 
@@ -726,6 +732,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="throughput of the engine kernels, or of an encounter under the runtime")
     p.add_argument("encounter", nargs="?", help="an encounter name (e.g. template); omit for the engine kernels")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE",
+                   help="one of the encounter's settings for every measurement, e.g. start_wave=50 (repeatable)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("replay", help="check, describe or draw a replay file")

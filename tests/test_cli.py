@@ -31,6 +31,39 @@ def test_runtime_bench_reports_every_batch():
     assert r["runtime"] > 0 and r["direct"] > 0 and r["snapshot_ms"] > 0
 
 
+def test_bench_refuses_an_unknown_setting(capsys):
+    assert cli.main(["bench", "template", "--set", "nope=1"]) == 2
+    assert "nope" in _said(capsys)
+
+
+def test_bench_measures_the_settings_an_encounter_declares(monkeypatch, capsys):
+    """``bench_configs`` rows are measured with their settings, the user's ``--set`` on top."""
+    import dataclasses
+
+    from osrs_rl.runtime import bench, registry
+
+    spec = dataclasses.replace(registry.get_spec("template"), bench_configs=(("late", {"max_ticks": 77}),))
+    monkeypatch.setattr(bench, "get_spec", lambda name: spec)
+    seen = []
+
+    def fake_measure(name, **config):
+        seen.append(("all", config))
+        rows = [{"batch": n, "1 core": 1.0, "2 threads": 2.0} for n in bench.BATCHES]
+        return {"threads": 2, "rows": rows, "direct": 1.0, "runtime": 1.0, "snapshot_ms": 1.0, "restore_ms": 1.0,
+                "check_us_per_record": 1.0, "check_one_us": 1.0, "restore_one_us": 1.0, "state_bytes": 8}
+
+    def fake_batch(name, n=1024, seed=0, threads=None, **config):
+        seen.append((n, config))
+        return {"batch": n, "1 core": 123_456.0, "2 threads": 234_567.0}
+
+    monkeypatch.setattr(bench, "measure", fake_measure)
+    monkeypatch.setattr(bench, "measure_batch", fake_batch)
+    bench.main("template", {"max_ticks": 50})
+    out = capsys.readouterr().out
+    assert seen == [("all", {"max_ticks": 50}), (1024, {"max_ticks": 50})]   # the user's --set wins
+    assert "late" in out and "123,456" in out
+
+
 def test_ladder_refuses_bad_settings(capsys):
     assert cli.main(["eval", "pvp", "--tool", "ladder", "--opt", "fights=0"]) == 2
     assert "'fights' = 0 is out of range" in _said(capsys)

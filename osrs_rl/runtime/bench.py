@@ -51,20 +51,7 @@ def _timed(fn, min_seconds: float = 0.1, repeats: int = 5) -> float:
 
 def measure(name: str, seed: int = 0, threads: int | None = None, **config) -> dict:
     threads = threads or numba.config.NUMBA_NUM_THREADS
-    rows = []
-    for n in BATCHES:
-        row = {"batch": n}
-        for label, t in (("1 core", 1), (f"{threads} threads", threads)):
-            env = make(name, num_envs=n, seed=seed, threads=t, **config)
-            env.reset()
-            plan = [random_legal_actions(env, np.random.default_rng(k)) for k in range(16)]
-            k = [0]
-
-            def one_step(env=env, plan=plan, k=k):
-                env.step(plan[k[0] % 16])
-                k[0] += 1
-            row[label] = n / _timed(one_step)
-        rows.append(row)
+    rows = [measure_batch(name, n, seed, threads, **config) for n in BATCHES]
     # the runtime against the encounter's kernels called directly, at batch 1024
     env = make(name, num_envs=1024, seed=seed, **config)
     env.reset()
@@ -97,11 +84,30 @@ def measure(name: str, seed: int = 0, threads: int | None = None, **config) -> d
             "restore_one_us": restore_one_s * 1e6, "state_bytes": env.spec.state_dtype.itemsize}
 
 
-def main(name: str) -> None:
+def measure_batch(name: str, n: int = 1024, seed: int = 0, threads: int | None = None, **config) -> dict:
+    """Env steps per second at batch ``n`` on one core and on all threads, under ``config``."""
+    threads = threads or numba.config.NUMBA_NUM_THREADS
+    row = {"batch": n}
+    for label, t in (("1 core", 1), (f"{threads} threads", threads)):
+        env = make(name, num_envs=n, seed=seed, threads=t, **config)
+        env.reset()
+        plan = [random_legal_actions(env, np.random.default_rng(k)) for k in range(16)]
+        k = [0]
+
+        def one_step(env=env, plan=plan, k=k):
+            env.step(plan[k[0] % 16])
+            k[0] += 1
+        row[label] = n / _timed(one_step)
+    return row
+
+
+def main(name: str, config: dict | None = None) -> None:
+    """Print the tables; ``config``: the encounter's settings (``--set``) for every measurement."""
     from rich.console import Console
     from rich.table import Table
 
-    r = measure(name)
+    config = dict(config or {})
+    r = measure(name, **config)
     threads = r["threads"]
     table = Table(title=f"osrs-rl runtime: {name} (env steps per second, numba {numba.__version__})")
     table.add_column("batch", justify="right")
@@ -119,3 +125,13 @@ def main(name: str) -> None:
     console.print(f"bounds check ({len(get_spec(name).state_bounds)} bounds): {r['check_us_per_record']:.2f} us per "
                   f"record at batch 1024, {r['check_one_us']:.0f} us for one; a whole restore of one env: "
                   f"{r['restore_one_us']:.0f} us")
+    declared = get_spec(name).bench_configs
+    if declared:
+        extra = Table(title=f"{name}: the settings it declares for benchmarks (batch 1024, random legal actions)")
+        extra.add_column("settings")
+        extra.add_column("1 core", justify="right")
+        extra.add_column(f"{threads} threads", justify="right")
+        for label, settings in declared:
+            row = measure_batch(name, 1024, **{**settings, **config})
+            extra.add_row(label, f"{row['1 core']:,.0f}", f"{row[f'{threads} threads']:,.0f}")
+        console.print(extra)

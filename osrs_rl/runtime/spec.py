@@ -368,6 +368,9 @@ class EncounterSpec:
     """The scripted policies it offers (:class:`ScriptedPolicy`), for ``osrs-rl eval NAME --policy P``."""
     tools: tuple[Tool, ...] = field(default=(), compare=False)
     """Reports it offers (:class:`Tool`), for ``osrs-rl eval NAME --tool T``."""
+    bench_configs: tuple[tuple[str, dict], ...] = field(default=(), compare=False)
+    """Named settings ``osrs-rl bench NAME`` also measures at batch 1024 (``(label, {field: value})``):
+    the states where the encounter is slowest (the Inferno's late waves), beside its defaults."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property
