@@ -4,7 +4,8 @@ Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
   1. the player's clicks (core.player_input): a potion dose (brew or restore, core.consumables), the gear
      switch (one of the loadout's three sets; no tick of its own), then the overhead and the offensive prayer
      of the set now worn (Rigour, or Augury with the magic set);
-  2. the player's hits due on monsters land (arrows loosed last tick or before); a monster at 0 dies and
+  2. the player's hits due on monsters land (arrows loosed last tick or before; a Toxic Siphon hit heals
+     the player half its damage, an accurate barrage freezes its monster 32 ticks); a monster at 0 dies and
      keeps its slot until the next wave (its resurrection is part 2); a blob splits into three bloblets;
   3. monsters, in slot order (the spawn order), before the player [combat.md 9; InfernoTrainer World.ts
      ticks every mob's movement, then every mob's attack, then the player]. Each one:
@@ -26,7 +27,7 @@ Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
   4. the player: hits due on it land, then it walks 1 or runs 2 tiles, then it attacks the monster it asked
      for with the set it wears when its timer, range and line of sight allow (core.attack rolls; the bow,
      the blowpipe and its special Toxic Siphon, or Ice Barrage on every monster in the 3x3 around the target,
-     each rolled alone; core.hit_delay + 1 since NPCs go first); a barrage that lands accurately freezes;
+     each rolled alone; core.hit_delay + 1 since NPCs go first);
   5. end of tick: action timers (core.player), prayer drain, run energy, special energy and hitpoint cycles;
      the wave clock: the last monster dead -> the next wave spawns 9 ticks later [M: InfernoTrainer
      InfernoRegion.ts], on the nine spawn tiles shuffled (Fisher-Yates) and assigned magers, rangers,

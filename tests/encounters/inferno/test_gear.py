@@ -49,6 +49,9 @@ def test_a_switch_puts_on_the_set_and_the_attack_uses_its_speed_and_range():
     put(env, 0, ST.K_MELEER, 15, 17, hp=30_000, stun=STILL)       # 7 tiles north of the player's tile
     env.step(act(attack=1))
     assert _weapon(env) == "Twisted bow" and int(env.states[0]["p"]["attack_timer"]) == 4
+    env.step(act(gear=1 + ST.SET_MAGIC))                     # a switch keeps the timer running
+    assert int(env.states[0]["p"]["attack_timer"]) == 3 and int(env.states[0]["gear_set"]) == ST.SET_MAGIC
+    env.step(act(gear=1 + ST.SET_BOW))
     env.states[0]["p"]["attack_timer"] = 0
     commit(env)
     evs = run(env, 1, act(gear=1 + ST.SET_BLOWPIPE, attack=1))[0]      # 7 tiles: beyond the blowpipe's 5
@@ -206,7 +209,7 @@ def test_offensive_on_is_the_worn_sets_prayer_and_augury_drains_at_its_rate():
     p = env.states[0]["p"]
     assert int(p["active_prayers"]) & (1 << P.AUGURY) and not int(p["active_prayers"]) & (1 << P.RIGOUR)
     assert _self(env, "augury") == 1.0
-    # drain: Augury 24 a tick against 60 + 2 x the magic set's prayer bonus [combat.md 3; OSRS wiki "Prayer"]
+    # drain: Augury 24 a tick against 60 + 2 x the magic set's prayer bonus [combat.md 2: dps-calc getPrayerTicks]
     p["levels"][PRAYER], p["prayer_drain_counter"] = 99, 0
     commit(env)
     run(env, 100)
@@ -221,3 +224,18 @@ def test_gear_mask_offers_every_set_but_the_worn_one():
     env.step(act(gear=1 + ST.SET_MAGIC))
     assert list(_mask(env, ST.H_GEAR)) == [True, True, True, False]
     assert [_self(env, "wearing_" + n) for n in ST.SET_NAMES] == [0.0, 0.0, 1.0]
+
+
+def test_the_cheaper_loadout_barrages_and_freezes_too():
+    env = inferno(seed=4, loadout=1)
+    empty_arena(env, player=(15, 10))
+    for k, (x, y) in enumerate(((15, 18), (16, 19), (14, 17))):
+        put(env, k, ST.K_NIBBLER, x, y, hp=30_000, stun=STILL)
+    env.step(act(gear=1 + ST.SET_MAGIC))
+    assert _weapon(env) == "Ahrim's staff (Undamaged)"
+    evs = run(env, 1, act(attack=1)) + run(env, 6)        # 8 tiles: a spell's 1 + 9 // 3, + 1, lands 5 later
+    hits = [e for t in evs for e in t if int(e["kind"]) == EV_HIT and int(e["source"]) == ST.ENT_PLAYER]
+    assert sorted(int(e["target"]) - ST.ENT_MONSTER for e in hits) == [0, 1, 2]
+    for e in hits:
+        k = int(e["target"]) - ST.ENT_MONSTER
+        assert int(env.states[0]["monsters"][k]["frozen"]) == (32 if int(e["flags"]) & EVF_ACCURATE else 0)
