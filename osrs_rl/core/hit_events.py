@@ -17,11 +17,11 @@ from osrs_rl.core.pending_hits import FLAG_ACCURATE, FLAG_SPECIAL, push_hit_slot
 
 
 @njit(cache=True)
-def queue_tracked_hit(s, entity, event_flags, due, damage, style, attacker, target, flags, heal_pct):
-    """Queue a hit on ``s.hits`` (the lowest free slot) and remember its thrower ``entity`` and its
-    ``event_flags`` (core.events.EVF_*) in that slot of ``s.hit_source`` / ``s.hit_flags``; False
-    when the queue is full (the hit is dropped, as ``push_hit`` drops it)."""
-    slot = push_hit_slot(s.hits, due, damage, style, attacker, target, flags, heal_pct, 0)
+def queue_tracked_hit(s, entity, event_flags, due, damage, style, attacker, target, flags, heal_pct, freeze_ticks):
+    """Queue a hit on ``s.hits`` (the lowest free slot; the fields are ``push_hit``'s) and remember its
+    thrower ``entity`` and its ``event_flags`` (core.events.EVF_*) in that slot of ``s.hit_source`` /
+    ``s.hit_flags``; False when the queue is full (the hit is dropped, as ``push_hit`` drops it)."""
+    slot = push_hit_slot(s.hits, due, damage, style, attacker, target, flags, heal_pct, freeze_ticks)
     if slot < 0:
         return False
     s.hit_source[slot] = entity

@@ -21,7 +21,7 @@ DTYPE = np.dtype([("tick", np.int32), ("hits", HIT_DTYPE, (CAPACITY,)), ("hit_so
 
 @njit
 def _queue(s, entity, event_flags, flags):
-    return queue_tracked_hit(s, entity, event_flags, 5, 17, STYLE_RANGED, 2, 0, flags, 25)
+    return queue_tracked_hit(s, entity, event_flags, 5, 17, STYLE_RANGED, 2, 0, flags, 25, 32)
 
 
 @njit
@@ -39,6 +39,7 @@ def test_the_thrower_is_remembered_in_the_slot_the_hit_took():
     assert int(s["hit_source"][1]) == 9 and int(s["hit_flags"][1]) == E.EVF_BLOCKED
     h = s["hits"][1]
     assert (int(h["due_tick"]), int(h["damage"]), int(h["attacker"]), int(h["heal_pct"])) == (5, 17, 2, 25)
+    assert int(h["freeze_ticks"]) == 32
 
 
 def test_a_full_queue_drops_the_hit_and_writes_no_thrower():

@@ -1,11 +1,18 @@
 """Tables for the kernels: the arena's maps and move tables, the wave table, the monster rows and the
 player's loadout. ``fill_config`` is the spec's config hook.
 
-The loadout is the usual max-gear twisted bow setup (Masori (f), Dizana's quiver, necklace of anguish,
-dragon arrows, Rigour), built with the engine's combatant builder (``osrs_rl.data.combatants``), so
-accuracy, max hit and the twisted bow's scaling on each monster's magic come from core.accuracy and
-core.max_hit as in the calculator. The item choice is a design decision of this project, not a sourced
-fact (it is Zulrah's max ranged set, whose gear.json names the same items).
+A loadout (config ``loadout``, ``LOADOUTS``) is three gear sets the ``gear`` head switches between
+(state.SET_*): the main ranged weapon, the toxic blowpipe (its special, Toxic Siphon, heals half the damage
+it deals) and a magic set that autocasts Ice Barrage. Each set is built with the engine's combatant builder
+(``osrs_rl.data.combatants``), so accuracy and max hits (the twisted bow's scaling on each monster's magic, the
+sets' magic damage %, Augury's +4 %) come from core.accuracy and core.max_hit as in the calculator
+(weirdgloop/osrs-dps-calc PlayerVsNPCCalc getPlayerMaxMagicHit: base + floor(base * magic damage % / 100)).
+
+The item choice is a design decision of this project, not a sourced fact: loadout 0 is the max kit (twisted
+bow, blowpipe, Kodai wand for barraging nibbler clumps: reference section 5 "Usually barraged"), loadout 1 a
+cheaper one (Armadyl crossbow, blowpipe, Ahrim's staff; Armadyl, Ahrim's and barrows gloves), as far as
+items.json has the items (it has no ancient sceptre or ancient staff, so the cheaper barrage staff is Ahrim's,
+which the combatant builder accepts for Ancient Magicks). Runes are unlimited (not counted).
 """
 
 from __future__ import annotations
@@ -38,12 +45,40 @@ WALK = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
 RUN = ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (2, -1), (2, -2), (1, -2),
        (0, -2), (-1, -2), (-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2))
 
-TBOW_GEAR = {"head": "Masori mask (f)", "cape": "Dizana's quiver (Charged)", "neck": "Necklace of anguish",
-             "ammo": "Dragon arrow (Unpoisoned)", "weapon": "Twisted bow", "body": "Masori body (f)",
-             "legs": "Masori chaps (f)", "hands": "Zaryte vambraces", "feet": "Pegasian boots",
-             "ring": "Venator ring"}
-TBOW_STYLE = "Rapid"
-TBOW_PRAYERS = ("Rigour",)
+_MAX_RANGED = {"head": "Masori mask (f)", "cape": "Dizana's quiver (Charged)", "neck": "Necklace of anguish",
+               "body": "Masori body (f)", "legs": "Masori chaps (f)", "hands": "Zaryte vambraces",
+               "feet": "Pegasian boots", "ring": "Venator ring"}
+_MID_RANGED = {"head": "Armadyl helmet", "cape": "Ava's assembler (Normal)", "neck": "Necklace of anguish",
+               "body": "Armadyl chestplate", "legs": "Armadyl chainskirt", "hands": "Barrows gloves",
+               "feet": "Pegasian boots", "ring": "Archers ring (i) (Nightmare Zone)"}
+# The ammo slot keeps the bow set's ammo in the magic set (nobody switches it); the blowpipe's darts are
+# listed in the ammo slot as the calculator models them (dps-calc: the loaded dart's ranged strength).
+LOADOUTS = (
+    {   # 0: max
+        "bow": ({**_MAX_RANGED, "ammo": "Dragon arrow (Unpoisoned)", "weapon": "Twisted bow"}, "Rapid", None,
+                ("Rigour",)),
+        "blowpipe": ({**_MAX_RANGED, "ammo": "Dragon dart (Unpoisoned)", "weapon": "Toxic blowpipe (Charged)"},
+                     "Rapid", None, ("Rigour",)),
+        "magic": ({"head": "Ancestral hat", "cape": "Imbued saradomin cape (Normal)", "neck": "Occult necklace",
+                   "ammo": "Dragon arrow (Unpoisoned)", "weapon": "Kodai wand", "body": "Ancestral robe top",
+                   "legs": "Ancestral robe bottom", "hands": "Tormented bracelet", "feet": "Eternal boots",
+                   "ring": "Magus ring", "shield": "Elidinis' ward (f)"}, None, "Ice Barrage", ("Augury",)),
+    },
+    {   # 1: cheaper
+        "bow": ({**_MID_RANGED, "ammo": "Dragon bolts (Unpoisoned)", "weapon": "Armadyl crossbow"}, "Rapid", None,
+                ("Rigour",)),
+        "blowpipe": ({**_MID_RANGED, "ammo": "Amethyst dart (Unpoisoned)", "weapon": "Toxic blowpipe (Charged)"},
+                     "Rapid", None, ("Rigour",)),
+        "magic": ({"head": "Ahrim's hood (Undamaged)", "cape": "Imbued saradomin cape (Normal)",
+                   "neck": "Occult necklace", "ammo": "Dragon bolts (Unpoisoned)",
+                   "weapon": "Ahrim's staff (Undamaged)",
+                   "body": "Ahrim's robetop (Undamaged)", "legs": "Ahrim's robeskirt (Undamaged)",
+                   "hands": "Tormented bracelet", "feet": "Eternal boots", "ring": "Seers ring (i)"},
+                  None, "Ice Barrage", ("Augury",)),
+    },
+)
+SPELL_RANGE = 10      # every combat spell reaches 10 tiles [combat.md 10; osrs-sdk BarrageSpell.attackRange 10]
+MULTI_TARGETS = 9     # a barrage hits up to 9 monsters [spells.json notes; osrs-sdk BarrageSpell.maxConcurrentHits]
 
 # Attack facts per kind that npcs.json does not hold as numbers. Range: RuneLite inferno plugin
 # InfernoNPC.Type.range (bat 4, blob 15, bloblets 15, melee 1; ranger and mager "98", i.e. the whole arena),
@@ -162,22 +197,46 @@ def _fill_monsters(cfg) -> None:
             cfg["kind_max"][k, st] = int(npc_max_hit(NO_TRACE, rec[0], attack_type)) if uses else -1
 
 
+def _projectile(rec) -> int:
+    if rec["spell"] >= 0:
+        return HD.PROJ_MAGIC
+    return HD.PROJ_THROWN if int(rec["ammo_class"]) == S.AMMO_LIGHT else HD.PROJ_BOW
+
+
+def _fill_set(cfg, k: int, gear: dict, style, spell, prayers, items, normal, special) -> None:
+    rec = build_combatant(style=style, gear=gear, spell=spell)[0]
+    effect = int(rec["weapon_effect"])
+    cfg["set_combat"][k] = rec
+    cfg["set_row"][k] = normal[effect]
+    cfg["set_special"][k] = special[effect]          # cost 0 when the weapon has no special
+    cfg["set_proj"][k] = _projectile(rec)
+    worn = np.full(E.NUM_SLOTS, -1, dtype=np.int16)
+    for slot, item in gear.items():
+        worn[E.SLOT_NAMES.index(slot)] = items.find(item)
+    cfg["set_worn"][k] = worn
+    cfg["set_prayer_bonus"][k] = rec["bonuses"][S.B_PRAYER]
+    cfg["set_offensive"][k] = P.prayer_mask(list(prayers))
+    if spell is None:
+        cfg["set_style"][k] = STYLE_RANGED
+        cfg["set_range"][k] = int(items.records[items.find(gear["weapon"])]["attack_range"])
+        cfg["set_freeze"][k] = 0
+        cfg["set_targets"][k] = 1
+    else:
+        row = tables.spells().raw[tables.spells().find(spell)]
+        cfg["set_style"][k] = STYLE_MAGIC
+        cfg["set_range"][k] = SPELL_RANGE
+        cfg["set_freeze"][k] = int(row["freeze_ticks"])       # Ice Barrage 32 [spells.json: OSRS wiki "Freeze"]
+        cfg["set_targets"][k] = MULTI_TARGETS if row["multi_target"] else 1
+
+
 def _fill_player(cfg) -> None:
     items = tables.items()
-    c = build_combatant(style=TBOW_STYLE, gear=TBOW_GEAR)
-    rec = c[0]
+    normal, special = SP.build_normal_table(), SP.build_special_table()
     cfg["levels"] = [99] * len(SKILL_NAMES)
-    cfg["gear_combat"][0] = rec
-    normal = SP.build_normal_table()
-    cfg["gear_row"] = normal[int(rec["weapon_effect"])]
-    worn = np.full(E.NUM_SLOTS, -1, dtype=np.int16)
-    for slot, item in TBOW_GEAR.items():
-        worn[E.SLOT_NAMES.index(slot)] = items.find(item)
-    cfg["gear_worn"] = worn
-    cfg["gear_range"] = int(items.records[items.find(TBOW_GEAR["weapon"])]["attack_range"])
-    cfg["gear_proj"] = HD.PROJ_BOW
-    cfg["gear_prayer_bonus"] = rec["bonuses"][S.B_PRAYER]
-    cfg["offensive"] = P.prayer_mask(list(TBOW_PRAYERS))
+    for k, name in enumerate(ST.SET_NAMES):
+        gear, style, spell, prayers = LOADOUTS[int(cfg["loadout"])][name]
+        _fill_set(cfg, k, gear, style, spell, prayers, items, normal, special)
+    cfg["offensive"] = np.bitwise_or.reduce(cfg["set_offensive"])
     cons = load_consumables()
     cfg["consumables"][:] = cons.table
     for k, item in enumerate(ST.SUPPLY_ITEMS):

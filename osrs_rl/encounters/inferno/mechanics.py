@@ -1,9 +1,11 @@
 """The Inferno, waves 1-66: the kernels behind the ``inferno`` spec (observe, mask, metrics: view.py).
 
 Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
-  1. the player's clicks (core.player_input): a potion dose (brew or restore, core.consumables), then the
-     overhead and the offensive prayer (Rigour);
-  2. the player's hits due on monsters land (arrows loosed last tick or before); a monster at 0 dies and
+  1. the player's clicks (core.player_input): a potion dose (brew or restore, core.consumables), the gear
+     switch (one of the loadout's three sets; no tick of its own), then the overhead and the offensive prayer
+     of the set now worn (Rigour, or Augury with the magic set);
+  2. the player's hits due on monsters land (arrows loosed last tick or before; a Toxic Siphon hit heals
+     the player half its damage, an accurate barrage freezes its monster 32 ticks); a monster at 0 dies and
      keeps its slot until the next wave (its resurrection is part 2); a blob splits into three bloblets;
   3. monsters, in slot order (the spawn order), before the player [combat.md 9; InfernoTrainer World.ts
      ticks every mob's movement, then every mob's attack, then the player]. Each one:
@@ -22,9 +24,10 @@ Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
         without sight (InfernoTrainer JalAk.ts): an attack without a clear line hits the pillar in the way;
      e. a nibbler next to its pillar chews it for 0..4 (InfernoTrainer JalNib.ts); a pillar at 0 collapses
         and stops blocking movement and sight;
-  4. the player: hits due on it land, then it walks 1 or runs 2 tiles, then it shoots the monster it asked
-     for when its timer, range and line of sight allow (core.attack rolls; twisted bow, core.hit_delay bow
-     delay + 1 since NPCs go first);
+  4. the player: hits due on it land, then it walks 1 or runs 2 tiles, then it attacks the monster it asked
+     for with the set it wears when its timer, range and line of sight allow (core.attack rolls; the bow,
+     the blowpipe and its special Toxic Siphon, or Ice Barrage on every monster in the 3x3 around the target,
+     each rolled alone; core.hit_delay + 1 since NPCs go first);
   5. end of tick: action timers (core.player), prayer drain, run energy, special energy and hitpoint cycles;
      the wave clock: the last monster dead -> the next wave spawns 9 ticks later [M: InfernoTrainer
      InfernoRegion.ts], on the nine spawn tiles shuffled (Fisher-Yates) and assigned magers, rangers,
@@ -46,7 +49,14 @@ from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_acc
 from osrs_rl.core.attack import rolls_vs_npc, sample_hits
 from osrs_rl.core.collision import BLOCKED, can_step
 from osrs_rl.core.damage import CAP_NONE, roll_npc_damage
-from osrs_rl.core.energy import RUN_MIN_TO_RUN, tick_hitpoints, tick_run_energy, tick_spec_regen, tick_stat_restore
+from osrs_rl.core.energy import (
+    RUN_MIN_TO_RUN,
+    tick_hitpoints,
+    tick_run_energy,
+    tick_spec_regen,
+    tick_stat_restore,
+    use_spec,
+)
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.events import (
     ENTITY_NONE,
@@ -54,18 +64,20 @@ from osrs_rl.core.events import (
     EV_DEATH,
     EV_HIT,
     EV_SPAWN,
-    EVF_ACCURATE,
     EVF_BLOCKED,
     EVF_KILLED,
+    EVF_SPECIAL,
     clear_events,
     record_event,
 )
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
+from osrs_rl.core.hit_events import queue_tracked_hit, record_hit_landed
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.movement import in_melee_reach, npc_unstack_step, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
+    FLAG_SPECIAL,
     HIT_FREE,
     HIT_PENDING,
     STYLE_MAGIC,
@@ -74,12 +86,12 @@ from osrs_rl.core.pending_hits import (
     STYLE_TYPELESS,
     clear_queue,
     pop_due_for,
-    push_hit,
 )
-from osrs_rl.core.player import reset_player, tick_action_timers
+from osrs_rl.core.player import heal_hitpoints, reset_player, tick_action_timers
 from osrs_rl.core.player_input import protected_from
 from osrs_rl.core.prayer_drain import drain_prayer
 from osrs_rl.core.skills import HITPOINTS, PRAYER
+from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
 
 from . import arena as A
 from . import state as ST
@@ -121,28 +133,6 @@ def start_tick(s):
     for k in range(ST.NUM_REWARD_TERMS):
         s.reward_terms[0, k] = 0.0
     clear_events(s)
-
-
-@njit(cache=True)
-def queue_hit(s, entity, event_flags, due, damage, style, kind, target, flags):
-    """``push_hit`` (the lowest free slot), remembering the entity that threw the hit and its event flags."""
-    slot = -1
-    for i in range(ST.HIT_CAPACITY):
-        if s.hits[i].state == HIT_FREE:
-            slot = i
-            break
-    if push_hit(s.hits, due, damage, style, kind, target, flags, 0, 0):
-        s.hit_source[slot] = entity
-        s.hit_flags[slot] = event_flags
-
-
-@njit(cache=True)
-def _hit_event(s, i, damage, x, y):
-    h = s.hits[i]
-    flags = s.hit_flags[i]
-    if h.flags & FLAG_ACCURATE:
-        flags |= EVF_ACCURATE
-    record_event(s, EV_HIT, s.hit_source[i], h.target, h.style, damage, flags, x, y)
 
 
 # ---- the arena -------------------------------------------------------------------------------------
@@ -349,7 +339,7 @@ def monster_attack(s, cfg, k, style):
     row = cfg.kind_row[m.kind]
     size = size_of(cfg, m)
     attack_type = _attack_type(style)
-    PI.refresh_combat(s.combat, p, cfg.gear_combat[0])
+    PI.refresh_combat(s.combat, p, cfg.set_combat[s.gear_set])     # the worn set's defence bonuses
     damage = 0
     flags = 0
     prayed = protected_from(p, style)
@@ -368,7 +358,8 @@ def monster_attack(s, cfg, k, style):
     elif style == STYLE_MAGIC:
         delay = magic_delay(d)
     blocked = EVF_BLOCKED if prayed else 0
-    queue_hit(s, ST.ENT_MONSTER + k, blocked, s.tick + delay, damage, style, m.kind, ST.HT_PLAYER, flags)
+    queue_tracked_hit(s, ST.ENT_MONSTER + k, blocked, s.tick + delay, damage, style, m.kind, ST.HT_PLAYER, flags,
+                      0, 0)
     record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PLAYER, style, 0, blocked, m.x, m.y)
     s.monster_attacks += 1
     m.activity = ST.ACT_ATTACK
@@ -671,11 +662,27 @@ def land_monster_hits(s, cfg):
         m.hp -= damage
         m.hurt_tick = s.tick
         dealt += damage
-        _hit_event(s, i, damage, m.x, m.y)
+        record_hit_landed(s, i, damage, m.x, m.y)
+        if h.heal_pct > 0 and damage > 0:
+            s.spec_healed += heal_hitpoints(s.p, damage * h.heal_pct // 100)
         if m.hp <= 0:
             kill_monster(s, cfg, k)
+        elif h.freeze_ticks > 0 and (h.flags & FLAG_ACCURATE):
+            freeze_monster(s, m, h.freeze_ticks)
     s.damage_dealt += dealt
     return dealt
+
+
+@njit(cache=True)
+def freeze_monster(s, m, ticks):
+    """An accurate Ice Barrage freezes its monster when it lands [OSRS wiki "Freeze": the target is frozen
+    when the spell hits, a splash does not freeze; the same rule as core.status for players in the pvp
+    encounter]; a longer freeze in place is not cut short [M: osrs-sdk Unit.freeze keeps the longer one].
+    osrs-sdk freezes at the cast instead (IceBarrageSpell.attack). The 5-tick immunity after a freeze
+    (combat.md 4, an RSPS source, for players) is not modelled for monsters."""
+    if ticks > m.frozen:
+        m.frozen = ticks
+    s.freezes += 1
 
 
 @njit(cache=True)
@@ -737,7 +744,7 @@ def land_player_hits(s):
         s.damage_taken[h.attacker] += damage
         s.taken_style[h.style] += damage
         taken += damage
-        _hit_event(s, s.landing[j], damage, p.x, p.y)
+        record_hit_landed(s, s.landing[j], damage, p.x, p.y)
     return taken
 
 
@@ -750,13 +757,28 @@ def inputs(s, cfg, a):
         slot = drink - 1
         if PI.use_supply(p, s.supplies, slot, cfg.supply_consumable[slot], cfg.consumables):
             s.supplies_used[slot] += 1
+    switch_gear(s, cfg, a[ST.H_GEAR])
     over = a[ST.H_OVERHEAD]
     if ST.OVERHEAD_KEEP < over < len(_OVERHEAD_PRAYER):
         PI.set_overhead(p, _OVERHEAD_PRAYER[over])
     if a[ST.H_OFFENSIVE] == ST.OFFENSIVE_ON:
-        PI.set_offensive(p, cfg.offensive, cfg.offensive)
+        PI.set_offensive(p, cfg.offensive, cfg.set_offensive[s.gear_set])
     elif a[ST.H_OFFENSIVE] == ST.OFFENSIVE_OFF:
         PI.clear_prayers(p, cfg.offensive)
+
+
+@njit(cache=True)
+def switch_gear(s, cfg, gear):
+    """Put on set ``gear - 1`` (GEAR_KEEP: none). Equipping takes no tick of its own, and an attack in the same
+    tick is the new weapon's, with its speed and range [M: Henke's model of the tick (runescapeguides.com "A
+    Guide For Tick Manipulation Mechanics"): every player's client input (the equip clicks) is processed
+    before the NPCs' and players' turns, so the attack in the player's turn uses what is worn by then;
+    runedocs "queue": "combat delay is that of the last weapon attacked with", so a switch does not reset the
+    attack timer]. The offensive prayer stays as it was (the ``offensive`` head turns on the new set's)."""
+    if gear == ST.GEAR_KEEP or gear < 0 or gear > ST.NUM_SETS or gear - 1 == s.gear_set:
+        return
+    s.gear_set = gear - 1
+    PI.wear(s.p, cfg.set_worn[s.gear_set])
 
 
 @njit(cache=True)
@@ -790,48 +812,117 @@ def move(s, cfg, mv):
 
 @njit(cache=True)
 def can_attack(s, cfg, k):
-    """Monster slot ``k`` is alive and the player reaches it now: attack timer ready, within the bow's range
-    with a clear line over the standing pillars. The shield cannot be attacked (reference section 6)."""
+    """Monster slot ``k`` is alive and the player reaches it now: attack timer ready, within the worn set's
+    range (a spell's 10) with a clear line over the standing pillars. The shield cannot be attacked (reference
+    section 6)."""
     if k < 0 or k >= ST.MONSTER_SLOTS or s.p.attack_timer > 0:
         return False
     m = s.monsters[k]
     if m.state != ST.SLOT_ALIVE or m.kind == ST.K_SHIELD or m.dig_left > 0:
         return False
-    return has_line_of_sight(arena_map(s, cfg), s.p.x, s.p.y, 1, m.x, m.y, size_of(cfg, m), cfg.gear_range)
+    return has_line_of_sight(arena_map(s, cfg), s.p.x, s.p.y, 1, m.x, m.y, size_of(cfg, m),
+                             cfg.set_range[s.gear_set])
 
 
 @njit(cache=True)
-def attack(s, cfg, target):
-    """The player's attack on monster slot target - 1, if possible now."""
+def special_cost(cfg, s):
+    """Energy the worn weapon's special costs (the blowpipe's 50 %); 0 when it has none."""
+    return cfg.set_special[s.gear_set, SP_COST]
+
+
+@njit(cache=True)
+def can_special(s, cfg):
+    """The worn weapon has a special and the energy for it (the spec head's mask)."""
+    return PI.can_special(s.p, special_cost(cfg, s))
+
+
+@njit(cache=True)
+def _roll_on(s, cfg, c, sp, k, delay, flags, heal_pct, freeze, style):
+    """One attack's rolls on monster slot ``k`` against its own defence, queued to land after ``delay``;
+    returns its hitsplats. An accurate hit deals at least 1 (core.damage), so damage > 0 marks it accurate."""
+    m = s.monsters[k]
+    att, dfn, mn, mx = rolls_vs_npc(NO_TRACE, c, cfg.kind_row[m.kind], sp)
+    n = sample_hits(s.rng, att, dfn, mn, mx, sp, cfg.bolt_ctx, CAP_NONE, s.splats)
+    for j in range(n):
+        hit = flags | (FLAG_ACCURATE if s.splats[j] > 0 else 0)
+        queue_tracked_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[j], style, 0, ST.HT_MONSTER + k, hit,
+                          heal_pct, freeze)
+    return n
+
+
+@njit(cache=True)
+def _barrage_splash(s, cfg, c, sp, k, delay, freeze):
+    """Ice Barrage's area: every other living monster (not underground, not the shield) whose footprint
+    overlaps the 3x3 centred on the target's south-west tile, in slot order, up to 9 monsters with the
+    target; each rolls its own accuracy against its own defence, with the spell's max hit, and lands with the
+    target's hit [spells.json: "Burst and Barrage spells hit up to 9 targets in a 3x3 area"; osrs-sdk
+    BarrageSpell.cast: the 3x3 of offsets around the target's south-west tile (forceSWTile), up to 9;
+    osrs-sdk matches only monsters whose south-west tile is in it, the brief's footprint overlap is used
+    (APPROXIMATION: no source says which for monsters larger than one tile)]."""
+    m = s.monsters[k]
+    hit = 1
+    for j in range(ST.MONSTER_SLOTS):
+        if hit >= cfg.set_targets[s.gear_set]:
+            break
+        o = s.monsters[j]
+        if j == k or o.state != ST.SLOT_ALIVE or o.dig_left > 0 or o.kind == ST.K_SHIELD:
+            continue
+        if not overlaps(o.x, o.y, size_of(cfg, o), m.x - 1, m.y - 1, 3):
+            continue
+        _roll_on(s, cfg, c, sp, j, delay, 0, 0, freeze, STYLE_MAGIC)
+        s.barrage_hits += 1
+        hit += 1
+
+
+@njit(cache=True)
+def attack(s, cfg, target, special=False):
+    """The player's attack on monster slot target - 1 with the worn set, if possible now; ``special``: the
+    worn weapon's special when it has one and the energy allows (the blowpipe's Toxic Siphon: its special
+    row's rolls, 50 % energy, heals half the damage dealt when it lands [core.specials: specials.json "Toxic
+    blowpipe", OSRS wiki "Toxic blowpipe"; osrs-sdk Blowpipe.specialAttack heals floor(damage / 2)])."""
     k = target - 1
     if target == ST.ATTACK_NONE or not can_attack(s, cfg, k):
         return
     m = s.monsters[k]
-    PI.refresh_combat(s.combat, s.p, cfg.gear_combat[0])
+    g = s.gear_set
+    PI.refresh_combat(s.combat, s.p, cfg.set_combat[g])
     c = s.combat[0]
-    sp = cfg.gear_row
-    att, dfn, mn, mx = rolls_vs_npc(NO_TRACE, c, cfg.kind_row[m.kind], sp)
-    n = sample_hits(s.rng, att, dfn, mn, mx, sp, cfg.bolt_ctx, CAP_NONE, s.splats)
-    d = edge_distance(s.p.x, s.p.y, 1, m.x, m.y, size_of(cfg, m))
-    delay = hit_delay(cfg.gear_proj, d, True)      # NPCs go first: +1 [combat.md 9]
-    for j in range(n):
-        queue_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[j], STYLE_RANGED, 0, ST.HT_MONSTER + k, 0)
-    record_event(s, EV_ATTACK, ST.ENT_PLAYER, ST.ENT_MONSTER + k, STYLE_RANGED, n, 0, m.x, m.y)
+    sp = cfg.set_row[g]
+    flags = 0
+    heal_pct = 0
+    if special and can_special(s, cfg):
+        sp = cfg.set_special[g]
+        use_spec(s.p, sp[SP_COST])
+        s.specs_used += 1
+        flags = FLAG_SPECIAL
+        heal_pct = sp[SP_HEAL_NUM] * 100 // sp[SP_HEAL_DEN]
+    style = np.int64(cfg.set_style[g])
+    freeze = np.int64(cfg.set_freeze[g])
+    # a barrage's delay is measured to the target's south-west tile [combat.md 9; wiki.illerai.com "Hit delay":
+    # "barrage spells ... calculate distance from the player to an NPC's south-west tile"; osrs-sdk forceSWTile]
+    size = 1 if style == STYLE_MAGIC else size_of(cfg, m)
+    d = edge_distance(s.p.x, s.p.y, 1, m.x, m.y, size)
+    delay = hit_delay(cfg.set_proj[g], d, True)      # NPCs go first: +1 [combat.md 9]
+    n = _roll_on(s, cfg, c, sp, k, delay, flags, heal_pct, freeze, style)
+    if cfg.set_targets[g] > 1:
+        _barrage_splash(s, cfg, c, sp, k, delay, freeze)
+    record_event(s, EV_ATTACK, ST.ENT_PLAYER, ST.ENT_MONSTER + k, style, n,
+                 EVF_SPECIAL if flags & FLAG_SPECIAL else 0, m.x, m.y)
     s.p.attack_timer = attack_speed(c)
 
 
 @njit(cache=True)
-def move_or_attack(s, cfg, mv, target):
+def move_or_attack(s, cfg, mv, target, special=False):
     """One route a tick: a target the player can shoot from where it stands is shot and the move dropped
     (clicking a monster replaces the walk; with the target in range the player stops and fires); otherwise
     the player moves, and shoots if the move brought the target into reach (walking into range). Returns the
     tiles moved [M-H: 2004Scape wiki "World Processing Cycle": one pathfinding request per tick, then
     movement, then interactions; osrs-sdk Player.movementStep/attackStep: the destination is the target]."""
     if target != ST.ATTACK_NONE and can_attack(s, cfg, target - 1):
-        attack(s, cfg, target)
+        attack(s, cfg, target, special)
         return 0
     moved = move(s, cfg, mv)
-    attack(s, cfg, target)
+    attack(s, cfg, target, special)
     return moved
 
 
@@ -950,12 +1041,13 @@ def reset(s, cfg, seed):
     s.tick = 0
     start_tick(s)
     reset_player(s.p, cfg.levels, cfg.start_xy[0], cfg.start_xy[1])
-    PI.wear(s.p, cfg.gear_worn)
+    s.gear_set = ST.SET_BOW
+    PI.wear(s.p, cfg.set_worn[ST.SET_BOW])
     s.supplies[ST.SUP_BREW] = cfg.brews
     s.supplies[ST.SUP_RESTORE] = cfg.restores
     s.supplies[ST.SUP_BASTION] = cfg.bastions
     s.supplies[ST.SUP_STAMINA] = cfg.staminas
-    PI.refresh_combat(s.combat, s.p, cfg.gear_combat[0])
+    PI.refresh_combat(s.combat, s.p, cfg.set_combat[ST.SET_BOW])
     for p in range(A.NUM_PILLARS):
         s.pillar_hp[p] = A.PILLAR_HP
     clear_queue(s.hits)
@@ -968,6 +1060,10 @@ def reset(s, cfg, seed):
     s.collapse_damage = 0
     s.resurrections = 0
     s.digs = 0
+    s.specs_used = 0
+    s.spec_healed = 0
+    s.freezes = 0
+    s.barrage_hits = 0
     for k in range(ST.NUM_KINDS):
         s.damage_taken[k] = 0
         s.kills[k] = 0
@@ -1006,7 +1102,7 @@ def draw_start_wave(s, cfg):
 def end_of_tick(s, cfg, ran):
     p = s.p
     tick_action_timers(p)
-    drain_prayer(p, cfg.gear_prayer_bonus)
+    drain_prayer(p, cfg.set_prayer_bonus[s.gear_set])
     tick_run_energy(p, ran, RUN_WEIGHT_KG, AGILITY_LEVEL)
     tick_spec_regen(p, False)
     tick_hitpoints(p, False, False)
@@ -1029,7 +1125,7 @@ def tick(s, cfg, a):
     taken = land_player_hits(s)
     moved = 0
     if s.p.levels[HITPOINTS] > 0:
-        moved = move_or_attack(s, cfg, a[ST.H_MOVE], a[ST.H_ATTACK])
+        moved = move_or_attack(s, cfg, a[ST.H_MOVE], a[ST.H_ATTACK], a[ST.H_SPEC] == ST.SPEC_USE)
     # 5. end of tick and the wave clock
     cleared = 0
     if s.p.levels[HITPOINTS] > 0:

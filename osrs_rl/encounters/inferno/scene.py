@@ -61,9 +61,10 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
     entities = [{
         "id": "player", "name": "player", "kind": "player", "x": int(p["x"]), "y": int(p["y"]), "size": 1,
         "hp": int(p["levels"][HITPOINTS]), "max_hp": int(p["base_levels"][HITPOINTS]),
-        "overhead": SP.overhead_name(p["active_prayers"]), "style": "ranged",
+        "overhead": SP.overhead_name(p["active_prayers"]),
+        "style": "magic" if int(s["gear_set"]) == ST.SET_MAGIC else "ranged",
         "attack_timer": max(int(p["attack_timer"]), 0), "frozen": 0, "color": PLAYER_COLOR,
-        "notes": [f"wave {int(s['wave'])}"]}]
+        "notes": [f"wave {int(s['wave'])}", ST.SET_NAMES[int(s["gear_set"])]]}]
     danger = []
     for k in range(ST.MONSTER_SLOTS):
         m = s["monsters"][k]

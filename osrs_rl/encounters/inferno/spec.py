@@ -18,6 +18,8 @@ HEADS = (
     ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD], ("keep", "magic", "missiles", "melee", "off")),
     ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
     ActionHead("drink", ST.HEAD_SIZES[ST.H_DRINK], ("none",) + ST.SUPPLY_NAMES),
+    ActionHead("gear", ST.HEAD_SIZES[ST.H_GEAR], ("keep",) + ST.SET_NAMES),
+    ActionHead("spec", ST.HEAD_SIZES[ST.H_SPEC], ("none", "use")),
 )
 SEGMENTS = (
     ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
@@ -30,7 +32,7 @@ SEGMENTS = (
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=4,                            # 4: core.player.prayer_was_on (a flick is free)
+    version=5,            # 5: core.player.prayer_was_on (a flick is free); 4: gear sets, barrage, specials
     description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (in progress)",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

@@ -89,14 +89,23 @@ SUPPLY_NAMES = ("brew", "restore", "bastion", "stamina")
 SUPPLY_ITEMS = ("Saradomin brew", "Super restore", "Bastion potion", "Stamina potion")   # osrs_rl/data/consumables.json
 NUM_SUPPLIES = 4
 
+# ---- the player's gear sets (loadouts.LOADOUTS: one row of three sets per ``loadout``) ----------------
+SET_BOW, SET_BLOWPIPE, SET_MAGIC = range(3)    # the main ranged weapon, the blowpipe (its special), Ice Barrage
+SET_NAMES = ("bow", "blowpipe", "magic")
+NUM_SETS = 3
+NUM_LOADOUTS = 2
+
 # ---- action heads (index 0 is always the no-op) ------------------------------------------------
-H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_DRINK = range(5)
+# gear and spec came later (part 2) and are appended, so the first five keep their indices and sizes
+H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_DRINK, H_GEAR, H_SPEC = range(7)
 NUM_MOVES = 25                 # idle, 8 walk directions, 16 run destinations (loadouts.WALK / RUN)
 ATTACK_NONE = 0                # 1 + k: monster slot k
 OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE, OVERHEAD_OFF = range(5)
-OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)
+OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)   # ON: the worn set's prayer (Rigour or Augury)
 DRINK_NONE = 0                 # 1 + SUP_*
-HEAD_SIZES = (NUM_MOVES, 1 + MONSTER_SLOTS, 5, 3, 1 + NUM_SUPPLIES)
+GEAR_KEEP = 0                  # 1 + SET_*
+SPEC_NONE, SPEC_USE = range(2) # SPEC_USE: this tick's attack is the worn weapon's special (the blowpipe's)
+HEAD_SIZES = (NUM_MOVES, 1 + MONSTER_SLOTS, 5, 3, 1 + NUM_SUPPLIES, 1 + NUM_SETS, 2)
 MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- outcome and reward --------------------------------------------------------------------------
@@ -131,6 +140,7 @@ STATE_DTYPE = np.dtype([
     ("p", PLAYER_DTYPE),
     ("supplies", np.int16, (NUM_SUPPLIES,)),
     ("combat", COMBATANT_DTYPE, (1,)),           # scratch: the live combat record (levels, prayers)
+    ("gear_set", np.int8),                       # SET_*: the set worn (p.equipment holds its items)
     # ---- the waves
     ("wave", np.int16),                          # the wave being fought (or about to spawn)
     ("wave_tick", np.int32),                     # ticks since the wave spawned
@@ -157,6 +167,10 @@ STATE_DTYPE = np.dtype([
     ("collapse_damage", np.int32),               # damage collapsing pillars dealt the player
     ("resurrections", np.int16),                 # monsters a mager brought back
     ("digs", np.int16),                          # Jal-ImKot digs started
+    ("specs_used", np.int16),                    # special attacks made (the blowpipe's Toxic Siphon)
+    ("spec_healed", np.int32),                   # hitpoints they healed
+    ("freezes", np.int32),                       # monsters an Ice Barrage froze
+    ("barrage_hits", np.int32),                  # monsters a barrage hit besides its target
     ("reward_sums", np.float32, (NUM_REWARD_TERMS,)),
     # ---- what the last tick did: its reward by term, its events; and who threw each hit in flight
     ("reward_terms", np.float32, (1, NUM_REWARD_TERMS)),
@@ -215,7 +229,10 @@ CONFIG_FIELDS = (
                 "a collapsing pillar hurts the player and monsters next to it: 0 not at all (InfernoTrainer), "
                 "1 collapse_damage each, 2 half their current hitpoints"),
     ConfigField("collapse_damage", np.int32, 49, 0, 255, "collapse_rule 1: the damage"),
-    ConfigField("loadout", np.int32, 0, 0, 0, "0: twisted bow, max gear (loadouts.py; more loadouts come later)"),
+    ConfigField("loadout", np.int32, 0, 0, NUM_LOADOUTS - 1,
+                "0 max: twisted bow, toxic blowpipe, Kodai wand (Ice Barrage) in Masori / Ancestral; "
+                "1 cheaper: Armadyl crossbow, toxic blowpipe, Ahrim's staff (Ice Barrage) in Armadyl / Ahrim's "
+                "(loadouts.LOADOUTS)"),
     # ---- derived: the arena (loadouts.fill_config)
     ConfigField("maps", np.uint16, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),     # by standing pillars
     ConfigField("move_ok", np.uint32, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),  # bit m: move m legal
@@ -236,15 +253,20 @@ CONFIG_FIELDS = (
     ConfigField("kind_melee", np.int8, shape=(NUM_KINDS,), derived=True),     # 1: may melee when adjacent
     ConfigField("kind_max", np.int16, shape=(NUM_KINDS, 3), derived=True),    # max hit by STYLE_* (-1: none)
     ConfigField("kind_extra_delay", np.int8, shape=(NUM_KINDS,), derived=True),
-    # ---- derived: the player's loadout
+    # ---- derived: the player's loadout, one row per gear set (SET_*) of the chosen ``loadout``
     ConfigField("levels", np.int16, shape=(NUM_SKILLS,), derived=True),
-    ConfigField("gear_combat", COMBATANT_DTYPE, shape=(1,), derived=True),
-    ConfigField("gear_row", np.int64, shape=(SPEC_COLS,), derived=True),
-    ConfigField("gear_worn", np.int16, shape=(11,), derived=True),
-    ConfigField("gear_range", np.int8, derived=True),
-    ConfigField("gear_proj", np.int8, derived=True),
-    ConfigField("gear_prayer_bonus", np.int16, derived=True),
-    ConfigField("offensive", np.uint32, derived=True),                # Rigour
+    ConfigField("set_combat", COMBATANT_DTYPE, shape=(NUM_SETS,), derived=True),
+    ConfigField("set_row", np.int64, shape=(NUM_SETS, SPEC_COLS), derived=True),       # its normal attack
+    ConfigField("set_special", np.int64, shape=(NUM_SETS, SPEC_COLS), derived=True),   # SP_COST 0: none
+    ConfigField("set_worn", np.int16, shape=(NUM_SETS, 11), derived=True),
+    ConfigField("set_range", np.int8, shape=(NUM_SETS,), derived=True),
+    ConfigField("set_proj", np.int8, shape=(NUM_SETS,), derived=True),
+    ConfigField("set_style", np.int8, shape=(NUM_SETS,), derived=True),        # pending-hit STYLE_*
+    ConfigField("set_prayer_bonus", np.int16, shape=(NUM_SETS,), derived=True),
+    ConfigField("set_offensive", np.uint32, shape=(NUM_SETS,), derived=True),  # Rigour or Augury
+    ConfigField("set_freeze", np.int16, shape=(NUM_SETS,), derived=True),      # its spell's freeze (ticks)
+    ConfigField("set_targets", np.int8, shape=(NUM_SETS,), derived=True),      # most monsters one cast hits
+    ConfigField("offensive", np.uint32, derived=True),                # every set's offensive prayer (one group)
     ConfigField("supply_consumable", np.int32, shape=(NUM_SUPPLIES,), derived=True),
     ConfigField("consumables", np.int32, shape=(NUM_CONSUMABLES, CONSUMABLE_COLS), derived=True),
     ConfigField("bolt_ctx", np.int64, shape=(CTX_LEN,), derived=True),
@@ -274,6 +296,7 @@ STATE_BOUNDS = (
     Bound("monsters.dig_x", 0, lambda recs, cfg: A.GRID_W - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("monsters.dig_y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("supplies", 0, 2**15 - 1, "a count"),
+    Bound("gear_set", 0, NUM_SETS - 1, "SET_*"),
     Bound("pillar_hp", 0, A.PILLAR_HP),
     Bound("p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),
     Bound("hits.state", 0, HIT_LANDED, "core.pending_hits.HIT_*"),

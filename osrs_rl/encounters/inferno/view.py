@@ -1,12 +1,12 @@
 """What the player sees and may do in the Inferno: observation, action mask, end-of-run metrics.
 
-Segments: ``self`` (own state and supplies), ``monsters`` (one row per slot, shared layout: alive, kind
-one-hot, position relative to the player, hitpoints, size, attack timer, stun, whether it sees the player,
-whether the player can shoot it, a blob's scanned style), ``pillars`` (standing, hitpoints, relative
-position), ``incoming`` (hits in flight on the player by style and the tick they land: the projectiles one
-sees, never their damage), ``wave`` (wave number, the gap to the next, monsters left) and ``scaffolding``
-(derived knowledge, zero unless the ``scaffolding`` setting is on: per style, the ticks until the next
-monster with sight of the player may attack with it).
+Segments: ``self`` (own state, supplies, the gear set worn, special energy), ``monsters`` (one row per slot,
+shared layout: alive, kind one-hot, position relative to the player, hitpoints, size, attack timer, stun,
+whether it sees the player, whether the player can shoot it, a blob's scanned style), ``pillars`` (standing,
+hitpoints, relative position), ``incoming`` (hits in flight on the player by style and the tick they land:
+the projectiles one sees, never their damage), ``wave`` (wave number, the gap to the next, monsters left)
+and ``scaffolding`` (derived knowledge, zero unless the ``scaffolding`` setting is on: per style, the ticks
+until the next monster with sight of the player may attack with it).
 """
 
 import numpy as np
@@ -15,6 +15,7 @@ from numba import njit
 from osrs_rl.core import prayers as P
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.pending_hits import HIT_PENDING
+from osrs_rl.core.player import SPEC_MAX
 from osrs_rl.core.skills import DEFENCE, HITPOINTS, PRAYER, RANGED
 
 from . import arena as A
@@ -35,7 +36,8 @@ NO_ATTACK = 10.0             # scaffolding: "no monster with sight threatens thi
 
 SELF_NAMES = ("hp_frac", "prayer", "run_energy", "running", "x", "y", "attack_timer", "potion_timer",
               "protect_melee", "protect_missiles", "protect_magic", "rigour", "ranged", "defence", "brews",
-              "restores", "time", "bastions", "staminas", "stamina_active")
+              "restores", "time", "bastions", "staminas", "stamina_active", "augury", "spec_energy", "can_spec",
+              *("wearing_" + n for n in ST.SET_NAMES))
 MONSTER_NAMES = ("alive", *("is_" + n for n in ST.KIND_NAMES), "dx", "dy", "hp_frac", "size", "attack_timer",
                  "stunned", "sees_me", "attackable", "scan_ranged", "scan_magic",
                  *(n for n in ST.ACTIVITY_NAMES[1:]), "frozen", "revived")
@@ -59,6 +61,7 @@ METRIC_NAMES = (
     *("killed_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "pillars_standing",
     "pillar_damage", *(f"pillar_hp_{n}" for n in A.PILLAR_NAMES), "taken_melee", "taken_ranged", "taken_magic",
     "taken_typeless", "collapse_damage", "resurrections", "digs", "start_wave", "ticks_per_wave",
+    "specs_used", "spec_healed", "freezes", "barrage_hits",
     *("reward_" + t for t in ST.REWARD_TERMS),
 )
 # the band of the wave the run ended on (metrics per band)
@@ -81,7 +84,7 @@ def _observe_self(s, cfg, o):
     o[8] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MELEE) else 0.0
     o[9] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
     o[10] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
-    o[11] = 1.0 if (np.uint32(p.active_prayers) & np.uint32(cfg.offensive)) != 0 else 0.0
+    o[11] = 1.0 if M.PI.has_prayer(p, P.RIGOUR) else 0.0
     o[12] = p.levels[RANGED] / MAX_LEVEL
     o[13] = p.levels[DEFENCE] / MAX_LEVEL
     o[14] = s.supplies[ST.SUP_BREW] / DOSE_SCALE
@@ -90,6 +93,11 @@ def _observe_self(s, cfg, o):
     o[17] = s.supplies[ST.SUP_BASTION] / DOSE_SCALE
     o[18] = s.supplies[ST.SUP_STAMINA] / DOSE_SCALE
     o[19] = 1.0 if p.stamina_ticks > 0 else 0.0
+    o[20] = 1.0 if M.PI.has_prayer(p, P.AUGURY) else 0.0
+    o[21] = p.spec_energy / SPEC_MAX
+    o[22] = 1.0 if M.can_special(s, cfg) else 0.0
+    for g in range(ST.NUM_SETS):
+        o[23 + g] = 1.0 if s.gear_set == g else 0.0
 
 
 @njit(cache=True)
@@ -230,7 +238,9 @@ def mask(s, cfg, m):
     for mv in range(ST.NUM_MOVES):
         row[k + mv] = M.move_legal(s, cfg, mv)
     k += ST.NUM_MOVES
-    # attack: a living monster in range and sight, timer ready
+    # attack: a living monster in range and sight of the worn set, timer ready. A gear switch in the same tick
+    # is applied first (mechanics.switch_gear) and the attack is checked again with the new weapon's range
+    # (out of it, the player walks as the move head asks); the mask reads the set worn now
     row[k] = True
     for j in range(ST.MONSTER_SLOTS):
         row[k + 1 + j] = M.can_attack(s, cfg, j)
@@ -246,11 +256,12 @@ def mask(s, cfg, m):
     row[k + 3] = praying and not on_melee
     row[k + 4] = on_magic or on_missiles or on_melee
     k += 5
-    # offensive (Rigour)
-    rigour = (np.uint32(p.active_prayers) & np.uint32(cfg.offensive)) != 0
+    # offensive: "on" the worn set's prayer (Rigour; Augury with the magic set), "off" any of them
+    active = np.uint32(p.active_prayers)
     row[k] = True
-    row[k + 1] = praying and not rigour
-    row[k + 2] = rigour
+    row[k + 1] = praying and (active & np.uint32(cfg.set_offensive[s.gear_set])) != np.uint32(
+        cfg.set_offensive[s.gear_set])
+    row[k + 2] = (active & np.uint32(cfg.offensive)) != 0
     k += 3
     # drink: a dose left and the potion timer ready; a restore only with prayer or a stat to restore
     ready = p.potion_timer <= 0
@@ -260,6 +271,16 @@ def mask(s, cfg, m):
     row[k + 2] = ready and s.supplies[ST.SUP_RESTORE] > 0 and drained
     row[k + 3] = ready and s.supplies[ST.SUP_BASTION] > 0
     row[k + 4] = ready and s.supplies[ST.SUP_STAMINA] > 0
+    k += 1 + ST.NUM_SUPPLIES
+    # gear: any set but the one worn (equipping needs nothing else)
+    row[k] = True
+    for g in range(ST.NUM_SETS):
+        row[k + 1 + g] = s.gear_set != g
+    k += 1 + ST.NUM_SETS
+    # spec: the worn weapon has a special and the energy pays for it (the blowpipe's 50 %); a switch to the
+    # blowpipe and its special in one tick is masked: the mask reads the set worn now
+    row[k] = True
+    row[k + 1] = M.can_special(s, cfg)
 
 
 # ---- metrics -------------------------------------------------------------------------------------
@@ -308,7 +329,11 @@ def metrics(s, cfg, out):
     out[j + 2] = s.digs
     out[j + 3] = s.start_wave_drawn
     out[j + 4] = s.tick / s.waves_cleared if s.waves_cleared > 0 else float(s.tick)
-    j += 5
+    out[j + 5] = s.specs_used
+    out[j + 6] = s.spec_healed
+    out[j + 7] = s.freezes
+    out[j + 8] = s.barrage_hits
+    j += 9
     for r in range(ST.NUM_REWARD_TERMS):
         out[j + r] = s.reward_sums[r]
     phase = 0

@@ -407,7 +407,7 @@ def _zulrah_attack(s, cfg, code):
         if not prayed:
             damage = roll_npc_damage(s.rng, ZULRAH_MAX_HIT)
     blocked = EVF_BLOCKED if prayed else 0
-    queue_tracked_hit(s, ST.ENT_ZULRAH, blocked, s.tick + delay, damage, style, source, ST.TARGET_PLAYER, flags, 0)
+    queue_tracked_hit(s, ST.ENT_ZULRAH, blocked, s.tick + delay, damage, style, source, ST.TARGET_PLAYER, flags, 0, 0)
     record_event(s, EV_ATTACK, ST.ENT_ZULRAH, ST.ENT_PLAYER, style, 0, blocked, s.p.x, s.p.y)
     if prayed:
         s.prayed_attacks += 1
@@ -437,7 +437,7 @@ def _magma(s, cfg, code, k):
     s.stun = STUN_TICKS
     _knock_back(s, cfg)
     queue_tracked_hit(s, ST.ENT_ZULRAH, 0, s.tick, damage, STYLE_TYPELESS, ST.SRC_MAGMA, ST.TARGET_PLAYER,
-                      FLAG_ACCURATE, 0)
+                      FLAG_ACCURATE, 0, 0)
 
 
 @njit(cache=True)
@@ -574,7 +574,7 @@ def _snakeling_attack(s, cfg, k):
     delay = magic_delay(edge_distance(sn.x, sn.y, 1, s.p.x, s.p.y, 1)) if magic else 0
     blocked = EVF_BLOCKED if protected_from(s.p, style) else 0
     queue_tracked_hit(s, ST.ENT_SNAKELING + k, blocked, s.tick + delay, damage, style, ST.SRC_SNAKELINGS,
-                      ST.TARGET_PLAYER, flags, 0)
+                      ST.TARGET_PLAYER, flags, 0, 0)
     record_event(s, EV_ATTACK, ST.ENT_SNAKELING + k, ST.ENT_PLAYER, style, 0, blocked, sn.x, sn.y)
     sn.attack_timer = SNAKELING_SPEED
 
@@ -689,7 +689,7 @@ def attack(s, cfg, target, special):
     style = STYLE_MAGIC if c.attack_type == S.MAGIC else STYLE_RANGED
     for k in range(n):
         queue_tracked_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, flags,
-                          heal_pct)
+                          heal_pct, 0)
     special = EVF_SPECIAL if flags & FLAG_SPECIAL else 0
     record_event(s, EV_ATTACK, ST.ENT_PLAYER, hit_target, style, n, special, tx, ty)
     s.p.attack_timer = attack_speed(c)

@@ -281,7 +281,7 @@ def test_bastion_boosts_ranged_and_defence_and_stamina_restores_run_energy():
     p = env.states[0]["p"]
     assert int(p["levels"][RANGED]) == 99 + 4 + 9 and int(p["levels"][DEFENCE]) == 99 + 5 + 14
     assert int(env.states[0]["supplies"][ST.SUP_BASTION]) == 0
-    assert not env.action_mask()[0, -2]                        # bastion: none left (and the potion timer)
+    assert not np.ravel(env.head_masks()["drink"][0])[1 + ST.SUP_BASTION]   # bastion: none left (and the potion timer)
     for _ in range(3):
         env.step(act())
     energy = int(env.states[0]["p"]["run_energy"])
