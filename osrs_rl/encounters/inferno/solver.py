@@ -26,7 +26,7 @@ Each tick, per env:
      walk around the pillar and arrive one at a time;
   3. attack: a target the bow reaches from where it stands (attacking drops the move, mechanics
      ``move_or_attack``), by priority: blobs and magers, the blob's ranged and magic bloblets, bats,
-     nibblers chewing a pillar, rangers, a meleer (first when in reach or about to dig), the melee bloblet,
+     nibblers chewing a pillar (a fallen pillar is a lost safespot), rangers, a meleer (first when in reach or about to dig), the melee bloblet,
      other nibblers; the lowest hitpoints first within a rank. It holds its fire to move when its tile is
      reached by two styles or by melee;
   4. Rigour on the tick it shoots, off otherwise;
@@ -62,6 +62,8 @@ from .view import mask as legal_actions
 # ---- thresholds and weights (the solver's choices, not game facts) --------------------------------------
 BREW_AT = 60                   # hitpoints: a mager's 70 and a ranger's 46 unprayed leave it standing rarely
 RESTORE_PRAYER = 30            # prayer points
+PRAYER_CRITICAL = 12           # prayer points: a restore before a brew, unless hitpoints are critical
+HP_CRITICAL = 30
 RESTORE_RANGED = 8             # ranged levels under the base (brews drain 10 % + 2 of it)
 STAMINA_AT = 3000              # run energy units (30 %)
 RUN_ENERGY_MIN = 1500          # run only with 15 % energy left
@@ -73,8 +75,11 @@ COST_UNPRAYABLE_MELEE = 120.0  # next to a ranger, mager or blob (it melees half
 COST_MELEE = 60.0              # in reach of a meleer or a melee bloblet (prayable, but a second style)
 COST_SEEN = 4.0                # per attacker that sees the tile
 BONUS_SHOOT = 30.0             # the priority target can be shot from the tile
-TRAVEL = 1.5                   # per tile away from the player
+TRAVEL = 1.5                   # per walk step away from the player
+COST_UNDER = 1000.0            # under a monster (it steps out and attacks from beside)
 HOLD_FIRE = 150.0              # move instead of shooting when the current tile costs this much more
+HOLD_FIRE_STEPS = 2            # ... and the better tile is this few walk steps away (one run)
+UNREACHED = 10_000
 
 _HEAD_OFFSET = np.cumsum(np.array((0,) + ST.HEAD_SIZES[:-1], dtype=np.int64))
 _OVERHEAD_FOR = (ST.OVERHEAD_MELEE, ST.OVERHEAD_MISSILES, ST.OVERHEAD_MAGIC)   # by pending-hit STYLE_*
@@ -239,8 +244,9 @@ def best_target(s, cfg, legal_only, legal):
 
 # ---- 2. the tile ----------------------------------------------------------------------------------------------
 @njit(cache=True)
-def tile_cost(s, cfg, x, y, focus):
-    """What standing on (x, y) costs (module docstring, step 2); ``focus``: the slot it wants to shoot."""
+def tile_cost(s, cfg, x, y, focus, steps):
+    """What standing on (x, y) costs (module docstring, step 2); ``focus``: the slot it wants to shoot,
+    ``steps``: walk steps to get there."""
     styles = np.zeros(4, dtype=np.bool_)     # melee, ranged, magic, and a blob (either, by its scan)
     cost = 0.0
     for k in range(ST.MONSTER_SLOTS):
@@ -253,7 +259,7 @@ def tile_cost(s, cfg, x, y, focus):
                 cost += COST_MELEE
             continue
         if in_footprint(m, size, x, y):
-            cost += COST_MELEE
+            cost += COST_UNDER
             continue
         if not reaches(s, cfg, m, x, y):
             continue
@@ -275,37 +281,60 @@ def tile_cost(s, cfg, x, y, focus):
         cost += COST_STYLE * (n - 1)
     if focus >= 0 and shootable_from(s, cfg, focus, x, y):
         cost -= BONUS_SHOOT
-    cost += TRAVEL * max(abs(x - s.p.x), abs(y - s.p.y))
+    cost += TRAVEL * steps
     return cost
 
 
 @njit(cache=True)
-def choose_tile(s, cfg, focus):
-    """(x, y, cost) of the cheapest walkable tile within ``SEARCH`` tiles of the player."""
-    flags = M.arena_map(s, cfg)
+def walk_distances(s, cfg, gx, gy, dist, queue):
+    """Walk steps from (gx, gy) to every tile over the standing pillars' map (breadth first over the 8 walks,
+    the move table's own legality, which is symmetric on this map); unreached tiles keep ``UNREACHED``."""
+    ok = cfg.move_ok[M.pillar_mask(s)]
+    dist[:, :] = UNREACHED
+    dist[gx, gy] = 0
+    queue[0] = gx * dist.shape[1] + gy
+    head, tail = 0, 1
+    while head < tail:
+        x, y = queue[head] // dist.shape[1], queue[head] % dist.shape[1]
+        head += 1
+        for mv in range(1, _FIRST_RUN):
+            if (ok[x, y] >> np.uint32(mv)) & np.uint32(1):
+                nx, ny = x + cfg.move_dx[mv, 0], y + cfg.move_dy[mv, 0]
+                if dist[nx, ny] == UNREACHED:
+                    dist[nx, ny] = dist[x, y] + 1
+                    queue[tail] = nx * dist.shape[1] + ny
+                    tail += 1
+
+
+@njit(cache=True)
+def choose_tile(s, cfg, focus, dist, queue):
+    """(x, y, cost) of the cheapest tile within ``SEARCH`` walk steps of the player (``dist`` is left holding
+    the walk steps from the player)."""
+    walk_distances(s, cfg, s.p.x, s.p.y, dist, queue)
     bx, by = np.int64(s.p.x), np.int64(s.p.y)
-    best = tile_cost(s, cfg, bx, by, focus)
+    best = tile_cost(s, cfg, bx, by, focus, 0)
     for dx in range(-SEARCH, SEARCH + 1):
         for dy in range(-SEARCH, SEARCH + 1):
             x, y = s.p.x + dx, s.p.y + dy
-            if (dx == 0 and dy == 0) or x < 0 or y < 0 or x >= flags.shape[0] or y >= flags.shape[1]:
+            if (dx == 0 and dy == 0) or x < 0 or y < 0 or x >= dist.shape[0] or y >= dist.shape[1]:
                 continue
-            if flags[x, y] & M.BLOCKED:
+            if dist[x, y] > SEARCH:
                 continue
-            c = tile_cost(s, cfg, x, y, focus)
+            c = tile_cost(s, cfg, x, y, focus, dist[x, y])
             if c < best:
                 best, bx, by = c, np.int64(x), np.int64(y)
     return bx, by, best
 
 
 @njit(cache=True)
-def move_to(s, cfg, legal, gx, gy):
+def move_to(s, cfg, legal, gx, gy, dist, queue):
     """The move-head index that brings the player nearest (gx, gy) this tick: the legal walk or run whose
-    end is closest (Chebyshev, then straight-line), a walk before a run of the same result and a run only
-    with ``RUN_ENERGY_MIN`` energy. The one place that knows the move head's layout."""
+    end has the fewest walk steps left to the goal (around the pillars), a walk before a run of the same
+    result, a run only with ``RUN_ENERGY_MIN`` energy. The one place that knows the move head's layout."""
     p = s.p
     if p.x == gx and p.y == gy:
         return 0
+    walk_distances(s, cfg, gx, gy, dist, queue)
     best, pick = 1e18, 0
     for mv in range(ST.NUM_MOVES):
         if not legal[_HEAD_OFFSET[ST.H_MOVE] + mv]:
@@ -315,7 +344,7 @@ def move_to(s, cfg, legal, gx, gy):
         x = p.x + cfg.move_dx[mv, 0] + cfg.move_dx[mv, 1]
         y = p.y + cfg.move_dy[mv, 0] + cfg.move_dy[mv, 1]
         ex, ey = abs(x - gx), abs(y - gy)
-        score = 10.0 * max(ex, ey) + 0.1 * (ex * ex + ey * ey) + (0.5 if mv >= _FIRST_RUN else 0.0)
+        score = 10.0 * dist[x, y] + 0.1 * (ex * ex + ey * ey) + (0.5 if mv >= _FIRST_RUN else 0.0)
         if score < best:
             best, pick = score, mv
     return pick
@@ -328,6 +357,8 @@ def choose_drink(s, cfg, legal):
     off = _HEAD_OFFSET[ST.H_DRINK]
     brew, restore = off + 1 + ST.SUP_BREW, off + 1 + ST.SUP_RESTORE
     bastion, stamina = off + 1 + ST.SUP_BASTION, off + 1 + ST.SUP_STAMINA
+    if p.levels[PRAYER] < PRAYER_CRITICAL and p.levels[HITPOINTS] > HP_CRITICAL and legal[restore]:
+        return 1 + ST.SUP_RESTORE
     if p.levels[HITPOINTS] <= BREW_AT and legal[brew]:
         return 1 + ST.SUP_BREW
     if (p.levels[PRAYER] < RESTORE_PRAYER or p.levels[RANGED] <= p.base_levels[RANGED] - RESTORE_RANGED) \
@@ -343,7 +374,7 @@ def choose_drink(s, cfg, legal):
 
 # ---- the decision ---------------------------------------------------------------------------------------------
 @njit(cache=True)
-def decide(s, cfg, legal_rows, out):
+def decide(s, cfg, legal_rows, dist, queue, out):
     """Write the solver's action row for state ``s`` into ``out`` (every option legal under the mask; heads
     it does not know stay 0)."""
     out[:] = 0
@@ -354,9 +385,9 @@ def decide(s, cfg, legal_rows, out):
     rigour = (np.uint32(s.p.active_prayers) & np.uint32(cfg.offensive)) != 0
     focus = best_target(s, cfg, False, legal)
     shot = best_target(s, cfg, True, legal)
-    gx, gy, best = choose_tile(s, cfg, focus)
-    here = tile_cost(s, cfg, s.p.x, s.p.y, focus)
-    if shot >= 0 and here - best < HOLD_FIRE:
+    gx, gy, best = choose_tile(s, cfg, focus, dist, queue)
+    here = tile_cost(s, cfg, s.p.x, s.p.y, focus, 0)
+    if shot >= 0 and (here - best < HOLD_FIRE or dist[gx, gy] > HOLD_FIRE_STEPS):
         out[ST.H_ATTACK] = 1 + shot
         if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
             out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
@@ -369,7 +400,7 @@ def decide(s, cfg, legal_rows, out):
         # nothing to shoot from any tile near: walk toward the monster first in the kill order
         m = s.monsters[focus]
         gx, gy = np.int64(m.x), np.int64(m.y)
-    out[ST.H_MOVE] = move_to(s, cfg, legal, gx, gy)
+    out[ST.H_MOVE] = move_to(s, cfg, legal, gx, gy, dist, queue)
 
 
 @njit(cache=True)
@@ -377,5 +408,7 @@ def solver_actions(states, configs, out):
     """The solver's actions for every env: ``out`` is int64 [envs, heads] (``env.step``'s shape)."""
     cfg = configs[0]
     legal_rows = np.zeros((1, ST.MASK_SIZE), dtype=np.bool_)
+    dist = np.zeros((cfg.maps.shape[1], cfg.maps.shape[2]), dtype=np.int32)
+    queue = np.zeros(dist.size, dtype=np.int64)
     for i in range(states.shape[0]):
-        decide(states[i], cfg, legal_rows, out[i])
+        decide(states[i], cfg, legal_rows, dist, queue, out[i])

@@ -8,6 +8,7 @@ from . import view as V
 from .loadouts import fill_config
 from .scene import scene
 from .solver import solver_actions
+from .truth import TRUTH
 
 _WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 _RUN = tuple("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
@@ -56,4 +57,5 @@ SPEC = EncounterSpec(
     outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks"),
     scene=scene,                          # replay render, view, play
     scripted_policies=(SOLVER,),
+    truth=TRUTH,                          # osrs-rl audit
 )
