@@ -196,16 +196,16 @@ def chewing(s, cfg, m):
 def priority(s, cfg, m):
     """Kill order, lower first (module docstring, step 3)."""
     kind = m.kind
-    if kind == ST.K_BLOB or kind == ST.K_MAGER:
+    if kind == ST.K_NIBBLER and m.target >= 0:
         return 0
-    if kind == ST.K_BLOBLET_MAGIC or kind == ST.K_BLOBLET_RANGED:
+    if kind == ST.K_BLOB or kind == ST.K_MAGER:
         return 1
-    if kind == ST.K_BAT:
+    if kind == ST.K_BLOBLET_MAGIC or kind == ST.K_BLOBLET_RANGED:
         return 2
+    if kind == ST.K_BAT:
+        return 3
     if kind == ST.K_MELEER and (in_melee_reach(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1)
                                 or m.dig_timer >= cfg.dig_min - 6):
-        return 2
-    if kind == ST.K_NIBBLER and chewing(s, cfg, m):
         return 3
     if kind == ST.K_RANGER:
         return 4
