@@ -47,7 +47,7 @@ PILLAR_SIZE = 3
 BOW_RANGE = 10                        # OSRS wiki "Twisted bow": attack range 10
 
 DAMAGE_METRICS = tuple("taken_" + ST.KIND_NAMES[k] for k in V.TALLY_KINDS) + ("collapse_damage",)
-SUPPLY_METRICS = tuple(n + "_used" for n in ST.SUPPLY_NAMES)
+SUPPLY_METRICS = tuple(n + "s_used" for n in ST.SUPPLY_NAMES)     # brews_used, ... (view.METRIC_NAMES)
 
 
 @cache
