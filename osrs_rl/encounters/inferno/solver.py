@@ -69,6 +69,7 @@ STAMINA_AT = 3000              # run energy units (30 %)
 RUN_ENERGY_MIN = 1500          # run only with 15 % energy left
 SEARCH = 4                     # tiles searched around the player for the next tile (the plugin's check square)
 NO_ATTACK = 1 << 20
+MELEER_NEAR = 4                # tiles: a meleer this close is killed before the bats and rangers
 
 COST_STYLE = 200.0             # per style beyond the first that can attack the tile
 COST_UNPRAYABLE_MELEE = 120.0  # next to a ranger, mager or blob (it melees half the time)
@@ -200,20 +201,22 @@ def priority(s, cfg, m):
         return 0
     if kind == ST.K_BLOB or kind == ST.K_MAGER:
         return 1
-    if kind == ST.K_BLOBLET_MAGIC or kind == ST.K_BLOBLET_RANGED:
+    if kind == ST.K_BLOBLET_MAGIC:
         return 2
-    if kind == ST.K_BAT:
+    if kind == ST.K_BLOBLET_RANGED:
         return 3
-    if kind == ST.K_MELEER and (in_melee_reach(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1)
+    if kind == ST.K_MELEER and (edge_distance(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1) <= MELEER_NEAR
                                 or m.dig_timer >= cfg.dig_min - 6):
         return 3
-    if kind == ST.K_RANGER:
+    if kind == ST.K_BAT:
         return 4
-    if kind == ST.K_MELEER:
+    if kind == ST.K_RANGER:
         return 5
-    if kind == ST.K_BLOBLET_MELEE:
+    if kind == ST.K_MELEER:
         return 6
-    return 7
+    if kind == ST.K_BLOBLET_MELEE:
+        return 7
+    return 8
 
 
 @njit(cache=True)
