@@ -25,10 +25,10 @@ Each tick, per env:
      earns a bonus. This is the pillar stack of the OSRS wiki's "Inferno/Strategies": monsters without sight
      walk around the pillar and arrive one at a time;
   3. attack: a target the bow reaches from where it stands (attacking drops the move, mechanics
-     ``move_or_attack``), by priority: blobs and magers, the blob's ranged and magic bloblets, bats,
-     nibblers chewing a pillar (a fallen pillar is a lost safespot), rangers, a meleer (first when in reach or about to dig), the melee bloblet,
-     other nibblers; the lowest hitpoints first within a rank. It holds its fire to move when its tile is
-     reached by two styles or by melee;
+     ``move_or_attack``), by kill order: nibblers on a pillar (a fallen pillar is a lost safespot), blobs
+     and magers, the magic then the ranged bloblet, a meleer within ``MELEER_NEAR`` tiles or about to dig,
+     bats, rangers, other meleers, the melee bloblet; the lowest hitpoints first within a rank. It holds its
+     fire only to reach a much safer tile (two styles or melee here) one run away;
   4. Rigour on the tick it shoots, off otherwise;
   5. supplies: a brew at or below ``BREW_AT`` hitpoints, a restore below ``RESTORE_PRAYER`` prayer points
      or when ranged is ``RESTORE_RANGED`` below its base (brews drain it), a bastion dose when a wave is on
@@ -47,11 +47,10 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core import prayers as P
-from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.movement import in_melee_reach
-from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
+from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE
 from osrs_rl.core.player_input import has_prayer
 from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
 

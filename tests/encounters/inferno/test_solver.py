@@ -7,6 +7,7 @@ import pytest
 import osrs_rl
 from osrs_rl.core import prayers as P
 from osrs_rl.core.events import EV_ATTACK, EVF_BLOCKED
+from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.encounters.inferno import solver as SV
 from osrs_rl.encounters.inferno import state as ST
 from osrs_rl.runtime.registry import get_spec
@@ -121,10 +122,10 @@ def test_the_soonest_of_two_attackers_is_prayed():
     keeper(env)
     put(env, 0, ST.K_MAGER, 13, 16, attack_timer=4)    # magic in 3 ticks
     put(env, 1, ST.K_RANGER, 17, 16, attack_timer=2)   # ranged next tick: first
-    assert SV.wanted_style(env.states[0], env.config[0]) == SV.STYLE_RANGED
+    assert SV.wanted_style(env.states[0], env.config[0]) == STYLE_RANGED
     env.states[0]["monsters"][1]["attack_timer"] = 5
     commit(env)
-    assert SV.wanted_style(env.states[0], env.config[0]) == SV.STYLE_MAGIC
+    assert SV.wanted_style(env.states[0], env.config[0]) == STYLE_MAGIC
 
 
 def test_a_meleer_in_reach_is_prayed_against():
