@@ -151,8 +151,13 @@ def wanted_style(s, cfg):
         if blob_scans_now(s, cfg, m):
             blob_scan = True
             continue
+        share = 1.0
         if not reaches(s, cfg, m, s.p.x, s.p.y):
-            continue
+            # a melee kind two tiles off steps into contact and strikes in the same tick (mechanics
+            # ``_move_turn``): maybe, so half its weight
+            if not (cfg.kind_range[m.kind] <= 1 and edge_distance(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1) == 2):
+                continue
+            share = 0.5
         style = next_style(s, cfg, m)
         if style < 0:
             continue
@@ -161,7 +166,7 @@ def wanted_style(s, cfg):
             best_t = t
             weight[:] = 0.0
         if t == best_t:
-            weight[style] += max(cfg.kind_max[m.kind, style], 1)
+            weight[style] += share * max(cfg.kind_max[m.kind, style], 1)
     if best_t == NO_ATTACK:
         # a scanning blob must see a protection overhead, so its shot has a style it can be told by
         return np.int64(STYLE_MAGIC) if blob_scan else np.int64(-1)
