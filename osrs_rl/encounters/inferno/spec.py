@@ -1,12 +1,14 @@
 """Inferno declaration: everything the runtime, trainer and tools need to know."""
 
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome, ScriptedPolicy
 
 from . import mechanics as M
 from . import state as ST
 from . import view as V
 from .loadouts import fill_config
 from .scene import scene
+from .solver import solver_actions
+from .truth import TRUTH
 
 _WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 _RUN = tuple("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
@@ -30,6 +32,11 @@ SEGMENTS = (
     ObsSegment("scaffolding", V.SCAFFOLDING_FEATURES, 1, V.SCAFFOLDING_NAMES),   # derived knowledge, off by default
 )
 
+# the solver's table: one row per curriculum band, each started on the band's first wave
+SOLVER = ScriptedPolicy(
+    name="solver", actions=solver_actions, rows="start_wave", row_values=tuple(lo for lo, _ in ST.BANDS),
+    doc="a scripted player: prayer per incoming attack, pillar safespots, kill order, brews and restores (solver.py)")
+
 SPEC = EncounterSpec(
     name="inferno",
     version=5,            # 5: core.player.prayer_was_on (a flick is free); 4: gear sets, barrage, specials
@@ -51,4 +58,6 @@ SPEC = EncounterSpec(
     state_bounds=ST.STATE_BOUNDS,
     outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks"),
     scene=scene,                          # replay render, view, play
+    scripted_policies=(SOLVER,),
+    truth=TRUTH,                          # osrs-rl audit
 )

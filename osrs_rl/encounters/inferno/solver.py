@@ -1,0 +1,421 @@
+"""A scripted Inferno player (waves 1-66): one Numba kernel that plays every env of a batch as a careful
+player with the RuneLite inferno plugin's helpers would.
+
+    env = osrs_rl.make("inferno", num_envs=64, seed=0)
+    env.reset()
+    actions = np.zeros((64, env.spec.num_heads), dtype=np.int64)
+    solver_actions(env.states, env.config, actions)      # then env.step(actions), and again
+
+What it reads: what a player in the arena sees (the monsters, their tiles, hitpoints and attack timers,
+the blob's scan, a meleer's dig, the pillars, its own stats and supplies). It never reads the RNG, and a
+blob's style only once its scan has read the overhead (RuneLite ``InfernoNPC.gameTick`` shows it then).
+
+Each tick, per env:
+  1. overhead (RuneLite inferno plugin, ``calculateUpcomingAttacks`` / ``calculateClosestAttack``: the
+     upcoming attacks by tick, the closest one prayed): the style of the attack due soonest among the
+     monsters that reach the player now (this tick's included: monsters act after the player's clicks and
+     the overhead active on the attack tick decides, README "prayer rule"); several on the same tick: the
+     style with the larger total max hit. A blob about to scan sees a protection overhead (magic if nothing
+     else is due), so its shot has a known style (the plugin's "blob detection tick");
+  2. tile (RuneLite inferno plugin ``calculateSafespots``: each tile around the player classed by the styles
+     that can attack it, 0 = safe .. 7 = all three): the tile of least cost within ``SEARCH`` tiles: a
+     second and third style that reach it cost a lot (one overhead blocks one style), an unprayable melee
+     from an adjacent ranger, mager or blob (1/2 of their attacks there) and melee reach of a meleer or a
+     resurfacing one cost more, every attacker that sees it a little; shooting the priority target from it
+     earns a bonus. This is the pillar stack of the OSRS wiki's "Inferno/Strategies": monsters without sight
+     walk around the pillar and arrive one at a time;
+  3. attack: a target the bow reaches from where it stands (attacking drops the move, mechanics
+     ``move_or_attack``), by kill order: nibblers on a pillar (a fallen pillar is a lost safespot), blobs
+     and magers, the magic then the ranged bloblet, a meleer within ``MELEER_NEAR`` tiles or about to dig,
+     bats, rangers, other meleers, the melee bloblet; the lowest hitpoints first within a rank. It holds its
+     fire only to reach a much safer tile (two styles or melee here) one run away;
+  4. Rigour on the tick it shoots, off otherwise;
+  5. supplies: a brew at or below ``BREW_AT`` hitpoints, a restore below ``RESTORE_PRAYER`` prayer points
+     or when ranged is ``RESTORE_RANGED`` below its base (brews drain it), a bastion dose when a wave is on
+     and ranged is not boosted, a stamina below ``STAMINA_AT`` run energy.
+
+Moves go through one function (``move_to``: a tile -> a move-head index), so a later click-to-move head
+changes one place. Heads it does not know (a ``gear`` head another part adds) are left at 0 (keep).
+
+What it does not do: flick overheads tick by tick, lure meleers into pillars, tank and skip nibblers,
+plan the wave's spawn order. It trusts the encounter's approximations (README "Approximations").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import prayers as P
+from osrs_rl.core.hit_delay import edge_distance
+from osrs_rl.core.line_of_sight import has_line_of_sight
+from osrs_rl.core.movement import in_melee_reach
+from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE
+from osrs_rl.core.player_input import has_prayer
+from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
+
+from . import mechanics as M
+from . import state as ST
+from .view import mask as legal_actions
+
+# ---- thresholds and weights (the solver's choices, not game facts) --------------------------------------
+BREW_AT = 60                   # hitpoints: a mager's 70 and a ranger's 46 unprayed leave it standing rarely
+RESTORE_PRAYER = 30            # prayer points
+PRAYER_CRITICAL = 12           # prayer points: a restore before a brew, unless hitpoints are critical
+HP_CRITICAL = 30
+RESTORE_RANGED = 8             # ranged levels under the base (brews drain 10 % + 2 of it)
+STAMINA_AT = 3000              # run energy units (30 %)
+RUN_ENERGY_MIN = 1500          # run only with 15 % energy left
+SEARCH = 4                     # tiles searched around the player for the next tile (the plugin's check square)
+NO_ATTACK = 1 << 20
+MELEER_NEAR = 4                # tiles: a meleer this close is killed before the bats and rangers
+
+COST_STYLE = 200.0             # per style beyond the first that can attack the tile
+COST_UNPRAYABLE_MELEE = 120.0  # next to a ranger, mager or blob (it melees half the time)
+COST_MELEE = 60.0              # in reach of a meleer or a melee bloblet (prayable, but a second style)
+COST_SEEN = 4.0                # per attacker that sees the tile
+BONUS_SHOOT = 30.0             # the priority target can be shot from the tile
+TRAVEL = 1.5                   # per walk step away from the player
+COST_UNDER = 1000.0            # under a monster (it steps out and attacks from beside)
+HOLD_FIRE = 150.0              # move instead of shooting when the current tile costs this much more
+HOLD_FIRE_STEPS = 2            # ... and the better tile is this few walk steps away (one run)
+UNREACHED = 10_000
+
+_HEAD_OFFSET = np.cumsum(np.array((0,) + ST.HEAD_SIZES[:-1], dtype=np.int64))
+_OVERHEAD_FOR = (ST.OVERHEAD_MELEE, ST.OVERHEAD_MISSILES, ST.OVERHEAD_MAGIC)   # by pending-hit STYLE_*
+_PRAYER_FOR = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
+_FIRST_RUN = 9                 # moves 9..24 run two tiles (state.NUM_MOVES)
+
+
+# ---- the monsters, as the player sees them -------------------------------------------------------------
+@njit(cache=True)
+def is_attacker(m):
+    """A living monster that aims at the player and is above ground (nibblers aim at the pillars)."""
+    return m.state == ST.SLOT_ALIVE and m.target == ST.TARGET_PLAYER and m.dig_left <= 0 \
+        and m.kind != ST.K_NIBBLER
+
+
+@njit(cache=True)
+def ticks_to_attack(m):
+    """Ticks until the monster may attack (0: this tick). Its turn counts the timer down first, then waits
+    out the stun (mechanics ``monster_turn``)."""
+    return max(m.attack_timer - 1, m.stun, 0)
+
+
+@njit(cache=True)
+def next_style(s, cfg, m):
+    """The style of the monster's next attack as the player can tell it; -1 when it cannot be told (a blob
+    before its scan)."""
+    if m.kind == ST.K_BLOB:
+        return np.int64(m.scan) if 0 <= m.scan < ST.SCAN_UNKNOWN else np.int64(-1)
+    if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1):
+        return np.int64(-1)          # half melee, half its distance style: no tell
+    return np.int64(cfg.kind_style[m.kind])
+
+
+@njit(cache=True)
+def reaches(s, cfg, m, x, y):
+    """The monster could attack a player on (x, y) now or after one chase step (melee kinds: edge or
+    diagonal contact)."""
+    size = M.size_of(cfg, m)
+    if cfg.kind_range[m.kind] <= 1:
+        return edge_distance(m.x, m.y, size, x, y, 1) <= 1 and not in_footprint(m, size, x, y)
+    return M.monster_sees(s, cfg, m, x, y, 1)
+
+
+@njit(cache=True)
+def in_footprint(m, size, x, y):
+    return m.x <= x < m.x + size and m.y <= y < m.y + size
+
+
+@njit(cache=True)
+def blob_scans_now(s, cfg, m):
+    """A blob that will read the overhead this tick (mechanics ``_blob_turn``)."""
+    if m.kind != ST.K_BLOB or m.stun > 0 or not M.monster_sees(s, cfg, m, s.p.x, s.p.y, 1):
+        return False
+    return m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 1)
+
+
+# ---- 1. the overhead ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def wanted_style(s, cfg):
+    """The style to protect from now: the attack due soonest among the monsters that reach the player
+    (the larger total max hit when several are due together); -1 when none is known."""
+    best_t = NO_ATTACK
+    weight = np.zeros(3)
+    blob_scan = False
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if not is_attacker(m):
+            continue
+        if blob_scans_now(s, cfg, m):
+            blob_scan = True
+            continue
+        share = 1.0
+        if not reaches(s, cfg, m, s.p.x, s.p.y):
+            # a melee kind two tiles off steps into contact and strikes in the same tick (mechanics
+            # ``_move_turn``): maybe, so half its weight
+            if not (cfg.kind_range[m.kind] <= 1 and edge_distance(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1) == 2):
+                continue
+            share = 0.5
+        style = next_style(s, cfg, m)
+        if style < 0:
+            continue
+        t = ticks_to_attack(m)
+        if t < best_t:
+            best_t = t
+            weight[:] = 0.0
+        if t == best_t:
+            weight[style] += share * max(cfg.kind_max[m.kind, style], 1)
+    if best_t == NO_ATTACK:
+        # a scanning blob must see a protection overhead, so its shot has a style it can be told by
+        return np.int64(STYLE_MAGIC) if blob_scan else np.int64(-1)
+    pick = np.int64(0)
+    for st in range(3):
+        if weight[st] > weight[pick]:
+            pick = np.int64(st)
+    if blob_scan and pick == STYLE_MELEE and best_t > 0:
+        return np.int64(STYLE_MAGIC)
+    return pick
+
+
+@njit(cache=True)
+def choose_overhead(s, cfg, legal):
+    style = wanted_style(s, cfg)
+    if style < 0:
+        return ST.OVERHEAD_KEEP          # keep what is on: nothing due that it can tell
+    if has_prayer(s.p, _PRAYER_FOR[style]):
+        return ST.OVERHEAD_KEEP
+    want = _OVERHEAD_FOR[style]
+    return want if legal[_HEAD_OFFSET[ST.H_OVERHEAD] + want] else ST.OVERHEAD_KEEP
+
+
+# ---- 3. the target ------------------------------------------------------------------------------------------
+@njit(cache=True)
+def chewing(s, cfg, m):
+    return m.kind == ST.K_NIBBLER and m.target >= 0 and in_melee_reach(
+        m.x, m.y, 1, cfg.pillar_xy[m.target, 0], cfg.pillar_xy[m.target, 1], 3)
+
+
+@njit(cache=True)
+def priority(s, cfg, m):
+    """Kill order, lower first (module docstring, step 3)."""
+    kind = m.kind
+    if kind == ST.K_NIBBLER and m.target >= 0:
+        return 0
+    if kind == ST.K_BLOB or kind == ST.K_MAGER:
+        return 1
+    if kind == ST.K_BLOBLET_MAGIC:
+        return 2
+    if kind == ST.K_BLOBLET_RANGED:
+        return 3
+    if kind == ST.K_MELEER and (edge_distance(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1) <= MELEER_NEAR
+                                or m.dig_timer >= cfg.dig_min - 6):
+        return 3
+    if kind == ST.K_BAT:
+        return 4
+    if kind == ST.K_RANGER:
+        return 5
+    if kind == ST.K_MELEER:
+        return 6
+    if kind == ST.K_BLOBLET_MELEE:
+        return 7
+    return 8
+
+
+@njit(cache=True)
+def shootable_from(s, cfg, k, x, y):
+    """The bow reaches monster ``k`` from (x, y) over the standing pillars (timer aside)."""
+    m = s.monsters[k]
+    if m.state != ST.SLOT_ALIVE or m.dig_left > 0:
+        return False
+    return has_line_of_sight(M.arena_map(s, cfg), x, y, 1, m.x, m.y, M.size_of(cfg, m), cfg.gear_range)
+
+
+@njit(cache=True)
+def best_target(s, cfg, legal_only, legal):
+    """The slot to shoot, -1 for none: with ``legal_only`` among the legal attack options, else the top
+    monster of the kill order anywhere (the one to walk into reach of)."""
+    best, pick = 1 << 30, -1
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if m.state != ST.SLOT_ALIVE or m.dig_left > 0:
+            continue
+        if legal_only and not legal[_HEAD_OFFSET[ST.H_ATTACK] + 1 + k]:
+            continue
+        score = priority(s, cfg, m) * 1000 + m.hp
+        if score < best:
+            best, pick = score, k
+    return pick
+
+
+# ---- 2. the tile ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def tile_cost(s, cfg, x, y, focus, steps):
+    """What standing on (x, y) costs (module docstring, step 2); ``focus``: the slot it wants to shoot,
+    ``steps``: walk steps to get there."""
+    styles = np.zeros(4, dtype=np.bool_)     # melee, ranged, magic, and a blob (either, by its scan)
+    cost = 0.0
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if m.state != ST.SLOT_ALIVE or m.target != ST.TARGET_PLAYER or m.kind == ST.K_NIBBLER:
+            continue
+        size = M.size_of(cfg, m)
+        if m.dig_left > 0:       # it resurfaces on its dig tile: keep out of reach of that footprint
+            if edge_distance(m.dig_x, m.dig_y, size, x, y, 1) <= 1:
+                cost += COST_MELEE
+            continue
+        if in_footprint(m, size, x, y):
+            cost += COST_UNDER
+            continue
+        if not reaches(s, cfg, m, x, y):
+            continue
+        cost += COST_SEEN
+        if cfg.kind_range[m.kind] <= 1:
+            styles[STYLE_MELEE] = True
+            cost += COST_MELEE
+        elif m.kind == ST.K_BLOB:
+            styles[3] = True                 # one style alone (its scan tells it), a second beside any other
+        else:
+            styles[cfg.kind_style[m.kind]] = True
+        if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, size, x, y, 1):
+            cost += COST_UNPRAYABLE_MELEE
+    n = 0
+    for st in range(4):
+        if styles[st]:
+            n += 1
+    if n > 1:
+        cost += COST_STYLE * (n - 1)
+    if focus >= 0 and shootable_from(s, cfg, focus, x, y):
+        cost -= BONUS_SHOOT
+    cost += TRAVEL * steps
+    return cost
+
+
+@njit(cache=True)
+def walk_distances(s, cfg, gx, gy, dist, queue):
+    """Walk steps from (gx, gy) to every tile over the standing pillars' map (breadth first over the 8 walks,
+    the move table's own legality, which is symmetric on this map); unreached tiles keep ``UNREACHED``."""
+    ok = cfg.move_ok[M.pillar_mask(s)]
+    dist[:, :] = UNREACHED
+    dist[gx, gy] = 0
+    queue[0] = gx * dist.shape[1] + gy
+    head, tail = 0, 1
+    while head < tail:
+        x, y = queue[head] // dist.shape[1], queue[head] % dist.shape[1]
+        head += 1
+        for mv in range(1, _FIRST_RUN):
+            if (ok[x, y] >> np.uint32(mv)) & np.uint32(1):
+                nx, ny = x + cfg.move_dx[mv, 0], y + cfg.move_dy[mv, 0]
+                if dist[nx, ny] == UNREACHED:
+                    dist[nx, ny] = dist[x, y] + 1
+                    queue[tail] = nx * dist.shape[1] + ny
+                    tail += 1
+
+
+@njit(cache=True)
+def choose_tile(s, cfg, focus, dist, queue):
+    """(x, y, cost) of the cheapest tile within ``SEARCH`` walk steps of the player (``dist`` is left holding
+    the walk steps from the player)."""
+    walk_distances(s, cfg, s.p.x, s.p.y, dist, queue)
+    bx, by = np.int64(s.p.x), np.int64(s.p.y)
+    best = tile_cost(s, cfg, bx, by, focus, 0)
+    for dx in range(-SEARCH, SEARCH + 1):
+        for dy in range(-SEARCH, SEARCH + 1):
+            x, y = s.p.x + dx, s.p.y + dy
+            if (dx == 0 and dy == 0) or x < 0 or y < 0 or x >= dist.shape[0] or y >= dist.shape[1]:
+                continue
+            if dist[x, y] > SEARCH:
+                continue
+            c = tile_cost(s, cfg, x, y, focus, dist[x, y])
+            if c < best:
+                best, bx, by = c, np.int64(x), np.int64(y)
+    return bx, by, best
+
+
+@njit(cache=True)
+def move_to(s, cfg, legal, gx, gy, dist, queue):
+    """The move-head index that brings the player nearest (gx, gy) this tick: the legal walk or run whose
+    end has the fewest walk steps left to the goal (around the pillars), a walk before a run of the same
+    result, a run only with ``RUN_ENERGY_MIN`` energy. The one place that knows the move head's layout."""
+    p = s.p
+    if p.x == gx and p.y == gy:
+        return 0
+    walk_distances(s, cfg, gx, gy, dist, queue)
+    best, pick = 1e18, 0
+    for mv in range(ST.NUM_MOVES):
+        if not legal[_HEAD_OFFSET[ST.H_MOVE] + mv]:
+            continue
+        if mv >= _FIRST_RUN and p.run_energy < RUN_ENERGY_MIN:
+            continue
+        x = p.x + cfg.move_dx[mv, 0] + cfg.move_dx[mv, 1]
+        y = p.y + cfg.move_dy[mv, 0] + cfg.move_dy[mv, 1]
+        ex, ey = abs(x - gx), abs(y - gy)
+        score = 10.0 * dist[x, y] + 0.1 * (ex * ex + ey * ey) + (0.5 if mv >= _FIRST_RUN else 0.0)
+        if score < best:
+            best, pick = score, mv
+    return pick
+
+
+# ---- 5. supplies ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def choose_drink(s, cfg, legal):
+    p = s.p
+    off = _HEAD_OFFSET[ST.H_DRINK]
+    brew, restore = off + 1 + ST.SUP_BREW, off + 1 + ST.SUP_RESTORE
+    bastion, stamina = off + 1 + ST.SUP_BASTION, off + 1 + ST.SUP_STAMINA
+    if p.levels[PRAYER] < PRAYER_CRITICAL and p.levels[HITPOINTS] > HP_CRITICAL and legal[restore]:
+        return 1 + ST.SUP_RESTORE
+    if p.levels[HITPOINTS] <= BREW_AT and legal[brew]:
+        return 1 + ST.SUP_BREW
+    if (p.levels[PRAYER] < RESTORE_PRAYER or p.levels[RANGED] <= p.base_levels[RANGED] - RESTORE_RANGED) \
+            and legal[restore]:
+        return 1 + ST.SUP_RESTORE
+    fighting = s.next_wave_in == 0 and M.monsters_alive(s) > 0
+    if fighting and p.levels[RANGED] <= p.base_levels[RANGED] and legal[bastion]:
+        return 1 + ST.SUP_BASTION
+    if p.run_energy < STAMINA_AT and p.stamina_ticks <= 0 and legal[stamina]:
+        return 1 + ST.SUP_STAMINA
+    return ST.DRINK_NONE
+
+
+# ---- the decision ---------------------------------------------------------------------------------------------
+@njit(cache=True)
+def decide(s, cfg, legal_rows, dist, queue, out):
+    """Write the solver's action row for state ``s`` into ``out`` (every option legal under the mask; heads
+    it does not know stay 0)."""
+    out[:] = 0
+    legal_actions(s, cfg, legal_rows)
+    legal = legal_rows[0]
+    out[ST.H_OVERHEAD] = choose_overhead(s, cfg, legal)
+    out[ST.H_DRINK] = choose_drink(s, cfg, legal)
+    rigour = (np.uint32(s.p.active_prayers) & np.uint32(cfg.offensive)) != 0
+    focus = best_target(s, cfg, False, legal)
+    shot = best_target(s, cfg, True, legal)
+    gx, gy, best = choose_tile(s, cfg, focus, dist, queue)
+    here = tile_cost(s, cfg, s.p.x, s.p.y, focus, 0)
+    if shot >= 0 and (here - best < HOLD_FIRE or dist[gx, gy] > HOLD_FIRE_STEPS):
+        out[ST.H_ATTACK] = 1 + shot
+        if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
+            out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
+        return
+    if rigour and s.p.attack_timer > 1:
+        out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
+    if M.monsters_alive(s) == 0 or s.next_wave_in > 0:
+        return                                # between waves: stay
+    if focus >= 0 and not shootable_from(s, cfg, focus, gx, gy) and best > -BONUS_SHOOT + COST_SEEN:
+        # nothing to shoot from any tile near: walk toward the monster first in the kill order
+        m = s.monsters[focus]
+        gx, gy = np.int64(m.x), np.int64(m.y)
+    out[ST.H_MOVE] = move_to(s, cfg, legal, gx, gy, dist, queue)
+
+
+@njit(cache=True)
+def solver_actions(states, configs, out):
+    """The solver's actions for every env: ``out`` is int64 [envs, heads] (``env.step``'s shape)."""
+    cfg = configs[0]
+    legal_rows = np.zeros((1, ST.MASK_SIZE), dtype=np.bool_)
+    dist = np.zeros((cfg.maps.shape[1], cfg.maps.shape[2]), dtype=np.int32)
+    queue = np.zeros(dist.size, dtype=np.int64)
+    for i in range(states.shape[0]):
+        decide(states[i], cfg, legal_rows, dist, queue, out[i])

@@ -1,0 +1,135 @@
+"""What ``osrs-rl audit`` checks an Inferno policy against (``osrs_rl.runtime.truth``), read from the records only.
+
+- Reference map: the arena floor as the game's collision data records it: the RuneLite plugin "Shortest
+  Path" (github Skretzo/shortest-path) ``src/main/resources/collision-map.zip`` @ e3dc7c5a (2026-07-23),
+  dumped from the OSRS cache, decoded with ``scripts/collision_map.py --x 2256 2286 --y 5328 5372`` (region
+  9043, plane 0): walkable exactly world x 2257..2285, y 5329..5358, nothing else in the grid's window
+  (``_DUMP_ROWS`` below, north to south). It agrees with InfernoTrainer's invisible blockers (reference
+  section 1), reached here from the game's data, not from ``arena.py``. The pillars are NPCs ("Rocky
+  support", id 7709), absent from the dump: their tiles are walkable floor once they fall, so the map keeps
+  them; while they stand they block sight (checked per attack below) and movement.
+- The player's tile is ``p.x, p.y`` after the tick: it moves before it shoots (mechanics tick phase 4), so a
+  shot is made from there.
+- An attack started this tick is the player's ``EV_ATTACK`` in the tick's event buffer (core.events), its
+  target a monster slot (``state.ENT_MONSTER + k``); the target's kind is the slot's kind.
+- ``target_attackable``, by the reference's rules, on the record after the tick (monsters move before the
+  player shoots and nothing dies between): the monster is alive and above ground (a digging Jal-ImKot cannot
+  be attacked: InfernoTrainer JalImKot.ts), within the twisted bow's 10 tiles (OSRS wiki "Twisted bow":
+  attack range 10) and seen along core.line_of_sight's ray over flags built here from the reference map and
+  the standing pillars' tiles (blert-io/plugin ``Pillar.java`` world tiles, 3x3), not the kernel's maps.
+- ``attackable``: some monster is attackable so by the same rules from the player's tile (no windows:
+  ``window`` None).
+- Damage by source: the change of the ``damage_taken`` tallies by the kind that dealt it (metrics
+  ``taken_<kind>``) and the pillars' collapse damage (``collapse_damage``); every one can hurt (nibblers only
+  once no pillar stands, but they can).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+from osrs_rl.core import collision as C
+from osrs_rl.core.events import EV_ATTACK, live_events
+from osrs_rl.core.line_of_sight import has_line_of_sight
+from osrs_rl.runtime.truth import Truth
+
+from . import state as ST
+from . import view as V
+
+ORIGIN = (2256, 5328)                 # world tile of local (0, 0) (reference section 1)
+GRID = (31, 45)                       # local x 0..30, y 0..44: world x 2256..2286, y 5328..5372
+# the dump's rows north (world y 5372) to south (5328), "." walkable, "#" blocked (module docstring)
+_DUMP_ROWS = ("#" * 31,) * 14 + ("#" + "." * 29 + "#",) * 30 + ("#" * 31,)
+PILLARS_WORLD = ((2257, 5349), (2274, 5351), (2267, 5335))   # blert-io/plugin Pillar.java, south-west tiles
+PILLAR_SIZE = 3
+BOW_RANGE = 10                        # OSRS wiki "Twisted bow": attack range 10
+
+DAMAGE_METRICS = tuple("taken_" + ST.KIND_NAMES[k] for k in V.TALLY_KINDS) + ("collapse_damage",)
+SUPPLY_METRICS = tuple(n + "s_used" for n in ST.SUPPLY_NAMES)     # brews_used, ... (view.METRIC_NAMES)
+
+
+@cache
+def _walkable() -> np.ndarray:
+    w = np.zeros(GRID, dtype=bool)
+    for row, line in enumerate(_DUMP_ROWS):
+        y = GRID[1] - 1 - row
+        for x, c in enumerate(line):
+            w[x, y] = c == "."
+    w.setflags(write=False)
+    return w
+
+
+def reference_walkable(cfg) -> np.ndarray:
+    return _walkable()
+
+
+@cache
+def _flags(standing: int) -> np.ndarray:
+    """core.collision flags: off the reference floor blocks movement and sight; each standing pillar (bit k
+    of ``standing``) blocks both."""
+    flags = np.where(_walkable(), 0, C.BLOCKED | C.BLOCKS_LOS).astype(C.FLAGS_DTYPE)
+    for k, (wx, wy) in enumerate(PILLARS_WORLD):
+        if standing >> k & 1:
+            C.add_block(flags, wx - ORIGIN[0], wy - ORIGIN[1], PILLAR_SIZE, PILLAR_SIZE, blocks_los=True)
+    flags.setflags(write=False)
+    return flags
+
+
+@cache
+def _kind_sizes() -> tuple[int, ...]:
+    from osrs_rl.data.tables import npcs
+
+    table = npcs()
+    return tuple(int(table.records[table.find(name)]["size"]) for name in ST.KIND_NPC)
+
+
+def attackable_from(s, k: int, x: int, y: int) -> bool:
+    """Monster slot ``k`` of record ``s`` can be shot from (x, y) by the reference's rules."""
+    m = s["monsters"][k]
+    if int(m["state"]) != ST.SLOT_ALIVE or int(m["dig_left"]) > 0 or int(m["kind"]) == ST.K_SHIELD:
+        return False
+    standing = sum(1 << p for p in range(len(PILLARS_WORLD)) if int(s["pillar_hp"][p]) > 0)
+    size = _kind_sizes()[int(m["kind"])]
+    return bool(has_line_of_sight(_flags(standing), x, y, 1, int(m["x"]), int(m["y"]), size, BOW_RANGE))
+
+
+def player_attack(s):
+    """The player's attack started in the tick that produced ``s`` (its event), or None."""
+    for e in live_events(s):
+        if int(e["kind"]) == EV_ATTACK and int(e["source"]) == ST.ENT_PLAYER:
+            return e
+    return None
+
+
+def tick(previous, s, cfg, agent: int = 0) -> dict:
+    x, y = int(s["p"]["x"]), int(s["p"]["y"])
+    attack = player_attack(s)
+    target, target_ok = "", True
+    if attack is not None:
+        k = int(attack["target"]) - ST.ENT_MONSTER
+        if 0 <= k < ST.MONSTER_SLOTS:
+            target = ST.KIND_NAMES[int(s["monsters"][k]["kind"])]
+            target_ok = attackable_from(s, k, x, y)
+        else:
+            target, target_ok = "other", False          # the player only ever shoots monsters
+    any_ok = any(attackable_from(s, k, x, y) for k in range(ST.MONSTER_SLOTS))
+    taken = s["damage_taken"].astype(np.int64) - previous["damage_taken"].astype(np.int64)
+    damage = {"taken_" + ST.KIND_NAMES[k]: int(taken[k]) for k in V.TALLY_KINDS}
+    damage["collapse_damage"] = int(s["collapse_damage"]) - int(previous["collapse_damage"])
+    return {"x": x, "y": y, "attack": attack is not None, "target": target, "target_attackable": target_ok,
+            "attackable": any_ok, "window_tick": None, "damage": damage}
+
+
+TRUTH = Truth(
+    reference_walkable=reference_walkable,
+    tick=tick,
+    damage_metrics=DAMAGE_METRICS,
+    supply_metrics=SUPPLY_METRICS,
+    window=None,
+    reference="the game's collision data of region 9043 (RuneLite plugin Shortest Path's collision-map.zip "
+              "@ e3dc7c5a, dumped from the OSRS cache): floor world x 2257..2285, y 5329..5358; pillars "
+              "(NPCs, not in the dump) from blert-io/plugin Pillar.java",
+    origin=ORIGIN,
+)
