@@ -401,7 +401,10 @@ def _blob_turn(s, cfg, k, sees):
     scan reads the player's overhead and sets the timer to 3; 3 ticks later it fires the style the overhead
     does not block (Missiles -> magic, Magic -> ranged, neither -> 50/50 drawn when it fires: InfernoTrainer
     JalAk.attackStyleForNewAttack; RuneLite InfernoNPC.gameTick marks it UNKNOWN at the scan), even without
-    sight, where a pillar in the way takes it. Returns the prayer score of an attack."""
+    sight, where a pillar in the way takes it. A player who left its range with no pillar in the way is not
+    shot at: the shot is dropped and the blob scans again when it next sees the player [M: an NPC attacks only
+    a target within its attack range, RuneLite InfernoNPC.Type range 15; APPROXIMATION: InfernoTrainer fires
+    it anyway, and no source says whether the game keeps the scan]. Returns the prayer score of an attack."""
     m = s.monsters[k]
     if sees and (m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 0)):
         over = PI.overhead_style(s.p)
@@ -429,6 +432,8 @@ def _blob_turn(s, cfg, k, sees):
             _pillar_takes(s, cfg, k, style, pillar)
             m.attack_timer = BLOB_SCAN_DELAY
             return 0
+        if style != STYLE_MELEE:
+            return 0                      # out of its range, nothing in the way: no shot, a new scan on sight
     score = monster_attack(s, cfg, k, style)
     m.attack_timer = BLOB_SCAN_DELAY
     return score

@@ -225,11 +225,11 @@ def priority(s, cfg, m):
 
 @njit(cache=True)
 def shootable_from(s, cfg, k, x, y):
-    """The bow reaches monster ``k`` from (x, y) over the standing pillars (timer aside)."""
+    """The worn weapon reaches monster ``k`` from (x, y) over the standing pillars (timer aside)."""
     m = s.monsters[k]
     if m.state != ST.SLOT_ALIVE or m.dig_left > 0:
         return False
-    return has_line_of_sight(M.arena_map(s, cfg), x, y, 1, m.x, m.y, M.size_of(cfg, m), cfg.gear_range)
+    return has_line_of_sight(M.arena_map(s, cfg), x, y, 1, m.x, m.y, M.size_of(cfg, m), cfg.set_range[s.gear_set])
 
 
 @njit(cache=True)

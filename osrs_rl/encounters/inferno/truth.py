@@ -14,9 +14,11 @@
   target a monster slot (``state.ENT_MONSTER + k``); the target's kind is the slot's kind.
 - ``target_attackable``, by the reference's rules, on the record after the tick (monsters move before the
   player shoots and nothing dies between): the monster is alive and above ground (a digging Jal-ImKot cannot
-  be attacked: InfernoTrainer JalImKot.ts), within the twisted bow's 10 tiles (OSRS wiki "Twisted bow":
-  attack range 10) and seen along core.line_of_sight's ray over flags built here from the reference map and
-  the standing pillars' tiles (blert-io/plugin ``Pillar.java`` world tiles, 3x3), not the kernel's maps.
+  be attacked: InfernoTrainer JalImKot.ts), within the range of what it attacked with (a spell: 10 tiles,
+  OSRS wiki "Attack range"; a ranged weapon: the worn weapon's wiki attack range, osrs_rl/data/items.json,
+  e.g. the twisted bow's 10, the blowpipe's 5) and seen along core.line_of_sight's ray over flags built
+  here from the reference map and the standing pillars' tiles (blert-io/plugin ``Pillar.java`` world
+  tiles, 3x3), not the kernel's maps.
 - ``attackable``: some monster is attackable so by the same rules from the player's tile (no windows:
   ``window`` None).
 - Damage by source: the change of the ``damage_taken`` tallies by the kind that dealt it (metrics
@@ -44,7 +46,7 @@ GRID = (31, 45)                       # local x 0..30, y 0..44: world x 2256..22
 _DUMP_ROWS = ("#" * 31,) * 14 + ("#" + "." * 29 + "#",) * 30 + ("#" * 31,)
 PILLARS_WORLD = ((2257, 5349), (2274, 5351), (2267, 5335))   # blert-io/plugin Pillar.java, south-west tiles
 PILLAR_SIZE = 3
-BOW_RANGE = 10                        # OSRS wiki "Twisted bow": attack range 10
+SPELL_RANGE = 10                      # OSRS wiki "Attack range": combat spells reach 10 tiles
 
 DAMAGE_METRICS = tuple("taken_" + ST.KIND_NAMES[k] for k in V.TALLY_KINDS) + ("collapse_damage",)
 SUPPLY_METRICS = tuple(n + "s_used" for n in ST.SUPPLY_NAMES)     # brews_used, ... (view.METRIC_NAMES)
@@ -85,14 +87,36 @@ def _kind_sizes() -> tuple[int, ...]:
     return tuple(int(table.records[table.find(name)]["size"]) for name in ST.KIND_NPC)
 
 
-def attackable_from(s, k: int, x: int, y: int) -> bool:
-    """Monster slot ``k`` of record ``s`` can be shot from (x, y) by the reference's rules."""
+@cache
+def _item_range(item: int) -> int:
+    from osrs_rl.data.tables import items
+
+    return int(items().records[item]["attack_range"]) if item >= 0 else 1
+
+
+def weapon_range(s, style: int | None = None) -> int:
+    """The reach of the player's attack in record ``s``: a spell's 10 tiles for a magic attack (``style``, a
+    pending-hit STYLE_*), else the worn weapon's attack range; with no attack (``style`` None), a weapon listed
+    with range 1 (a wand, a staff: the sets that autocast) reaches as its spell does."""
+    from osrs_rl.core.equipment import WEAPON
+    from osrs_rl.core.pending_hits import STYLE_MAGIC
+
+    if style == STYLE_MAGIC:
+        return SPELL_RANGE
+    reach = _item_range(int(s["p"]["equipment"][WEAPON]))
+    return max(reach, SPELL_RANGE) if style is None and reach <= 1 else reach   # a staff autocasts
+
+
+def attackable_from(s, k: int, x: int, y: int, reach: int | None = None) -> bool:
+    """Monster slot ``k`` of record ``s`` can be attacked from (x, y) by the reference's rules, ``reach``
+    tiles away at most (default: the worn weapon's, ``weapon_range``)."""
+    reach = weapon_range(s) if reach is None else reach
     m = s["monsters"][k]
     if int(m["state"]) != ST.SLOT_ALIVE or int(m["dig_left"]) > 0 or int(m["kind"]) == ST.K_SHIELD:
         return False
     standing = sum(1 << p for p in range(len(PILLARS_WORLD)) if int(s["pillar_hp"][p]) > 0)
     size = _kind_sizes()[int(m["kind"])]
-    return bool(has_line_of_sight(_flags(standing), x, y, 1, int(m["x"]), int(m["y"]), size, BOW_RANGE))
+    return bool(has_line_of_sight(_flags(standing), x, y, 1, int(m["x"]), int(m["y"]), size, reach))
 
 
 def player_attack(s):
@@ -111,7 +135,7 @@ def tick(previous, s, cfg, agent: int = 0) -> dict:
         k = int(attack["target"]) - ST.ENT_MONSTER
         if 0 <= k < ST.MONSTER_SLOTS:
             target = ST.KIND_NAMES[int(s["monsters"][k]["kind"])]
-            target_ok = attackable_from(s, k, x, y)
+            target_ok = attackable_from(s, k, x, y, weapon_range(s, int(attack["style"])))
         else:
             target, target_ok = "other", False          # the player only ever shoots monsters
     any_ok = any(attackable_from(s, k, x, y) for k in range(ST.MONSTER_SLOTS))

@@ -225,6 +225,23 @@ def test_a_blob_attack_without_a_line_hits_the_pillar_in_the_way():
     assert int(env.states[0]["pillar_damage"]) == hp - int(env.states[0]["pillar_hp"][1])
 
 
+def test_a_blob_does_not_shoot_a_player_who_left_its_range():
+    """Scanned at 11 tiles, the player runs to 21 tiles away with no pillar between: no shot reaches the
+    player (an NPC attacks only a target in its 15-tile range); the blob scans again once it sees the player.
+    Regression: the shot used to be fired from any distance."""
+    env = inferno()
+    empty_arena(env, player=(25, 15))
+    keeper(env)
+    put(env, 0, ST.K_BLOB, 25, 26)
+    env.step(act())                                             # the scan, in sight at 11 tiles
+    assert int(env.states[0]["monsters"][0]["scan"]) >= 0
+    env.states[0]["p"]["y"] = 5                                 # 21 tiles south, the column clear of pillars
+    commit(env)
+    assert attack_ticks(env, 5) == []                           # the blob closes 1 tile a tick: still beyond 15
+    assert int(env.states[0]["monster_attacks"]) == 0 and int(env.states[0]["pillar_damage"]) == 0
+    assert int(env.states[0]["monsters"][0]["scan"]) == -1
+
+
 def test_a_dead_blob_splits_into_three_bloblets():
     env = inferno()
     empty_arena(env, player=(12, 14))
@@ -378,7 +395,7 @@ def golden_hash(ticks=300):
 
 
 # Changing this hash changes the simulation: explain why in the commit that updates it.
-GOLDEN = "06156d36074b020c"
+GOLDEN = "33f32d62d4168d97"
 
 
 def test_golden_trace():

@@ -66,8 +66,24 @@ def test_a_planted_shot_behind_a_pillar_is_flagged():
 def test_a_planted_shot_out_of_range_or_at_a_digging_meleer_is_flagged():
     env, before, after = _shot()
     far = after.copy()
-    far["monsters"][0]["y"] = 12 + T.BOW_RANGE + 1   # 11 tiles north: beyond the bow's 10
+    assert T.weapon_range(far) == 10                 # the twisted bow (OSRS wiki: attack range 10)
+    far["monsters"][0]["y"] = 12 + 10 + 1            # 11 tiles north: beyond the bow's 10
     assert not T.tick(before, far, env.config[0])["target_attackable"]
+
+
+def test_the_reach_is_the_worn_weapons():
+    """A blowpipe shot reaches 5 tiles, a spell 10 (OSRS wiki "Toxic blowpipe", "Attack range")."""
+    from osrs_rl.core.equipment import WEAPON
+    from osrs_rl.core.pending_hits import STYLE_MAGIC
+    from osrs_rl.data.tables import items
+
+    env, before, after = _shot()
+    rec = after.copy()
+    rec["p"]["equipment"][WEAPON] = items().find("Toxic blowpipe (Charged)")
+    assert T.weapon_range(rec) == 5
+    assert T.weapon_range(rec, STYLE_MAGIC) == 10
+    rec["p"]["equipment"][WEAPON] = items().find("Kodai wand")
+    assert T.weapon_range(rec) == 10                 # a wand or staff: its autocast spell
     dug = after.copy()
     dug["monsters"][0]["dig_left"] = 3
     assert not T.tick(before, dug, env.config[0])["target_attackable"]
