@@ -29,6 +29,7 @@ from osrs_rl.core import prayers as P
 from osrs_rl.core import specials as SP
 from osrs_rl.core import styles as S
 from osrs_rl.core.consumables import load_consumables
+from osrs_rl.core.line_of_sight import sight_tables
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
@@ -143,6 +144,15 @@ def _move_table(flags, dx, dy, out):
 
 
 @cache
+def sight() -> np.ndarray:
+    """core.line_of_sight.sight_tables of ``arena_tables``' maps: the answer of every ray on each (built once
+    a process, about a second)."""
+    table = sight_tables(arena_tables()[0])
+    table.setflags(write=False)
+    return table
+
+
+@cache
 def arena_tables() -> tuple[np.ndarray, np.ndarray]:
     """(maps, move_ok): the collision map for each set of standing pillars and, on each, the moves legal
     from every walkable tile."""
@@ -162,6 +172,7 @@ def _fill_arena(cfg) -> None:
     maps, ok = arena_tables()
     cfg["maps"] = maps
     cfg["move_ok"] = ok
+    cfg["sight"] = sight()
     for m, (a, b) in enumerate(move_steps()):
         cfg["move_dx"][m] = (a[0], b[0])
         cfg["move_dy"][m] = (a[1], b[1])

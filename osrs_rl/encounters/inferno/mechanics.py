@@ -73,7 +73,7 @@ from osrs_rl.core.events import (
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_delay
 from osrs_rl.core.hit_events import queue_tracked_hit, record_hit_landed
-from osrs_rl.core.line_of_sight import has_line_of_sight
+from osrs_rl.core.line_of_sight import table_line_of_sight
 from osrs_rl.core.movement import in_melee_reach, npc_unstack_step, overlaps
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
@@ -152,6 +152,13 @@ def arena_map(s, cfg):
 
 
 @njit(cache=True)
+def sees(s, cfg, x0, y0, size0, x1, y1, size1, reach):
+    """core.line_of_sight.has_line_of_sight over the standing pillars, read from the precomputed table of
+    their map (cfg.sight: the same answers, core.line_of_sight.table_line_of_sight)."""
+    return table_line_of_sight(cfg.sight[pillar_mask(s)], A.GRID_W, A.GRID_H, x0, y0, size0, x1, y1, size1, reach)
+
+
+@njit(cache=True)
 def size_of(cfg, m):
     return np.int64(cfg.kind_size[m.kind])
 
@@ -176,7 +183,7 @@ def monster_sees(s, cfg, m, tx, ty, tsize):
     reach = cfg.kind_range[m.kind]
     if reach <= 1:
         return in_melee_reach(m.x, m.y, size, tx, ty, tsize)
-    return has_line_of_sight(arena_map(s, cfg), tx, ty, tsize, m.x, m.y, size, reach)
+    return sees(s, cfg, tx, ty, tsize, m.x, m.y, size, reach)
 
 
 @njit(cache=True)
@@ -312,7 +319,7 @@ def blocking_pillar(s, cfg, k):
     for p in range(A.NUM_PILLARS):
         if s.pillar_hp[p] <= 0:
             continue
-        if has_line_of_sight(cfg.maps[1 << p], s.p.x, s.p.y, 1, m.x, m.y, size, 1 << 14):
+        if table_line_of_sight(cfg.sight[1 << p], A.GRID_W, A.GRID_H, s.p.x, s.p.y, 1, m.x, m.y, size, 1 << 14):
             continue
         d = edge_distance(m.x, m.y, size, cfg.pillar_xy[p, 0], cfg.pillar_xy[p, 1], A.PILLAR_SIZE)
         if d < best_d:
@@ -825,7 +832,7 @@ def can_attack(s, cfg, k):
     m = s.monsters[k]
     if m.state != ST.SLOT_ALIVE or m.kind == ST.K_SHIELD or m.dig_left > 0:
         return False
-    return has_line_of_sight(arena_map(s, cfg), s.p.x, s.p.y, 1, m.x, m.y, size_of(cfg, m),
+    return sees(s, cfg, s.p.x, s.p.y, 1, m.x, m.y, size_of(cfg, m),
                              cfg.set_range[s.gear_set])
 
 

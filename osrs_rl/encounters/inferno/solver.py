@@ -48,7 +48,6 @@ from numba import njit
 
 from osrs_rl.core import prayers as P
 from osrs_rl.core.hit_delay import edge_distance
-from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.movement import in_melee_reach
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE
 from osrs_rl.core.player_input import has_prayer
@@ -229,7 +228,7 @@ def shootable_from(s, cfg, k, x, y):
     m = s.monsters[k]
     if m.state != ST.SLOT_ALIVE or m.dig_left > 0:
         return False
-    return has_line_of_sight(M.arena_map(s, cfg), x, y, 1, m.x, m.y, M.size_of(cfg, m), cfg.set_range[s.gear_set])
+    return M.sees(s, cfg, x, y, 1, m.x, m.y, M.size_of(cfg, m), cfg.set_range[s.gear_set])
 
 
 @njit(cache=True)

@@ -58,6 +58,8 @@ SPEC = EncounterSpec(
     state_bounds=ST.STATE_BOUNDS,
     outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks"),
     scene=scene,                          # replay render, view, play
+    # issue 17's benchmark: random legal play started in waves 50-66 (the fullest waves, every kind at once)
+    bench_configs=(("waves 50-66", {"band_weight_4": 1.0}),),
     scripted_policies=(SOLVER,),
     truth=TRUTH,                          # osrs-rl audit
 )

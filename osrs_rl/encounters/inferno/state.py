@@ -20,6 +20,7 @@ from osrs_rl.core.combatant import COMBATANT_DTYPE, NPC_DTYPE
 from osrs_rl.core.consumables import NUM_COLS as CONSUMABLE_COLS
 from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.events import EVF_ENCOUNTER, event_fields
+from osrs_rl.core.line_of_sight import sight_table_shape
 from osrs_rl.core.pending_hits import HIT_DTYPE, HIT_LANDED, STYLE_TYPELESS
 from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
@@ -236,6 +237,8 @@ CONFIG_FIELDS = (
     # ---- derived: the arena (loadouts.fill_config)
     ConfigField("maps", np.uint16, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),     # by standing pillars
     ConfigField("move_ok", np.uint32, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),  # bit m: move m legal
+    # core.line_of_sight.sight_table of each map: every ray over the standing pillars, precomputed
+    ConfigField("sight", np.uint64, shape=(NUM_MASKS, *sight_table_shape(A.GRID_W, A.GRID_H)), derived=True),
     ConfigField("move_dx", np.int8, shape=(NUM_MOVES, 2), derived=True),                     # per step (1 or 2)
     ConfigField("move_dy", np.int8, shape=(NUM_MOVES, 2), derived=True),
     ConfigField("pillar_xy", np.int16, shape=(A.NUM_PILLARS, 2), derived=True),

@@ -401,3 +401,34 @@ GOLDEN = "33f32d62d4168d97"
 def test_golden_trace():
     assert golden_hash() == GOLDEN
 
+
+
+def test_the_sight_table_answers_as_the_rays_do():
+    """mechanics.sees reads cfg.sight; on every set of standing pillars it gives has_line_of_sight's answer
+    from player tiles to monster footprints of every size (the table is a cache, never a rule of its own)."""
+    from numba import njit
+
+    from osrs_rl.core.line_of_sight import has_line_of_sight
+    from osrs_rl.encounters.inferno import mechanics as M
+
+    @njit
+    def disagreements(s, cfg, xs, ys, tx, ty, sizes, reach):
+        bad = 0
+        for mask in range(ST.NUM_MASKS):
+            for p in range(A.NUM_PILLARS):
+                s.pillar_hp[p] = A.PILLAR_HP if mask >> p & 1 else 0
+            for i in range(xs.shape[0]):
+                got = M.sees(s, cfg, xs[i], ys[i], 1, tx[i], ty[i], sizes[i], reach[i])
+                want = has_line_of_sight(cfg.maps[mask], xs[i], ys[i], 1, tx[i], ty[i], sizes[i], reach[i])
+                bad += got != want
+        return bad
+
+    env = inferno()
+    rng = np.random.default_rng(3)
+    n = 4000
+    xs, ys = rng.integers(1, 30, n), rng.integers(1, 31, n)
+    sizes = rng.integers(1, 6, n)
+    tx, ty = rng.integers(0, 31 - sizes), rng.integers(0, 45 - sizes)
+    reach = rng.choice([1, 4, 10, 15, 1 << 14], n)
+    s = env.states[0].copy()
+    assert disagreements(s, env.config[0], xs, ys, tx, ty, sizes, reach) == 0
