@@ -350,7 +350,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     if o is not None:
         parts = [f"success {o.success}"] + ([f"failure {', '.join(o.failure)}"] if o.failure else []) + (
             [f"timeout {o.timeout}"] if o.timeout else []) + ([f"other {', '.join(o.other)}"] if o.other else []) + (
-            [f"length {o.length}"] if o.length else [])
+            [f"length {o.length}"] if o.length else []) + ([f"progress {o.progress}"] if o.progress else [])
         say("outcome: " + "; ".join(parts), markup=False)
     else:
         say("outcome: not declared (evaluation cannot count wins)", markup=False)

@@ -152,9 +152,11 @@ class Outcome:
     ``success`` is 1 for a win (``won``, ``killed``, whatever the encounter calls it); each of
     ``failure`` is 1 for a loss (``lost``, ``died``); ``timeout`` is 1 when the episode was cut at its
     tick limit; ``other`` are further endings (a ``draw``); ``length`` is the metric holding the
-    episode's ticks. A spec naming a metric it does not have is refused when it is built. Training
-    logs (the rates), evaluation (win rate and its interval), the replay's outcome word, the viewer
-    and the audit all read this declaration; nothing guesses by metric name.
+    episode's ticks; ``progress``, for a long fight, the metric saying how far an episode got (the
+    Inferno's ``final_wave``), whose mean and median evaluations print. A spec naming a metric it does
+    not have is refused when it is built. Training logs (the rates), evaluation (win rate and its
+    interval), the replay's outcome word, the viewer and the audit all read this declaration; nothing
+    guesses by metric name.
 
     >>> Outcome(success="killed", failure="died", timeout="timed_out", length="ticks").flags
     ('killed', 'died', 'timed_out')
@@ -165,6 +167,7 @@ class Outcome:
     timeout: str | None = None
     other: tuple[str, ...] | str = ()
     length: str | None = None
+    progress: str | None = None
 
     def __post_init__(self):
         for what in ("failure", "other"):           # one name may be given as a plain string
@@ -174,8 +177,10 @@ class Outcome:
         flags = self.flags
         if len(set(flags)) != len(flags):
             raise ValueError(f"outcome names a metric twice: {flags}")
-        if self.length is not None and self.length in flags:
-            raise ValueError(f"outcome length {self.length!r} is also one of its 0/1 flags {flags}")
+        for what in ("length", "progress"):
+            name = getattr(self, what)
+            if name is not None and name in flags:
+                raise ValueError(f"outcome {what} {name!r} is also one of its 0/1 flags {flags}")
 
     @property
     def flags(self) -> tuple[str, ...]:
@@ -184,8 +189,8 @@ class Outcome:
 
     @property
     def metrics(self) -> tuple[str, ...]:
-        """Every metric the declaration names (the flags, then the length)."""
-        return self.flags + ((self.length,) if self.length else ())
+        """Every metric the declaration names (the flags, then the length and the progress)."""
+        return self.flags + ((self.length,) if self.length else ()) + ((self.progress,) if self.progress else ())
 
     def columns(self, metric_names) -> dict[str, int]:
         """Each named metric's index in ``metric_names`` (a row of ``VecEnv.finished_last_step``)."""

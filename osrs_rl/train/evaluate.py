@@ -42,6 +42,9 @@ class EvalRow:
     mean_ticks: float
     mean_return: float
     loss_rate: float = float("nan")     # nan when the encounter declares no failure metric
+    progress: str = ""                  # the outcome's progress metric (the Inferno's final wave), "" for none
+    progress_mean: float = float("nan")
+    progress_median: float = float("nan")
 
 
 def declared_outcome(spec):
@@ -123,6 +126,9 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     won = np.zeros(episodes)
     lost = np.zeros(episodes)
     ticks = np.zeros(episodes)
+    progressed = np.zeros(episodes)
+    outcome = declared_outcome(spec)
+    progress_col = list(spec.metric_names).index(outcome.progress) if outcome.progress else None
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
     while not done.all():
@@ -135,13 +141,17 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
             ids, env_metrics = env.finished_last_step()
             fresh = ~done[ids]
             won[ids[fresh]], lost[ids[fresh]], ticks[ids[fresh]] = outcome_columns(spec, env_metrics[fresh])
+            if progress_col is not None:
+                progressed[ids[fresh]] = env_metrics[fresh][:, progress_col]
             done |= ended
             if progress is not None:
                 progress(int(done.sum()), episodes)
     low, high = wilson(float(won.sum()), episodes)
     return EvalRow(str(opponent) if opponent is not None else "default", episodes, float(won.mean()), low, high,
                    float(ticks.mean()), float(returns.mean()),
-                   float(lost.mean()) if has_failure else float("nan"))
+                   float(lost.mean()) if has_failure else float("nan"), outcome.progress or "",
+                   *((float(progressed.mean()), float(np.median(progressed))) if progress_col is not None
+                     else (float("nan"), float("nan"))))
 
 
 def evaluate(policy: Policy, episodes: int = 256, opponents=None, seed: int = 0, greedy: bool = False,
@@ -193,12 +203,16 @@ def print_table(rows: list[EvalRow], console=None, title: str = "evaluation") ->
     if not console.is_terminal:
         console = Console(width=max(console.width, 120))     # logs and pipes get whole rows, not cut ones
     table = Table(title=title)
-    for col in ("opponent", "episodes", "win rate", "95 % interval", "loss rate", "mean ticks", "mean return"):
-        table.add_column(col, justify="right")
+    progress = next((r.progress for r in rows if r.progress), "")
+    extra = (f"mean {progress}", f"median {progress}") if progress else ()
+    for col in ("opponent", "episodes", "win rate", "95 % interval", "loss rate", "mean ticks", "mean return", *extra):
+        table.add_column(col.replace("_", " "), justify="right")
     for r in rows:
         loss = "-" if np.isnan(r.loss_rate) else f"{100 * r.loss_rate:.1f} %"
+        more = (f"{r.progress_mean:.1f}", f"{r.progress_median:.1f}") if progress else ()
         table.add_row(r.opponent, str(r.episodes), f"{100 * r.win_rate:.1f} %",
-                      f"{100 * r.low:.1f}-{100 * r.high:.1f} %", loss, f"{r.mean_ticks:.0f}", f"{r.mean_return:.3f}")
+                      f"{100 * r.low:.1f}-{100 * r.high:.1f} %", loss, f"{r.mean_ticks:.0f}", f"{r.mean_return:.3f}",
+                      *more)
     console.print(table)
 
 

@@ -38,6 +38,8 @@ class ScriptedRow:
     median_ticks_to_win: float
     losses: int
     timeouts: int
+    progress_mean: float = float("nan")     # the outcome's progress metric (nan: the encounter has none)
+    progress_median: float = float("nan")
     damage_taken: dict = field(default_factory=dict)      # each damage metric -> mean per episode
     supplies_used: dict = field(default_factory=dict)     # each supply metric -> mean per episode
 
@@ -94,6 +96,8 @@ def _row(spec, label: str, metrics: np.ndarray) -> ScriptedRow:
         median_ticks_to_win=float(np.median(to_win)) if len(to_win) else float("nan"),
         losses=int(lost.sum()),
         timeouts=int(metrics[:, col[outcome.timeout]].sum()) if outcome.timeout else 0,
+        progress_mean=float(metrics[:, col[outcome.progress]].mean()) if outcome.progress else float("nan"),
+        progress_median=float(np.median(metrics[:, col[outcome.progress]])) if outcome.progress else float("nan"),
         damage_taken={m: float(metrics[:, col[m]].mean()) for m in (truth.damage_metrics if truth else ())},
         supplies_used={m: float(metrics[:, col[m]].mean()) for m in (truth.supply_metrics if truth else ())})
 
@@ -133,12 +137,14 @@ def print_scripted_table(spec, rows: list[ScriptedRow], rows_by: str | None, con
     main = Table(title=title)
     columns = [head, "episodes", f"{win} rate", "95 % interval", f"mean ticks when {win}", f"median ticks when {win}"]
     columns += [" / ".join(outcome.failure) or "losses"] + ([outcome.timeout] if outcome.timeout else [])
+    columns += [f"mean {outcome.progress}", f"median {outcome.progress}"] if outcome.progress else []
     for c in columns:
         main.add_column(c.replace("_", " "), justify="right")
     for r in rows:
         main.add_row(r.row, str(r.episodes), f"{100 * r.win_rate:.1f} %", f"{100 * r.low:.1f}-{100 * r.high:.1f} %",
                      _minutes(r.mean_ticks_to_win), _minutes(r.median_ticks_to_win),
-                     str(r.losses) if outcome.failure else "-", *([str(r.timeouts)] if outcome.timeout else []))
+                     str(r.losses) if outcome.failure else "-", *([str(r.timeouts)] if outcome.timeout else []),
+                     *((f"{r.progress_mean:.1f}", f"{r.progress_median:.1f}") if outcome.progress else ()))
     console.print(main)
     for what, key in (("damage taken per episode, by source", "damage_taken"),
                       ("supplies used per episode", "supplies_used")):

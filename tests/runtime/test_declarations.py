@@ -87,6 +87,24 @@ def test_evaluation_counts_the_declared_success_whatever_its_name(cleared):
     assert won.tolist() == [1.0, 0.0] and lost.tolist() == [0.0, 0.0] and ticks.tolist() == [4.0, 6.0]
 
 
+def test_evaluation_reports_the_declared_progress_metric(capsys):
+    """An outcome's ``progress`` (how far an episode got) is averaged per row and printed by ``eval``."""
+    spec = registry.register(cleared_spec(outcome=Outcome(success="cleared", length="ticks", progress="total")),
+                             replace=True)
+    try:
+        rows = evaluate_scripted("cleared_count", "adder", episodes=3, settings={"amount": 2})
+        assert [(r.row, r.progress_mean, r.progress_median) for r in rows] == [("short", 4.0, 4.0),
+                                                                            ("long", 10.0, 10.0)]
+        assert cli.main(["eval", "cleared_count", "--policy", "adder", "--episodes", "2"]) == 0
+        assert "median total" in " ".join(capsys.readouterr().out.split())
+        assert cli.main(["list", "cleared_count"]) == 0
+        assert "length ticks; progress total" in " ".join(capsys.readouterr().out.split())
+        with pytest.raises(ValueError, match=r"its outcome names \['turns'\]"):
+            dataclasses.replace(spec, outcome=Outcome(success="cleared", progress="turns"))
+    finally:
+        registry.unregister(spec.name)
+
+
 def test_the_eval_command_reads_the_declared_policy_settings_and_choices(cleared, capsys):
     assert cli.main(["eval", "cleared_count", "--policy", "adder", "--episodes", "2", "--set", "target=short",
                      "--opt", "amount=2"]) == 0

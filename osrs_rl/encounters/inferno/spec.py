@@ -56,7 +56,7 @@ SPEC = EncounterSpec(
     config_hook=fill_config,
     reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,
-    outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks"),
+    outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks", progress="final_wave"),
     scene=scene,                          # replay render, view, play
     # issue 17's benchmark: random legal play started in waves 50-66 (the fullest waves, every kind at once)
     bench_configs=(("waves 50-66", {"band_weight_4": 1.0}),),

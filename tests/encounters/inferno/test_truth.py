@@ -112,3 +112,22 @@ def test_damage_is_read_by_source():
         assert not any(int(e["kind"]) == EV_ATTACK and int(e["source"]) == ST.ENT_PLAYER
                        for e in env.states[0]["events"][:int(env.states[0]["event_count"])])
     assert hits == int(env.states[0]["damage_taken"][ST.K_MELEER]) > 0
+
+
+def test_checkpoint_evaluation_reports_the_final_wave():
+    """The outcome's progress metric (final_wave) reaches the evaluation row and its table."""
+    from rich.console import Console
+
+    from osrs_rl.agent.models import build_model
+    from osrs_rl.agent.policy import Policy
+    from osrs_rl.runtime.registry import get_spec
+    from osrs_rl.train.evaluate import evaluate, print_table
+
+    spec = get_spec("inferno")
+    model = build_model(spec.obs_segments, spec.head_sizes, hidden=16)
+    row = evaluate(Policy(model, "inferno", {"start_wave": 5, "max_ticks": 20}, []), episodes=4, seed=1)[0]
+    assert row.progress == "final_wave"
+    assert row.progress_mean == row.progress_median == 5.0       # 20 ticks clear no wave: every run ends on 5
+    console = Console(record=True, width=200, force_terminal=True)
+    print_table([row], console)
+    assert "median final wave" in console.export_text()
