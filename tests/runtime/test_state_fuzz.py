@@ -36,11 +36,23 @@ ENCOUNTERS = _one_per_state_layout()
 TICKS = 12
 
 
+def trial_count(name: str) -> int:
+    return max(int(os.environ.get("OSRS_RL_FUZZ_TRIALS", 0)), len(leaves(get_spec(name).state_dtype)) + 20)
+
+
+def run_fuzz(name: str):
+    """The fuzz this file checks, for tests/conftest.py to start in the background."""
+    return fuzz(name, trial_count(name), ticks=TICKS, seed=20261201)
+
+
 @pytest.mark.parametrize("name", ENCOUNTERS)
 def test_every_field_is_refused_or_safe(name):
+    from tests.conftest import started
+
     fields = len(leaves(get_spec(name).state_dtype))
-    trials = max(int(os.environ.get("OSRS_RL_FUZZ_TRIALS", 0)), fields + 20)
-    found = fuzz(name, trials, ticks=TICKS, seed=20261201)
+    trials = trial_count(name)
+    future = started.pop(name, None)          # begun beside the suite (tests/conftest.py), else run here
+    found = future.result() if future is not None else run_fuzz(name)
     assert found.fields == fields and found.trials == trials
     assert not found.failures, f"{len(found.failures)} failing trials, e.g.\n" + "\n".join(found.failures[:10])
     assert found.ran > 0

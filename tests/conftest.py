@@ -1,0 +1,38 @@
+"""Suite-wide scheduling: the bounds fuzz runs beside the rest of the suite.
+
+Each encounter's bounds fuzz (tests/runtime/test_state_fuzz.py) spends minutes compiling bounds-checked
+kernels in a worker process of its own, while the pytest process waits. Once the tests are collected,
+the fuzz of every encounter whose fuzz test was selected starts in a background thread (one worker
+process at a time, on the machine's second core) and its test collects the result when it is reached;
+the checks are the same, only when they run changes. ``OSRS_RL_FUZZ_BACKGROUND=0`` runs each fuzz in its
+test instead.
+"""
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+FUZZ_TEST = "tests/runtime/test_state_fuzz.py::test_every_field_is_refused_or_safe"
+_executor: ThreadPoolExecutor | None = None
+started: dict = {}          # encounter name -> Future of its fuzz Findings (test_state_fuzz reads it)
+
+
+def pytest_collection_finish(session):
+    global _executor
+    if os.environ.get("OSRS_RL_FUZZ_BACKGROUND", "1") == "0" or session.config.option.collectonly:
+        return
+    names = [item.callspec.params["name"] for item in session.items
+             if item.nodeid.startswith(FUZZ_TEST) and hasattr(item, "callspec")]
+    if not names:
+        return
+    from tests.runtime.test_state_fuzz import run_fuzz
+
+    _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bounds-fuzz")
+    for name in names:
+        started[name] = _executor.submit(run_fuzz, name)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _executor is not None:
+        for future in started.values():
+            future.cancel()                 # not begun: never started (e.g. a run stopped by -x)
+        _executor.shutdown(wait=True)       # a fuzz under way ends with its worker
