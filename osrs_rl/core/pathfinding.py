@@ -266,11 +266,12 @@ def _first_steps(end, h, dirs):
 
 
 @njit(cache=True)
-def fill_first_steps(flags, radius, out):
+def fill_first_steps(flags, radius, approach, out):
     """Rule 6 into ``out`` (uint8[W, H, (2 radius + 1) ** 2]): entry ``[x, y, (dx + radius) * (2 radius + 1)
     + dy + radius]`` is ``first | second << 4``, the direction codes of the first two steps a size-1 mover on
     ``(x, y)`` takes towards ``(x + dx, y + dy)`` (``find_path``: the target, or its closest approach), 0 for
-    no step; ``second`` is 0 when the route is one step. Blocked start tiles get 0s."""
+    no step; ``second`` is 0 when the route is one step. Blocked start tiles get 0s. ``approach`` False
+    skips rule 4: an unreachable target gets 0s (for callers that never route to one; much faster)."""
     w, h = flags.shape[0], flags.shape[1]
     side = 2 * radius + 1
     n = w * h
@@ -290,7 +291,7 @@ def fill_first_steps(flags, radius, out):
                     end = -1
                     if 0 <= tx < w and 0 <= ty < h and dirs[tx * h + ty] != 0:
                         end = tx * h + ty
-                    else:
+                    elif approach:
                         end = _grid_closest(flags, tx, ty, dirs, dist)
                     if end < 0:
                         continue
@@ -298,9 +299,9 @@ def fill_first_steps(flags, radius, out):
                     out[x, y, i * side + j] = a | (b << 4)
 
 
-def first_steps_table(flags, radius):
+def first_steps_table(flags, radius, approach=True):
     """``fill_first_steps`` into a new uint8 array [W, H, (2 radius + 1) ** 2]."""
     side = 2 * int(radius) + 1
     out = np.zeros((flags.shape[0], flags.shape[1], side * side), dtype=np.uint8)
-    fill_first_steps(flags, int(radius), out)
+    fill_first_steps(flags, int(radius), bool(approach), out)
     return out
