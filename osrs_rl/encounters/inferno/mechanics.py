@@ -785,6 +785,10 @@ def switch_gear(s, cfg, gear):
     PI.wear(s.p, cfg.set_worn[s.gear_set])
 
 
+CLICK_DX = np.array([d[0] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # offset of click o (options 1 + o and
+CLICK_DY = np.array([d[1] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # 1 + NUM_CLICKS + o)
+
+
 @njit(cache=True)
 def move_option(dx, dy, run):
     """The move head's option for a click on offset (dx, dy) from the player (within MOVE_RADIUS, not (0, 0)),

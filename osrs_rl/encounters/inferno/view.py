@@ -242,8 +242,16 @@ def mask(s, cfg, m):
     p = s.p
     k = 0
     # move: a click on a walkable tile of the standing pillars' map within MOVE_RADIUS; running needs energy
-    for mv in range(ST.NUM_MOVES):
-        row[k + mv] = M.move_legal(s, cfg, mv)
+    # (mechanics.move_legal, one offset at a time for both its walk and its run)
+    flags = M.arena_map(s, cfg)
+    can_run = p.run_energy >= RUN_MIN_TO_RUN
+    row[k] = True
+    for o in range(ST.NUM_CLICKS):
+        x = p.x + M.CLICK_DX[o]
+        y = p.y + M.CLICK_DY[o]
+        ok = 0 <= x < A.GRID_W and 0 <= y < A.GRID_H and (flags[x, y] & M.BLOCKED) == 0
+        row[k + 1 + o] = ok
+        row[k + 1 + ST.NUM_CLICKS + o] = ok and can_run
     k += ST.NUM_MOVES
     # attack: a living monster in range and sight of the worn set, timer ready. A gear switch in the same tick
     # is applied first (mechanics.switch_gear) and the attack is checked again with the new weapon's range
