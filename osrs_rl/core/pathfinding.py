@@ -25,6 +25,13 @@ Approximation: the route always ends on a tile. Routes to interact with an NPC o
 beside it, respecting walls; rsmod ``reach/ReachStrategy.kt``) are not modelled: route to the
 tile you want and check ``movement.in_melee_reach`` or ``line_of_sight`` on arrival.
 
+6. ``first_steps_table``: the same router precomputed for every start tile of a map and every target
+   offset in a square of side ``2 * radius + 1`` around it: the first two steps of the route
+   (direction codes, ``STEP_DX``/``STEP_DY``), from one full BFS per start tile. A full BFS gives
+   each tile the parent it gets in the early-stopping search of rule 3 (a tile's parent is fixed
+   when it is first reached), so the table agrees with ``find_path`` (tests/core/test_pathfinding.py).
+   Kernels that move a player every tick read it instead of running a 128 x 128 BFS.
+
 Scratch memory: ``find_path`` allocates nothing. The caller owns one ``BFS_SCRATCH_DTYPE``
 record per thread (``make_bfs_scratch``) and passes it in; its contents are overwritten on every
 call. Size-aware: the mover may be larger than 1x1 (its south-west tile is routed).
@@ -33,7 +40,7 @@ call. Size-aware: the mover may be larger than 1x1 (its south-west tile is route
 import numpy as np
 from numba import njit
 
-from osrs_rl.core.collision import can_step
+from osrs_rl.core.collision import BLOCKED, can_step
 from osrs_rl.core.movement import MAX_WAYPOINTS
 
 SEARCH_SIZE = 128
@@ -61,6 +68,9 @@ BFS_SCRATCH_DTYPE = np.dtype(
 _DX = (-1, 1, 0, 0, -1, 1, -1, 1)
 _DY = (0, 0, -1, 1, -1, -1, 1, 1)
 _START = 9
+STEP_DX = np.array((0,) + _DX, dtype=np.int8)
+"""x step of direction code c (1..8, the neighbour order of rule 2; 0: no step)."""
+STEP_DY = np.array((0,) + _DY, dtype=np.int8)
 
 
 def make_bfs_scratch(n=1):
@@ -185,3 +195,113 @@ def find_path(flags, x, y, size, tx, ty, path, scratch):
             return PATH_NONE
     _write_route(end, bx, by, path, scratch)
     return status
+
+
+@njit(cache=True)
+def _grid_bfs(flags, x, y, dirs, dist, queue):
+    """Full BFS of rule 2 from ``(x, y)`` over the map (within the search window of rule 1)."""
+    w, h = flags.shape[0], flags.shape[1]
+    lo_x, lo_y = x - SEARCH_SIZE // 2, y - SEARCH_SIZE // 2
+    dirs[:] = 0
+    src = x * h + y
+    dirs[src] = _START
+    dist[src] = 0
+    queue[0] = src
+    head = 0
+    tail = 1
+    while head < tail:
+        cur = queue[head]
+        head += 1
+        cx = cur // h
+        cy = cur - cx * h
+        for k in range(8):
+            nx = cx + _DX[k]
+            ny = cy + _DY[k]
+            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+                continue
+            if nx < lo_x or ny < lo_y or nx >= lo_x + SEARCH_SIZE or ny >= lo_y + SEARCH_SIZE:
+                continue
+            nxt = nx * h + ny
+            if dirs[nxt] != 0 or not can_step(flags, cx, cy, 1, _DX[k], _DY[k]):
+                continue
+            dirs[nxt] = k + 1
+            dist[nxt] = dist[cur] + 1
+            queue[tail] = nxt
+            tail += 1
+
+
+@njit(cache=True)
+def _grid_closest(flags, tx, ty, dirs, dist):
+    """Rule 4 on the map's BFS: the index of the best visited tile near ``(tx, ty)``, or -1. Only tiles
+    on the map can be visited, so the scan skips the rest (find_path's window holds nothing more)."""
+    w, h = flags.shape[0], flags.shape[1]
+    best = -1
+    best_cost = _NO_COST
+    best_dist = ALT_MAX_DISTANCE
+    for x in range(max(tx - ALT_RADIUS, 0), min(tx + ALT_RADIUS + 1, w)):
+        for y in range(max(ty - ALT_RADIUS, 0), min(ty + ALT_RADIUS + 1, h)):
+            i = x * h + y
+            if dirs[i] == 0 or dist[i] >= ALT_MAX_DISTANCE:
+                continue
+            cost = (x - tx) * (x - tx) + (y - ty) * (y - ty)
+            if cost < best_cost or (cost == best_cost and dist[i] < best_dist):
+                best = i
+                best_cost = cost
+                best_dist = dist[i]
+    return best
+
+
+@njit(cache=True)
+def _first_steps(end, h, dirs):
+    """(first, second) direction codes of the BFS-tree route to tile index ``end`` (0: none)."""
+    first = 0
+    second = 0
+    cur = end
+    while dirs[cur] != _START:
+        d = dirs[cur]
+        second = first
+        first = d
+        cur -= _DX[d - 1] * h + _DY[d - 1]
+    return first, second
+
+
+@njit(cache=True)
+def fill_first_steps(flags, radius, approach, out):
+    """Rule 6 into ``out`` (uint8[W, H, (2 radius + 1) ** 2]): entry ``[x, y, (dx + radius) * (2 radius + 1)
+    + dy + radius]`` is ``first | second << 4``, the direction codes of the first two steps a size-1 mover on
+    ``(x, y)`` takes towards ``(x + dx, y + dy)`` (``find_path``: the target, or its closest approach), 0 for
+    no step; ``second`` is 0 when the route is one step. Blocked start tiles get 0s. ``approach`` False
+    skips rule 4: an unreachable target gets 0s (for callers that never route to one; much faster)."""
+    w, h = flags.shape[0], flags.shape[1]
+    side = 2 * radius + 1
+    n = w * h
+    dirs = np.zeros(n, dtype=np.uint8)
+    dist = np.zeros(n, dtype=np.int32)
+    queue = np.zeros(n, dtype=np.int32)
+    out[:] = 0
+    for x in range(w):
+        for y in range(h):
+            if flags[x, y] & BLOCKED:
+                continue
+            _grid_bfs(flags, x, y, dirs, dist, queue)
+            for i in range(side):
+                tx = x + i - radius
+                for j in range(side):
+                    ty = y + j - radius
+                    end = -1
+                    if 0 <= tx < w and 0 <= ty < h and dirs[tx * h + ty] != 0:
+                        end = tx * h + ty
+                    elif approach:
+                        end = _grid_closest(flags, tx, ty, dirs, dist)
+                    if end < 0:
+                        continue
+                    a, b = _first_steps(end, h, dirs)
+                    out[x, y, i * side + j] = a | (b << 4)
+
+
+def first_steps_table(flags, radius, approach=True):
+    """``fill_first_steps`` into a new uint8 array [W, H, (2 radius + 1) ** 2]."""
+    side = 2 * int(radius) + 1
+    out = np.zeros((flags.shape[0], flags.shape[1], side * side), dtype=np.uint8)
+    fill_first_steps(flags, int(radius), bool(approach), out)
+    return out

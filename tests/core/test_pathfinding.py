@@ -16,7 +16,10 @@ from osrs_rl.core.pathfinding import (
     PATH_ALTERNATIVE,
     PATH_FOUND,
     PATH_NONE,
+    STEP_DX,
+    STEP_DY,
     find_path,
+    first_steps_table,
     make_bfs_scratch,
 )
 
@@ -243,3 +246,74 @@ def test_targets_off_the_map_or_window_are_safe(target):
     assert status in (PATH_ALTERNATIVE, PATH_NONE)
     for x, y in walk(f, (5, 5), path):
         assert can_occupy(f, x, y, 1)
+
+
+# ---- rule 6: the first-steps table agrees with find_path ------------------------------------------
+def table_steps(table, radius, start, target):
+    """The (up to two) tiles the table's entry for ``start`` -> ``target`` steps to."""
+    side = 2 * radius + 1
+    code = int(table[start[0], start[1], (target[0] - start[0] + radius) * side + target[1] - start[1] + radius])
+    x, y = start
+    out = []
+    for c in (code & 15, code >> 4):
+        if c == 0:
+            break
+        x, y = x + int(STEP_DX[c]), y + int(STEP_DY[c])
+        out.append((x, y))
+    return out
+
+
+def _agrees_on(f, radius, pairs):
+    table = first_steps_table(f, radius)
+    statuses = set()
+    for start, target in pairs:
+        status, path = route(f, start, target)
+        statuses.add(status)
+        assert table_steps(table, radius, start, target) == walk(f, start, path, WALK_TILES, max_ticks=2), \
+            (start, target, status)
+    return statuses
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), radius=st.integers(1, 4))
+def test_first_steps_table_agrees_with_find_path(seed, radius):
+    f = _random_map(seed)
+    rng = np.random.default_rng(seed)
+    free = [(x, y) for x in range(18) for y in range(18) if can_occupy(f, x, y, 1)]
+    if not free:
+        return
+    pairs = []
+    for _ in range(150):
+        start = free[int(rng.integers(len(free)))]
+        dx, dy = (int(v) for v in rng.integers(-radius, radius + 1, 2))
+        pairs.append((start, (start[0] + dx, start[1] + dy)))
+    _agrees_on(f, radius, pairs)
+
+
+def test_first_steps_table_gives_the_closest_approach_of_unreachable_targets():
+    """A walled-in pocket and a pillar's tiles: the table's steps are find_path's alternative route, and a
+    target off the map or with no reachable tile near it gives no step (PATH_NONE)."""
+    f = add_block(make_arena(16, 16), 6, 6, 3, 3)
+    for x, y, side in ((11, 11, NORTH), (11, 11, EAST)):
+        add_wall(f, x, y, side)
+    add_block(f, 12, 11, 1, 1)
+    add_block(f, 11, 12, 1, 1)                     # (11, 11): walls north and east, blocks north-east
+    add_block(f, 10, 11, 1, 1)
+    add_block(f, 11, 10, 1, 1)                     # ... and west and south: a one-tile pocket
+    free = [(x, y) for x in range(16) for y in range(16) if can_occupy(f, x, y, 1)]
+    pairs = [(s, (s[0] + dx, s[1] + dy)) for s in free for dx in range(-3, 4) for dy in range(-3, 4)]
+    statuses = _agrees_on(f, 3, pairs)
+    assert statuses == {PATH_FOUND, PATH_ALTERNATIVE}
+    table = first_steps_table(f, 3)
+    # the pillar's middle tile from 3 west: the tile beside it (squared distance 4, the shortest of the four
+    # such tiles) is one step away; from beside it no step at all
+    assert route(f, (4, 7), (7, 7))[0] == PATH_ALTERNATIVE
+    assert table_steps(table, 3, (4, 7), (7, 7)) == [(5, 7)]
+    assert table_steps(table, 3, (5, 7), (7, 7)) == []
+    # without rule 4 the unreachable targets get no steps and the reachable ones the same steps
+    fast = first_steps_table(f, 3, approach=False)
+    assert table_steps(fast, 3, (4, 7), (7, 7)) == [] and table_steps(fast, 3, (4, 7), (1, 7)) == [(3, 7), (2, 7)]
+    reach = np.array([[[route(f, (x, y), (x + dx, y + dy))[0] == PATH_FOUND if can_occupy(f, x, y, 1) else False
+                        for dx in range(-3, 4) for dy in range(-3, 4)] for y in range(16)] for x in range(16)])
+    assert np.array_equal(fast[reach], table[reach]) and not fast[~reach].any()
+    assert not table[6:9, 6:9].any()                       # blocked start tiles have no entries

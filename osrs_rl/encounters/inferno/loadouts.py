@@ -1,4 +1,4 @@
-"""Tables for the kernels: the arena's maps and move tables, the wave table, the monster rows and the
+"""Tables for the kernels: the arena's maps and route tables, the wave table, the monster rows and the
 player's loadout. ``fill_config`` is the spec's config hook.
 
 A loadout (config ``loadout``, ``LOADOUTS``) is three gear sets the ``gear`` head switches between
@@ -30,6 +30,7 @@ from osrs_rl.core import specials as SP
 from osrs_rl.core import styles as S
 from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.line_of_sight import sight_tables
+from osrs_rl.core.pathfinding import STEP_DX, STEP_DY, fill_first_steps
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
@@ -39,12 +40,6 @@ from osrs_rl.runtime.config import ConfigError
 from . import arena as A
 from . import state as ST
 from . import waves as W
-
-# walk directions (moves 1..8): N, NE, E, SE, S, SW, W, NW
-WALK = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-# run destinations (moves 9..24): the 16 tiles two steps away, clockwise from north
-RUN = ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (2, -1), (2, -2), (1, -2),
-       (0, -2), (-1, -2), (-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2))
 
 _MAX_RANGED = {"head": "Masori mask (f)", "cape": "Dizana's quiver (Charged)", "neck": "Necklace of anguish",
                "body": "Masori body (f)", "legs": "Masori chaps (f)", "hands": "Zaryte vambraces",
@@ -108,39 +103,53 @@ _ATTACK = {   # kind: (range, distance style, melee when adjacent, extra delay)
 }
 
 
-def run_steps(dx: int, dy: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The two steps of a run to (dx, dy): diagonal first while both axes differ, then straight
-    (core.movement rule 3)."""
-    first = (int(np.sign(dx)), int(np.sign(dy)))
-    return first, (int(np.sign(dx - first[0])), int(np.sign(dy - first[1])))
-
-
-def move_steps() -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    return [((0, 0), (0, 0))] + [((dx, dy), (0, 0)) for dx, dy in WALK] + [run_steps(dx, dy) for dx, dy in RUN]
+@cache
+def arena_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(maps, route): the collision map for each set of standing pillars and, on each, the game's route
+    (core.pathfinding.first_steps_table, without closest approaches: a click is masked unless its tile is
+    walkable, and every walkable tile of the arena reaches every other) from every tile to every offset within
+    state.ROUTE_RADIUS. Checks the radius: every route to a click within MOVE_RADIUS reaches it in at most
+    ROUTE_RADIUS steps."""
+    maps = A.all_flags()
+    route = np.zeros((ST.NUM_MASKS, A.GRID_W, A.GRID_H, ST.ROUTE_SIDE * ST.ROUTE_SIDE), dtype=np.uint8)
+    for mask in range(ST.NUM_MASKS):
+        fill_first_steps(maps[mask], ST.ROUTE_RADIUS, False, route[mask])
+    longest = longest_route(maps, route)
+    if longest > ST.ROUTE_RADIUS:
+        raise AssertionError(f"a click within MOVE_RADIUS takes {longest} steps, more than ROUTE_RADIUS")
+    maps.setflags(write=False)
+    route.setflags(write=False)
+    return maps, route
 
 
 @njit(cache=True)
-def _move_table(flags, dx, dy, out):
-    """``out[x, y]`` bit m: move m's steps (``dx``/``dy`` [move, step]) each pass core.collision.can_step
-    from walkable tile (x, y); bit 0 (idle) on every walkable tile."""
-    for x in range(flags.shape[0]):
-        for y in range(flags.shape[1]):
-            if flags[x, y] & C.BLOCKED:
-                continue
-            bits = np.uint32(1)
-            for m in range(1, dx.shape[0]):
-                cx, cy, good = x, y, True
-                for j in range(dx.shape[1]):
-                    if dx[m, j] == 0 and dy[m, j] == 0:
-                        continue
-                    if not C.can_step(flags, cx, cy, 1, dx[m, j], dy[m, j]):
-                        good = False
-                        break
-                    cx += dx[m, j]
-                    cy += dy[m, j]
-                if good:
-                    bits |= np.uint32(1) << np.uint32(m)
-            out[x, y] = bits
+def longest_route(maps, route):
+    """Most steps any click within MOVE_RADIUS takes to reach its walkable tile, walking the table from every
+    walkable tile of every map (ROUTE_RADIUS + 1: one did not arrive within ROUTE_RADIUS steps)."""
+    worst = 0
+    r = ST.MOVE_RADIUS
+    for mask in range(maps.shape[0]):
+        flags = maps[mask]
+        for x in range(flags.shape[0]):
+            for y in range(flags.shape[1]):
+                if flags[x, y] & C.BLOCKED:
+                    continue
+                for tx in range(max(x - r, 0), min(x + r + 1, flags.shape[0])):
+                    for ty in range(max(y - r, 0), min(y + r + 1, flags.shape[1])):
+                        if flags[tx, ty] & C.BLOCKED or (tx == x and ty == y):
+                            continue
+                        cx, cy, n = x, y, 0
+                        while (cx != tx or cy != ty) and n <= ST.ROUTE_RADIUS:
+                            i = (tx - cx + ST.ROUTE_RADIUS) * ST.ROUTE_SIDE + ty - cy + ST.ROUTE_RADIUS
+                            code = route[mask, cx, cy, i] & 15
+                            if code == 0:
+                                n = ST.ROUTE_RADIUS + 1
+                                break
+                            cx += STEP_DX[code]
+                            cy += STEP_DY[code]
+                            n += 1
+                        worst = max(worst, n)
+    return worst
 
 
 @cache
@@ -152,30 +161,11 @@ def sight() -> np.ndarray:
     return table
 
 
-@cache
-def arena_tables() -> tuple[np.ndarray, np.ndarray]:
-    """(maps, move_ok): the collision map for each set of standing pillars and, on each, the moves legal
-    from every walkable tile."""
-    maps = A.all_flags()
-    steps = move_steps()
-    dx = np.array([[a[0], b[0]] for a, b in steps], dtype=np.int64)
-    dy = np.array([[a[1], b[1]] for a, b in steps], dtype=np.int64)
-    ok = np.zeros((ST.NUM_MASKS, A.GRID_W, A.GRID_H), dtype=np.uint32)
-    for mask in range(ST.NUM_MASKS):
-        _move_table(maps[mask], dx, dy, ok[mask])
-    maps.setflags(write=False)
-    ok.setflags(write=False)
-    return maps, ok
-
-
 def _fill_arena(cfg) -> None:
-    maps, ok = arena_tables()
+    maps, route = arena_tables()
     cfg["maps"] = maps
-    cfg["move_ok"] = ok
+    cfg["route"] = route
     cfg["sight"] = sight()
-    for m, (a, b) in enumerate(move_steps()):
-        cfg["move_dx"][m] = (a[0], b[0])
-        cfg["move_dy"][m] = (a[1], b[1])
     cfg["pillar_xy"] = A.PILLARS
     cfg["spawn_xy"] = A.SPAWNS
     cfg["nibbler_xy"] = A.NIBBLER_TILES

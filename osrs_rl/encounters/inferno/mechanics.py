@@ -24,9 +24,12 @@ Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
         without sight (InfernoTrainer JalAk.ts): an attack without a clear line hits the pillar in the way;
      e. a nibbler next to its pillar chews it for 0..4 (InfernoTrainer JalNib.ts); a pillar at 0 collapses
         and stops blocking movement and sight;
-  4. the player: hits due on it land, then it walks 1 or runs 2 tiles, then it attacks the monster it asked
-     for with the set it wears when its timer, range and line of sight allow (core.attack rolls; the bow,
-     the blowpipe and its special Toxic Siphon, or Ice Barrage on every monster in the 3x3 around the target,
+  4. the player: hits due on it land; a move click stores its destination; an attack in reach is made and
+     ends the walk; else it walks 1 or runs 2 tiles along the game's route to the stored destination (core
+     pathfinding's BFS on the standing pillars' map, precomputed: cfg.route; monsters do not block it),
+     then it attacks the monster it asked for with the set it wears when its timer, range and line of sight
+     allow, which also ends the walk (core.attack rolls; the bow, the blowpipe and its special Toxic Siphon,
+     or Ice Barrage on every monster in the 3x3 around the target,
      each rolled alone; core.hit_delay + 1 since NPCs go first);
   5. end of tick: action timers (core.player), prayer drain, run energy, special energy and hitpoint cycles;
      the wave clock: the last monster dead -> the next wave spawns 9 ticks later [M: InfernoTrainer
@@ -75,6 +78,7 @@ from osrs_rl.core.hit_delay import bow_delay, edge_distance, hit_delay, magic_de
 from osrs_rl.core.hit_events import queue_tracked_hit, record_hit_landed
 from osrs_rl.core.line_of_sight import table_line_of_sight
 from osrs_rl.core.movement import in_melee_reach, npc_unstack_step, overlaps
+from osrs_rl.core.pathfinding import STEP_DX, STEP_DY
 from osrs_rl.core.pending_hits import (
     FLAG_ACCURATE,
     FLAG_SPECIAL,
@@ -138,7 +142,7 @@ def start_tick(s):
 # ---- the arena -------------------------------------------------------------------------------------
 @njit(cache=True)
 def pillar_mask(s):
-    """Bit k: pillar k stands (its hitpoints above 0); indexes cfg.maps and cfg.move_ok."""
+    """Bit k: pillar k stands (its hitpoints above 0); indexes cfg.maps and cfg.route."""
     m = 0
     for k in range(A.NUM_PILLARS):
         if s.pillar_hp[k] > 0:
@@ -793,32 +797,98 @@ def switch_gear(s, cfg, gear):
     PI.wear(s.p, cfg.set_worn[s.gear_set])
 
 
+CLICK_DX = np.array([d[0] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # offset of click o (options 1 + o and
+CLICK_DY = np.array([d[1] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # 1 + NUM_CLICKS + o)
+
+
+@njit(cache=True)
+def move_option(dx, dy, run):
+    """The move head's option for a click on offset (dx, dy) from the player (within MOVE_RADIUS; (0, 0): its
+    own tile, a stop), walking or running; -1 for an offset no option clicks."""
+    r = ST.MOVE_RADIUS
+    if dx < -r or dx > r or dy < -r or dy > r:
+        return -1
+    return 1 + (dx + r) * (2 * r + 1) + dy + r + (ST.NUM_CLICKS if run else 0)
+
+
+@njit(cache=True)
+def move_click(mv):
+    """(dx, dy, run) of move option ``mv`` (the inverse of ``move_option``); (0, 0, False) for MOVE_NONE."""
+    if mv <= ST.MOVE_NONE or mv >= ST.NUM_MOVES:
+        return 0, 0, False
+    run = mv > ST.NUM_CLICKS
+    i = (mv - 1) % ST.NUM_CLICKS
+    side = 2 * ST.MOVE_RADIUS + 1
+    return i // side - ST.MOVE_RADIUS, i % side - ST.MOVE_RADIUS, run
+
+
 @njit(cache=True)
 def move_legal(s, cfg, mv):
-    p = s.p
-    if mv <= 0 or mv >= ST.NUM_MOVES:
-        return mv == 0
-    if not (cfg.move_ok[pillar_mask(s), p.x, p.y] >> np.uint32(mv)) & np.uint32(1):
+    """A click on a tile of the grid that is walkable on the map of the standing pillars; a run needs energy.
+    The game lets one click any tile (a pillar's walks to its closest approach); those clicks are masked as a
+    redundancy cut: the closest approach is a walkable tile that a legal click reaches by the same route."""
+    if mv == ST.MOVE_NONE:
+        return True
+    if mv < 0 or mv >= ST.NUM_MOVES:
         return False
-    return mv < 9 or p.run_energy >= RUN_MIN_TO_RUN
+    dx, dy, run = move_click(mv)
+    x, y = s.p.x + dx, s.p.y + dy
+    if x < 0 or y < 0 or x >= A.GRID_W or y >= A.GRID_H or arena_map(s, cfg)[x, y] & BLOCKED:
+        return False
+    return not run or s.p.run_energy >= RUN_MIN_TO_RUN
 
 
 @njit(cache=True)
-def move(s, cfg, mv):
-    """Walk one or run two tiles as move ``mv`` asks; returns the tiles moved. APPROXIMATION of the game's
-    click-to-move: a destination 1 or 2 tiles away is reached by the steps the game's router takes on open
-    ground (diagonal first, core.movement rule 3); a move whose steps a pillar or the arena's edge blocks is
-    masked instead of routed around it."""
-    if mv == 0 or not move_legal(s, cfg, mv):
+def clear_destination(s):
+    s.dest_x = -1
+    s.dest_y = -1
+    s.dest_run = 0
+
+
+@njit(cache=True)
+def click(s, cfg, mv):
+    """A legal click replaces the stored destination (the game keeps one walk target; a new click re-routes)."""
+    if mv == ST.MOVE_NONE or not move_legal(s, cfg, mv):
+        return
+    dx, dy, run = move_click(mv)
+    s.dest_x = s.p.x + dx
+    s.dest_y = s.p.y + dy
+    s.dest_run = 1 if run else 0
+
+
+@njit(cache=True)
+def follow_route(s, cfg):
+    """Walk 1 or run 2 tiles along the game's route to the stored destination; returns the tiles moved.
+    The route is the router's from where the player stands, on the map of the standing pillars now
+    (cfg.route: core.pathfinding.first_steps_table, rsmod RouteFinding.kt order), so a pillar that collapsed
+    opens the next tick's route [osrs-sdk Player.movementStep: the player's path to its destination is
+    rebuilt by Pathing.path every tick]. Other monsters do not block it [osrs-sdk Pathing.canTileBePathedTo:
+    "Player can walk under mobs", the player's route is searched without mobs]. Standing on the destination
+    clears it. A run with the energy gone walks, and the run is off from then on, as the game's run toggle
+    turns off at 0 energy [OSRS wiki "Energy"]. APPROXIMATION: the game routes once per click and walks the
+    stored waypoints; re-routing from each tile may take another of several equally short routes (never a
+    longer one: each tile of a shortest route is one step nearer)."""
+    p = s.p
+    if s.dest_x < 0:
         return 0
+    if s.dest_run and p.run_energy < RUN_MIN_TO_RUN:
+        s.dest_run = 0
+    dx = s.dest_x - p.x
+    dy = s.dest_y - p.y
+    if abs(dx) > ST.ROUTE_RADIUS or abs(dy) > ST.ROUTE_RADIUS:   # only a hand-edited state gets here
+        clear_destination(s)
+        return 0
+    code = cfg.route[pillar_mask(s), p.x, p.y, (dx + ST.ROUTE_RADIUS) * ST.ROUTE_SIDE + dy + ST.ROUTE_RADIUS]
     moved = 0
-    for j in range(2):
-        dx, dy = cfg.move_dx[mv, j], cfg.move_dy[mv, j]
-        if dx == 0 and dy == 0:
-            continue
-        s.p.x += dx
-        s.p.y += dy
+    for j in range(2 if s.dest_run else 1):
+        c = (code >> (4 * j)) & 15
+        if c == 0:
+            break
+        p.x += STEP_DX[c]
+        p.y += STEP_DY[c]
         moved += 1
+    if moved == 0 or (p.x == s.dest_x and p.y == s.dest_y):
+        clear_destination(s)           # arrived, or no route (the closest approach reached)
     return moved
 
 
@@ -891,10 +961,11 @@ def attack(s, cfg, target, special=False):
     """The player's attack on monster slot target - 1 with the worn set, if possible now; ``special``: the
     worn weapon's special when it has one and the energy allows (the blowpipe's Toxic Siphon: its special
     row's rolls, 50 % energy, heals half the damage dealt when it lands [core.specials: specials.json "Toxic
-    blowpipe", OSRS wiki "Toxic blowpipe"; osrs-sdk Blowpipe.specialAttack heals floor(damage / 2)])."""
+    blowpipe", OSRS wiki "Toxic blowpipe"; osrs-sdk Blowpipe.specialAttack heals floor(damage / 2)]).
+    Returns whether it attacked."""
     k = target - 1
     if target == ST.ATTACK_NONE or not can_attack(s, cfg, k):
-        return
+        return False
     m = s.monsters[k]
     g = s.gear_set
     PI.refresh_combat(s.combat, s.p, cfg.set_combat[g])
@@ -921,20 +992,27 @@ def attack(s, cfg, target, special=False):
     record_event(s, EV_ATTACK, ST.ENT_PLAYER, ST.ENT_MONSTER + k, style, n,
                  EVF_SPECIAL if flags & FLAG_SPECIAL else 0, m.x, m.y)
     s.p.attack_timer = attack_speed(c)
+    return True
 
 
 @njit(cache=True)
 def move_or_attack(s, cfg, mv, target, special=False):
-    """One route a tick: a target the player can shoot from where it stands is shot and the move dropped
-    (clicking a monster replaces the walk; with the target in range the player stops and fires); otherwise
-    the player moves, and shoots if the move brought the target into reach (walking into range). Returns the
-    tiles moved [M-H: 2004Scape wiki "World Processing Cycle": one pathfinding request per tick, then
-    movement, then interactions; osrs-sdk Player.movementStep/attackStep: the destination is the target]."""
+    """One route a tick: the move head's click (if any) is stored first; then a target the player can shoot
+    from where it stands is shot and the walk dropped (clicking a monster replaces the walk; with the target
+    in range the player stops and fires); otherwise the player follows its route, and shoots if the step
+    brought the target into reach (walking into range). An attack made ends the walk: the stored destination
+    is cleared, since in the game a click on a monster replaces the walk click (one target at a time) and a
+    later walk click replaces the attack (the model's heads click once each a tick). Returns the tiles moved
+    [M-H: 2004Scape wiki "World Processing Cycle": one pathfinding request per tick, then movement, then
+    interactions; osrs-sdk Player.movementStep/attackStep: the destination is the target]."""
+    click(s, cfg, mv)
     if target != ST.ATTACK_NONE and can_attack(s, cfg, target - 1):
         attack(s, cfg, target, special)
+        clear_destination(s)
         return 0
-    moved = move(s, cfg, mv)
-    attack(s, cfg, target, special)
+    moved = follow_route(s, cfg)
+    if attack(s, cfg, target, special):
+        clear_destination(s)
     return moved
 
 
@@ -1054,6 +1132,7 @@ def reset(s, cfg, seed):
     start_tick(s)
     reset_player(s.p, cfg.levels, cfg.start_xy[0], cfg.start_xy[1])
     s.gear_set = ST.SET_BOW
+    clear_destination(s)
     PI.wear(s.p, cfg.set_worn[ST.SET_BOW])
     s.supplies[ST.SUP_BREW] = cfg.brews
     s.supplies[ST.SUP_RESTORE] = cfg.restores

@@ -64,7 +64,9 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
         "overhead": SP.overhead_name(p["active_prayers"]),
         "style": "magic" if int(s["gear_set"]) == ST.SET_MAGIC else "ranged",
         "attack_timer": max(int(p["attack_timer"]), 0), "frozen": 0, "color": PLAYER_COLOR,
-        "notes": [f"wave {int(s['wave'])}", ST.SET_NAMES[int(s["gear_set"])]]}]
+        "notes": [f"wave {int(s['wave'])}", ST.SET_NAMES[int(s["gear_set"])]]
+        + ([f"{'running' if int(s['dest_run']) else 'walking'} to ({int(s['dest_x'])}, {int(s['dest_y'])})"]
+           if int(s["dest_x"]) >= 0 else [])}]
     danger = []
     for k in range(ST.MONSTER_SLOTS):
         m = s["monsters"][k]

@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core import prayers as P
+from osrs_rl.core.collision import can_step
 from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.movement import in_melee_reach
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE
@@ -83,7 +84,8 @@ UNREACHED = 10_000
 _HEAD_OFFSET = np.cumsum(np.array((0,) + ST.HEAD_SIZES[:-1], dtype=np.int64))
 _OVERHEAD_FOR = (ST.OVERHEAD_MELEE, ST.OVERHEAD_MISSILES, ST.OVERHEAD_MAGIC)   # by pending-hit STYLE_*
 _PRAYER_FOR = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
-_FIRST_RUN = 9                 # moves 9..24 run two tiles (state.NUM_MOVES)
+_STEP_X = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)   # the 8 walk steps of the distance search
+_STEP_Y = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
 
 
 # ---- the monsters, as the player sees them -------------------------------------------------------------
@@ -295,7 +297,7 @@ def tile_cost(s, cfg, x, y, focus, steps):
 def walk_distances(s, cfg, gx, gy, dist, queue):
     """Walk steps from (gx, gy) to every tile over the standing pillars' map (breadth first over the 8 walks,
     the move table's own legality, which is symmetric on this map); unreached tiles keep ``UNREACHED``."""
-    ok = cfg.move_ok[M.pillar_mask(s)]
+    flags = M.arena_map(s, cfg)
     dist[:, :] = UNREACHED
     dist[gx, gy] = 0
     queue[0] = gx * dist.shape[1] + gy
@@ -303,9 +305,9 @@ def walk_distances(s, cfg, gx, gy, dist, queue):
     while head < tail:
         x, y = queue[head] // dist.shape[1], queue[head] % dist.shape[1]
         head += 1
-        for mv in range(1, _FIRST_RUN):
-            if (ok[x, y] >> np.uint32(mv)) & np.uint32(1):
-                nx, ny = x + cfg.move_dx[mv, 0], y + cfg.move_dy[mv, 0]
+        for d in range(8):
+            if can_step(flags, x, y, 1, _STEP_X[d], _STEP_Y[d]):
+                nx, ny = x + _STEP_X[d], y + _STEP_Y[d]
                 if dist[nx, ny] == UNREACHED:
                     dist[nx, ny] = dist[x, y] + 1
                     queue[tail] = nx * dist.shape[1] + ny
@@ -334,25 +336,36 @@ def choose_tile(s, cfg, focus, dist, queue):
 
 @njit(cache=True)
 def move_to(s, cfg, legal, gx, gy, dist, queue):
-    """The move-head index that brings the player nearest (gx, gy) this tick: the legal walk or run whose
-    end has the fewest walk steps left to the goal (around the pillars), a walk before a run of the same
-    result, a run only with ``RUN_ENERGY_MIN`` energy. The one place that knows the move head's layout."""
+    """The move-head index of the click that takes the player toward (gx, gy): the goal itself when it lies
+    in the click square (the game's router walks it around the pillars), else the legal click in the square
+    with the fewest walk steps left to the goal. It runs when the goal is 2+ steps away with
+    ``RUN_ENERGY_MIN`` energy. On the goal: no click while nothing else is stored, else a click on its own
+    tile stops the walk. The one place that knows the move head's layout (mechanics.move_option)."""
     p = s.p
+    off = _HEAD_OFFSET[ST.H_MOVE]
     if p.x == gx and p.y == gy:
-        return 0
+        if s.dest_x < 0 or (s.dest_x == gx and s.dest_y == gy):
+            return ST.MOVE_NONE
+        stop = M.move_option(0, 0, False)
+        return stop if legal[off + stop] else ST.MOVE_NONE
     walk_distances(s, cfg, gx, gy, dist, queue)
-    best, pick = 1e18, 0
-    for mv in range(ST.NUM_MOVES):
-        if not legal[_HEAD_OFFSET[ST.H_MOVE] + mv]:
-            continue
-        if mv >= _FIRST_RUN and p.run_energy < RUN_ENERGY_MIN:
-            continue
-        x = p.x + cfg.move_dx[mv, 0] + cfg.move_dx[mv, 1]
-        y = p.y + cfg.move_dy[mv, 0] + cfg.move_dy[mv, 1]
-        ex, ey = abs(x - gx), abs(y - gy)
-        score = 10.0 * dist[x, y] + 0.1 * (ex * ex + ey * ey) + (0.5 if mv >= _FIRST_RUN else 0.0)
-        if score < best:
-            best, pick = score, mv
+    run = dist[p.x, p.y] >= 2 and p.run_energy >= RUN_ENERGY_MIN
+    r = ST.MOVE_RADIUS
+    best, pick = 1e18, ST.MOVE_NONE
+    for dx in range(-r, r + 1):
+        for dy in range(-r, r + 1):
+            mv = M.move_option(dx, dy, run)
+            if (dx == 0 and dy == 0) or not legal[off + mv]:
+                continue
+            x, y = p.x + dx, p.y + dy
+            ex, ey = abs(x - gx), abs(y - gy)
+            score = 10.0 * dist[x, y] + 0.1 * (ex * ex + ey * ey)
+            if score < best:
+                best, pick = score, mv
+    if pick != ST.MOVE_NONE and s.dest_x >= 0:
+        dx, dy, _ = M.move_click(pick)
+        if s.dest_x == p.x + dx and s.dest_y == p.y + dy:
+            return ST.MOVE_NONE          # already walking there: no new click
     return pick
 
 

@@ -10,12 +10,12 @@ from .scene import scene
 from .solver import solver_actions
 from .truth import TRUTH
 
-_WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
-_RUN = tuple("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
-                                  "s", "ssw", "sw", "wsw", "w", "wnw", "nw", "nnw"))
+# move: "none", then a click on each offset (east, north) of MOVE_OFFSETS, walking, then the same running
+_CLICKS = tuple(f"{dx:+d}_{dy:+d}" for dx, dy in ST.MOVE_OFFSETS)
+_MOVES = ("none",) + tuple("walk_" + c for c in _CLICKS) + tuple("run_" + c for c in _CLICKS)
 
 HEADS = (
-    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], ("idle",) + _WALK + _RUN),
+    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], _MOVES),
     ActionHead("attack", ST.HEAD_SIZES[ST.H_ATTACK], ("none",) + tuple(f"slot_{k}" for k in range(ST.MONSTER_SLOTS))),
     ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD], ("keep", "magic", "missiles", "melee", "off")),
     ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
@@ -39,7 +39,8 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=5,            # 5: core.player.prayer_was_on (a flick is free); 4: gear sets, barrage, specials
+    version=6,            # 6: click-to-move (stored destination, routed); 5: core.player.prayer_was_on (a flick is
+                          # free); 4: gear sets, barrage, specials
     description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (in progress)",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

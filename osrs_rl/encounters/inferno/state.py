@@ -99,7 +99,22 @@ NUM_LOADOUTS = 2
 # ---- action heads (index 0 is always the no-op) ------------------------------------------------
 # gear and spec came later (part 2) and are appended, so the first five keep their indices and sizes
 H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_DRINK, H_GEAR, H_SPEC = range(7)
-NUM_MOVES = 25                 # idle, 8 walk directions, 16 run destinations (loadouts.WALK / RUN)
+# move: click-to-move (mechanics.click / follow_route). 0: no new click; 1 + o: walk to offset MOVE_OFFSETS[o]
+# from the player's tile; 1 + NUM_CLICKS + o: run there. The click is stored (dest_x, dest_y, dest_run) and
+# followed every tick along the game's route (cfg.route) until the player stands on it. Offset (0, 0) is a click
+# on the player's own tile: it stops a walk, as "Walk here" on one's own tile does in the game.
+MOVE_RADIUS = 3                # clicks reach a 7x7 square: 1.5 ticks of running, and any tile further is two
+                               # clicks away; the square is what a policy sees sharply at REL_SCALE 30
+MOVE_OFFSETS = tuple((dx, dy) for dx in range(-MOVE_RADIUS, MOVE_RADIUS + 1)
+                     for dy in range(-MOVE_RADIUS, MOVE_RADIUS + 1))
+NUM_CLICKS = len(MOVE_OFFSETS)                 # 49
+MOVE_NONE = 0
+NUM_MOVES = 1 + 2 * NUM_CLICKS                 # 99
+# The route table covers every offset a route can reach: on the arena's maps the longest route to a click
+# within MOVE_RADIUS is 6 steps (around a pillar; loadouts.arena_tables checks it), and a tile on a route is
+# never further (Chebyshev) from the destination than the steps left, which a collapse only shortens.
+ROUTE_RADIUS = 6
+ROUTE_SIDE = 2 * ROUTE_RADIUS + 1
 ATTACK_NONE = 0                # 1 + k: monster slot k
 OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE, OVERHEAD_OFF = range(5)
 OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)   # ON: the worn set's prayer (Rigour or Augury)
@@ -142,6 +157,8 @@ STATE_DTYPE = np.dtype([
     ("supplies", np.int16, (NUM_SUPPLIES,)),
     ("combat", COMBATANT_DTYPE, (1,)),           # scratch: the live combat record (levels, prayers)
     ("gear_set", np.int8),                       # SET_*: the set worn (p.equipment holds its items)
+    ("dest_x", np.int16), ("dest_y", np.int16),  # the clicked tile being walked to (-1, -1: none)
+    ("dest_run", np.uint8),                      # 1: the click was a run (2 tiles a tick while energy lasts)
     # ---- the waves
     ("wave", np.int16),                          # the wave being fought (or about to spawn)
     ("wave_tick", np.int32),                     # ticks since the wave spawned
@@ -236,11 +253,11 @@ CONFIG_FIELDS = (
                 "(loadouts.LOADOUTS)"),
     # ---- derived: the arena (loadouts.fill_config)
     ConfigField("maps", np.uint16, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),     # by standing pillars
-    ConfigField("move_ok", np.uint32, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),  # bit m: move m legal
+    # the router's first two steps (core.pathfinding.first_steps_table: code1 | code2 << 4) from every tile to
+    # every offset within ROUTE_RADIUS, by standing pillars
+    ConfigField("route", np.uint8, shape=(NUM_MASKS, A.GRID_W, A.GRID_H, ROUTE_SIDE * ROUTE_SIDE), derived=True),
     # core.line_of_sight.sight_table of each map: every ray over the standing pillars, precomputed
     ConfigField("sight", np.uint64, shape=(NUM_MASKS, *sight_table_shape(A.GRID_W, A.GRID_H)), derived=True),
-    ConfigField("move_dx", np.int8, shape=(NUM_MOVES, 2), derived=True),                     # per step (1 or 2)
-    ConfigField("move_dy", np.int8, shape=(NUM_MOVES, 2), derived=True),
     ConfigField("pillar_xy", np.int16, shape=(A.NUM_PILLARS, 2), derived=True),
     ConfigField("spawn_xy", np.int16, shape=(A.NUM_SPAWNS, 2), derived=True),
     ConfigField("nibbler_xy", np.int16, shape=(9, 2), derived=True),
@@ -300,6 +317,9 @@ STATE_BOUNDS = (
     Bound("monsters.dig_y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("supplies", 0, 2**15 - 1, "a count"),
     Bound("gear_set", 0, NUM_SETS - 1, "SET_*"),
+    Bound("dest_x", -1, A.GRID_W - 1, "a tile of the grid, -1: no destination"),
+    Bound("dest_y", -1, A.GRID_H - 1, "a tile of the grid, -1: no destination"),
+    Bound("dest_run", 0, 1),
     Bound("pillar_hp", 0, A.PILLAR_HP),
     Bound("p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),
     Bound("hits.state", 0, HIT_LANDED, "core.pending_hits.HIT_*"),

@@ -28,6 +28,7 @@ RUN_SCALE = 10000.0
 TIMER_SCALE = 6.0
 DOSE_SCALE = 32.0
 REL_SCALE = 30.0             # the arena's side
+DEST_SCALE = float(ST.ROUTE_RADIUS)   # the furthest a stored destination gets from the player
 SIZE_SCALE = float(ST.MAX_KIND_SIZE)
 INCOMING_TICKS = 4           # hits landing within the next 4 ticks
 INCOMING_SCALE = 4.0
@@ -37,7 +38,7 @@ NO_ATTACK = 10.0             # scaffolding: "no monster with sight threatens thi
 SELF_NAMES = ("hp_frac", "prayer", "run_energy", "running", "x", "y", "attack_timer", "potion_timer",
               "protect_melee", "protect_missiles", "protect_magic", "rigour", "ranged", "defence", "brews",
               "restores", "time", "bastions", "staminas", "stamina_active", "augury", "spec_energy", "can_spec",
-              *("wearing_" + n for n in ST.SET_NAMES))
+              *("wearing_" + n for n in ST.SET_NAMES), "dest_set", "dest_dx", "dest_dy", "dest_run")
 MONSTER_NAMES = ("alive", *("is_" + n for n in ST.KIND_NAMES), "dx", "dy", "hp_frac", "size", "attack_timer",
                  "stunned", "sees_me", "attackable", "scan_ranged", "scan_magic",
                  *(n for n in ST.ACTIVITY_NAMES[1:]), "frozen", "revived")
@@ -98,6 +99,12 @@ def _observe_self(s, cfg, o):
     o[22] = 1.0 if M.can_special(s, cfg) else 0.0
     for g in range(ST.NUM_SETS):
         o[23 + g] = 1.0 if s.gear_set == g else 0.0
+    # the stored click (the tile being walked to), relative to the player
+    k = 23 + ST.NUM_SETS
+    o[k] = 1.0 if s.dest_x >= 0 else 0.0
+    o[k + 1] = (s.dest_x - p.x) / DEST_SCALE if s.dest_x >= 0 else 0.0
+    o[k + 2] = (s.dest_y - p.y) / DEST_SCALE if s.dest_x >= 0 else 0.0
+    o[k + 3] = 1.0 if s.dest_x >= 0 and s.dest_run else 0.0
 
 
 @njit(cache=True)
@@ -234,9 +241,17 @@ def mask(s, cfg, m):
     row = m[0]
     p = s.p
     k = 0
-    # move: the arena's move table for the standing pillars; running needs energy
-    for mv in range(ST.NUM_MOVES):
-        row[k + mv] = M.move_legal(s, cfg, mv)
+    # move: a click on a walkable tile of the standing pillars' map within MOVE_RADIUS; running needs energy
+    # (mechanics.move_legal, one offset at a time for both its walk and its run)
+    flags = M.arena_map(s, cfg)
+    can_run = p.run_energy >= RUN_MIN_TO_RUN
+    row[k] = True
+    for o in range(ST.NUM_CLICKS):
+        x = p.x + M.CLICK_DX[o]
+        y = p.y + M.CLICK_DY[o]
+        ok = 0 <= x < A.GRID_W and 0 <= y < A.GRID_H and (flags[x, y] & M.BLOCKED) == 0
+        row[k + 1 + o] = ok
+        row[k + 1 + ST.NUM_CLICKS + o] = ok and can_run
     k += ST.NUM_MOVES
     # attack: a living monster in range and sight of the worn set, timer ready. A gear switch in the same tick
     # is applied first (mechanics.switch_gear) and the attack is checked again with the new weapon's range

@@ -14,7 +14,7 @@ from osrs_rl.encounters.inferno import view as V
 from .helpers import act, commit, empty_arena, events, inferno, keeper, put
 
 MONSTER = ST.ENT_MONSTER
-RUN_N, RUN_S = 1 + 8 + 0, 1 + 8 + 8          # move head: idle, 8 walks, then the 16 runs from north clockwise
+RUN_N, RUN_S = M.move_option(0, 2, True), M.move_option(0, -2, True)   # move head: clicks 2 tiles north / south
 
 
 def _sees(env, k=0):

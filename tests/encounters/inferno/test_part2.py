@@ -32,7 +32,7 @@ def test_meleer_digs_resurfaces_by_the_player_and_waits_before_attacking():
     assert flagged(ticks, EV_DEATH, ST.EVF_DIG, MONSTER) == [3]
     m = env.states[0]["monsters"][0]
     assert int(m["dig_left"]) == M.DIG_TICKS and int(m["activity"]) == ST.ACT_DIG
-    assert not env.action_mask()[0, 25 + 1]
+    assert not env.action_mask()[0, ST.NUM_MOVES + 1]
     ticks = run(env, 6)
     assert flagged(ticks, EV_SPAWN, ST.EVF_DIG, MONSTER) == [9]
     m = env.states[0]["monsters"][0]
