@@ -1255,8 +1255,9 @@ def _add_term(s, k, value):
 
 @njit(cache=True)
 def step(s, cfg, actions, rewards):
-    """The tick, then its reward: the outcome and every shaping term (``coef_*``, all 0 by default), each
-    recorded by name in ``reward_terms`` and summed in ``reward_sums``."""
+    """The tick, then its reward: the outcome, the waves cleared (``coef_wave``, 0.1 by default) and every
+    shaping term (the other ``coef_*``, all 0 by default), each recorded by name in ``reward_terms`` and summed
+    in ``reward_sums``."""
     prayed0, missed0, kills0, doses0, pillar0 = _tallies(s)
     terminated, truncated, dealt, taken, cleared = tick(s, cfg, actions[0])
     prayed1, missed1, kills1, doses1, pillar1 = _tallies(s)

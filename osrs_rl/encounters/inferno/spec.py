@@ -1,5 +1,7 @@
 """Inferno declaration: everything the runtime, trainer and tools need to know."""
 
+from pathlib import Path
+
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome, ScriptedPolicy
 
 from . import mechanics as M
@@ -63,4 +65,5 @@ SPEC = EncounterSpec(
     bench_configs=(("waves 50-66", {"band_weight_4": 1.0}),),
     scripted_policies=(SOLVER,),
     truth=TRUTH,                          # osrs-rl audit
+    preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
 )

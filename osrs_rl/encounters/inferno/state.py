@@ -222,7 +222,9 @@ CONFIG_FIELDS = (
     ConfigField("death_reward", np.float32, -1.0, -100.0, 100.0),
     ConfigField("timeout_reward", np.float32, -1.0, -100.0, 100.0,
                 "reward for reaching max_ticks; as bad as death by default, so stalling never pays more"),
-    ConfigField("coef_wave", np.float32, 0.0, -10.0, 10.0, "shaping: reward per wave cleared before last_wave"),
+    ConfigField("coef_wave", np.float32, 0.1, -10.0, 10.0,
+                "reward per wave cleared before last_wave: with the run's end, the sparse default (issue 17: "
+                "a wave cleared, death); a run that dies on wave 30 from wave 1 has earned 2.9 - 1"),
     ConfigField("coef_damage_dealt", np.float32, 0.0, -10.0, 10.0,
                 "shaping: reward per hitpoint dealt to monsters, scaled by 1/100"),
     ConfigField("coef_damage_taken", np.float32, 0.0, -10.0, 10.0,
