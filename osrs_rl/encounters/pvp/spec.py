@@ -100,8 +100,7 @@ def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
 
 _HERE = Path(__file__).parent        # the presets (training defaults) lie beside this spec
 _COMMON = dict(
-    version=5,            # 5: core.player.prayer_was_on (a flick is free);
-                          # 4: reward terms and an event buffer in the state
+    version=4,            # 4: reward terms and an event buffer in the state
     state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
     obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_terms=ST.REWARD_TERMS,

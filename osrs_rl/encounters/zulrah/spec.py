@@ -47,8 +47,7 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="zulrah",
-    version=7,            # 7: core.player.prayer_was_on (a flick is free);
-                          # 6: per-tick reward terms (the episode sums renamed reward_sums), an event buffer
+    version=6,            # 6: per-tick reward terms (the episode sums renamed reward_sums), an event buffer
                           # and each queued hit's thrower in the state;
                           # 5: the game's shrine map, line of sight, the dive inside the phase, the bridge,
                           # venom through prayer (issue 14); 4: special attacks, a spec set, a magic potion;
