@@ -92,3 +92,12 @@ def live_events(record) -> np.ndarray:
     """The events of the tick that produced ``record`` (a state record with an event buffer)."""
     n = max(0, min(int(record["event_count"]), record["events"].shape[0]))
     return record["events"][:n]
+
+
+def first_event(record, kind: int, source: int):
+    """The first event of ``kind`` from entity ``source`` in the tick that produced ``record``, or None
+    (the audit's truths read an agent's attack this way)."""
+    for e in live_events(record):
+        if int(e["kind"]) == kind and int(e["source"]) == source:
+            return e
+    return None

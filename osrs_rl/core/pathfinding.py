@@ -119,21 +119,23 @@ def _bfs(flags, bx, by, size, ltx, lty, scratch):
 @njit(cache=True)
 def _closest_approach(ltx, lty, scratch):
     """Rule 4: local index of the best reachable tile near the target, or -1."""
-    dirs = scratch.dirs
-    dist = scratch.dist
+    return _closest_in(scratch.dirs, scratch.dist, ltx, lty, SEARCH_SIZE, SEARCH_SIZE)
+
+
+@njit(cache=True)
+def _closest_in(dirs, dist, tx, ty, w, h):
+    """Rule 4 over a BFS's ``dirs``/``dist`` (index ``x * h + y`` of a ``w`` x ``h`` window): the index of the
+    visited tile within ``ALT_RADIUS`` of ``(tx, ty)`` nearest it (squared Euclidean), ties to the shorter
+    path, then to the first in x-then-y order; -1 if none."""
     best = -1
     best_cost = _NO_COST
     best_dist = ALT_MAX_DISTANCE
-    for x in range(ltx - ALT_RADIUS, ltx + ALT_RADIUS + 1):
-        if x < 0 or x >= SEARCH_SIZE:
-            continue
-        for y in range(lty - ALT_RADIUS, lty + ALT_RADIUS + 1):
-            if y < 0 or y >= SEARCH_SIZE:
-                continue
-            i = x * SEARCH_SIZE + y
+    for x in range(max(tx - ALT_RADIUS, 0), min(tx + ALT_RADIUS + 1, w)):
+        for y in range(max(ty - ALT_RADIUS, 0), min(ty + ALT_RADIUS + 1, h)):
+            i = x * h + y
             if dirs[i] == 0 or dist[i] >= ALT_MAX_DISTANCE:
                 continue
-            cost = (x - ltx) * (x - ltx) + (y - lty) * (y - lty)
+            cost = (x - tx) * (x - tx) + (y - ty) * (y - ty)
             if cost < best_cost or (cost == best_cost and dist[i] < best_dist):
                 best = i
                 best_cost = cost
@@ -234,21 +236,7 @@ def _grid_bfs(flags, x, y, dirs, dist, queue):
 def _grid_closest(flags, tx, ty, dirs, dist):
     """Rule 4 on the map's BFS: the index of the best visited tile near ``(tx, ty)``, or -1. Only tiles
     on the map can be visited, so the scan skips the rest (find_path's window holds nothing more)."""
-    w, h = flags.shape[0], flags.shape[1]
-    best = -1
-    best_cost = _NO_COST
-    best_dist = ALT_MAX_DISTANCE
-    for x in range(max(tx - ALT_RADIUS, 0), min(tx + ALT_RADIUS + 1, w)):
-        for y in range(max(ty - ALT_RADIUS, 0), min(ty + ALT_RADIUS + 1, h)):
-            i = x * h + y
-            if dirs[i] == 0 or dist[i] >= ALT_MAX_DISTANCE:
-                continue
-            cost = (x - tx) * (x - tx) + (y - ty) * (y - ty)
-            if cost < best_cost or (cost == best_cost and dist[i] < best_dist):
-                best = i
-                best_cost = cost
-                best_dist = dist[i]
-    return best
+    return _closest_in(dirs, dist, tx, ty, flags.shape[0], flags.shape[1])
 
 
 @njit(cache=True)

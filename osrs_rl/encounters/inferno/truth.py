@@ -33,7 +33,7 @@ from functools import cache
 import numpy as np
 
 from osrs_rl.core import collision as C
-from osrs_rl.core.events import EV_ATTACK, live_events
+from osrs_rl.core.events import EV_ATTACK, first_event
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.runtime.truth import Truth
 
@@ -119,17 +119,9 @@ def attackable_from(s, k: int, x: int, y: int, reach: int | None = None) -> bool
     return bool(has_line_of_sight(_flags(standing), x, y, 1, int(m["x"]), int(m["y"]), size, reach))
 
 
-def player_attack(s):
-    """The player's attack started in the tick that produced ``s`` (its event), or None."""
-    for e in live_events(s):
-        if int(e["kind"]) == EV_ATTACK and int(e["source"]) == ST.ENT_PLAYER:
-            return e
-    return None
-
-
 def tick(previous, s, cfg, agent: int = 0) -> dict:
     x, y = int(s["p"]["x"]), int(s["p"]["y"])
-    attack = player_attack(s)
+    attack = first_event(s, EV_ATTACK, ST.ENT_PLAYER)   # an attack started this tick, or None
     target, target_ok = "", True
     if attack is not None:
         k = int(attack["target"]) - ST.ENT_MONSTER

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from osrs_rl.core.events import EV_ATTACK, live_events
+from osrs_rl.core.events import EV_ATTACK, first_event
 from osrs_rl.runtime.truth import Truth
 
 from . import scene as SC
@@ -24,7 +24,7 @@ def reference_walkable(cfg) -> np.ndarray:
 
 def attacked(s) -> bool:
     """The player started an attack in the tick that produced ``s`` (its event buffer says so)."""
-    return any(int(e["kind"]) == EV_ATTACK and int(e["source"]) == ENT_PLAYER for e in live_events(s))
+    return first_event(s, EV_ATTACK, ENT_PLAYER) is not None
 
 
 def tick(previous, s, cfg, agent: int = 0) -> dict:

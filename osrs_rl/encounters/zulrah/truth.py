@@ -23,7 +23,7 @@ from functools import cache
 
 import numpy as np
 
-from osrs_rl.core.events import EV_ATTACK, live_events
+from osrs_rl.core.events import EV_ATTACK, first_event
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.encounters.zulrah import loadouts
 from osrs_rl.encounters.zulrah import rotations as RT
@@ -56,17 +56,9 @@ def in_sight(x, y, zx, zy) -> bool:
     return bool(has_line_of_sight(_reference_flags(), x, y, 1, zx, zy, RT.ZULRAH_SIZE, RT.GRID_W))
 
 
-def player_attack(s):
-    """The player's attack started in the tick that produced ``s`` (its event), or None."""
-    for e in live_events(s):
-        if int(e["kind"]) == EV_ATTACK and int(e["source"]) == ST.ENT_PLAYER:
-            return e
-    return None
-
-
 def tick(previous, s, cfg, agent: int = 0) -> dict:
     p = s["p"]
-    attack = player_attack(s)
+    attack = first_event(s, EV_ATTACK, ST.ENT_PLAYER)   # an attack started this tick, or None
     target, target_ok = "", True
     if attack is not None:
         aimed = int(attack["target"])
