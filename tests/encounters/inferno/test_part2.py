@@ -2,6 +2,7 @@
 damage (sources: the README's rules table and mechanics.py's constants)."""
 
 import numpy as np
+import pytest
 
 from osrs_rl.core.events import EV_ATTACK, EV_DEATH, EV_HIT, EV_SPAWN
 from osrs_rl.core.skills import HITPOINTS
@@ -215,9 +216,12 @@ def test_scaffolding_is_off_by_default_and_one_setting_turns_it_on():
 
 # ---- reward terms and curriculum -------------------------------------------------------------------------
 def test_every_shaping_term_is_named_zero_by_default_and_logged():
+    """The sparse default is the outcome and the waves cleared (coef_wave 0.1: issue 17's "a wave cleared,
+    death"); every shaping term beyond them is 0 unless set."""
     env = inferno()
     assert set(ST.REWARD_TERMS) >= {"prayer", "kill", "supplies", "pillar"}
-    for name in ST.REWARD_TERMS[1:]:
+    assert float(env.config["coef_wave"][0]) == pytest.approx(0.1)
+    for name in ST.REWARD_TERMS[2:]:
         key = {"damage_dealt": "coef_damage_dealt", "damage_taken": "coef_damage_taken"}.get(name, "coef_" + name)
         assert float(env.config[key][0]) == 0.0
     env = inferno(coef_prayer=1.0, coef_supplies=0.5)
