@@ -108,7 +108,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     spec = get_spec(policy.encounter)
     if episodes < 1:
         raise ValueError(f"episodes must be >= 1, got {episodes}")
-    has_failure = bool(declared_outcome(spec).failure)
+    outcome = declared_outcome(spec)
     env = osrs_rl.make(spec.name, num_envs=episodes, seed=seed, **{**policy.env_config, **(config or {})})
     if opponent is not None:
         if spec.opponents is None:
@@ -127,7 +127,6 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     lost = np.zeros(episodes)
     ticks = np.zeros(episodes)
     progressed = np.zeros(episodes)
-    outcome = declared_outcome(spec)
     progress_col = list(spec.metric_names).index(outcome.progress) if outcome.progress else None
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
@@ -149,7 +148,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     low, high = wilson(float(won.sum()), episodes)
     return EvalRow(str(opponent) if opponent is not None else "default", episodes, float(won.mean()), low, high,
                    float(ticks.mean()), float(returns.mean()),
-                   float(lost.mean()) if has_failure else float("nan"), outcome.progress or "",
+                   float(lost.mean()) if outcome.failure else float("nan"), outcome.progress or "",
                    *((float(progressed.mean()), float(np.median(progressed))) if progress_col is not None
                      else (float("nan"), float("nan"))))
 
