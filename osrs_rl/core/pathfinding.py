@@ -200,46 +200,6 @@ def find_path(flags, x, y, size, tx, ty, path, scratch):
 
 
 @njit(cache=True)
-def _grid_bfs(flags, x, y, dirs, dist, queue):
-    """Full BFS of rule 2 from ``(x, y)`` over the map (within the search window of rule 1)."""
-    w, h = flags.shape[0], flags.shape[1]
-    lo_x, lo_y = x - SEARCH_SIZE // 2, y - SEARCH_SIZE // 2
-    dirs[:] = 0
-    src = x * h + y
-    dirs[src] = _START
-    dist[src] = 0
-    queue[0] = src
-    head = 0
-    tail = 1
-    while head < tail:
-        cur = queue[head]
-        head += 1
-        cx = cur // h
-        cy = cur - cx * h
-        for k in range(8):
-            nx = cx + _DX[k]
-            ny = cy + _DY[k]
-            if nx < 0 or ny < 0 or nx >= w or ny >= h:
-                continue
-            if nx < lo_x or ny < lo_y or nx >= lo_x + SEARCH_SIZE or ny >= lo_y + SEARCH_SIZE:
-                continue
-            nxt = nx * h + ny
-            if dirs[nxt] != 0 or not can_step(flags, cx, cy, 1, _DX[k], _DY[k]):
-                continue
-            dirs[nxt] = k + 1
-            dist[nxt] = dist[cur] + 1
-            queue[tail] = nxt
-            tail += 1
-
-
-@njit(cache=True)
-def _grid_closest(flags, tx, ty, dirs, dist):
-    """Rule 4 on the map's BFS: the index of the best visited tile near ``(tx, ty)``, or -1. Only tiles
-    on the map can be visited, so the scan skips the rest (find_path's window holds nothing more)."""
-    return _closest_in(dirs, dist, tx, ty, flags.shape[0], flags.shape[1])
-
-
-@njit(cache=True)
 def _first_steps(end, h, dirs):
     """(first, second) direction codes of the BFS-tree route to tile index ``end`` (0: none)."""
     first = 0
@@ -253,37 +213,39 @@ def _first_steps(end, h, dirs):
     return first, second
 
 
-@njit(cache=True)
 def fill_first_steps(flags, radius, approach, out):
     """Rule 6 into ``out`` (uint8[W, H, (2 radius + 1) ** 2]): entry ``[x, y, (dx + radius) * (2 radius + 1)
     + dy + radius]`` is ``first | second << 4``, the direction codes of the first two steps a size-1 mover on
     ``(x, y)`` takes towards ``(x + dx, y + dy)`` (``find_path``: the target, or its closest approach), 0 for
     no step; ``second`` is 0 when the route is one step. Blocked start tiles get 0s. ``approach`` False
-    skips rule 4: an unreachable target gets 0s (for callers that never route to one; much faster)."""
+    skips rule 4: an unreachable target gets 0s (for callers that never route to one; much faster).
+    Each start tile runs ``find_path``'s own search (``_bfs``) with no target, so it visits every tile of
+    its window, each with the parent the early-stopping search gives it."""
+    _fill_first_steps(flags, int(radius), bool(approach), out, make_bfs_scratch(1))
+
+
+@njit(cache=True)
+def _fill_first_steps(flags, radius, approach, out, scratches):
+    scratch = scratches[0]
     w, h = flags.shape[0], flags.shape[1]
     side = 2 * radius + 1
-    n = w * h
-    dirs = np.zeros(n, dtype=np.uint8)
-    dist = np.zeros(n, dtype=np.int32)
-    queue = np.zeros(n, dtype=np.int32)
+    centre = SEARCH_SIZE // 2
     out[:] = 0
     for x in range(w):
         for y in range(h):
             if flags[x, y] & BLOCKED:
                 continue
-            _grid_bfs(flags, x, y, dirs, dist, queue)
+            _bfs(flags, x - centre, y - centre, 1, -1, -1, scratch)
             for i in range(side):
-                tx = x + i - radius
+                lx = centre + i - radius
                 for j in range(side):
-                    ty = y + j - radius
-                    end = -1
-                    if 0 <= tx < w and 0 <= ty < h and dirs[tx * h + ty] != 0:
-                        end = tx * h + ty
-                    elif approach:
-                        end = _grid_closest(flags, tx, ty, dirs, dist)
+                    ly = centre + j - radius
+                    end = lx * SEARCH_SIZE + ly
+                    if scratch.dirs[end] == 0:
+                        end = _closest_approach(lx, ly, scratch) if approach else -1
                     if end < 0:
                         continue
-                    a, b = _first_steps(end, h, dirs)
+                    a, b = _first_steps(end, SEARCH_SIZE, scratch.dirs)
                     out[x, y, i * side + j] = a | (b << 4)
 
 
@@ -291,5 +253,5 @@ def first_steps_table(flags, radius, approach=True):
     """``fill_first_steps`` into a new uint8 array [W, H, (2 radius + 1) ** 2]."""
     side = 2 * int(radius) + 1
     out = np.zeros((flags.shape[0], flags.shape[1], side * side), dtype=np.uint8)
-    fill_first_steps(flags, int(radius), bool(approach), out)
+    fill_first_steps(flags, radius, approach, out)
     return out

@@ -368,6 +368,8 @@ def monster_attack(s, cfg, k, style):
         delay = bow_delay(d) + cfg.kind_extra_delay[m.kind]
     elif style == STYLE_MAGIC:
         delay = magic_delay(d)
+    if cfg.projectile_rule == 1 and delay > 0:
+        delay -= 1        # osrs-sdk's landing tick (README "Open questions", audit F6)
     blocked = EVF_BLOCKED if prayed else 0
     queue_tracked_hit(s, ST.ENT_MONSTER + k, blocked, s.tick + delay, damage, style, m.kind, ST.HT_PLAYER, flags,
                       0, 0)

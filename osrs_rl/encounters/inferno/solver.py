@@ -28,14 +28,18 @@ Each tick, per env:
      ``move_or_attack``), by kill order: nibblers on a pillar (a fallen pillar is a lost safespot), blobs
      and magers, the magic then the ranged bloblet, a meleer within ``MELEER_NEAR`` tiles or about to dig,
      bats, rangers, other meleers, the melee bloblet; the lowest hitpoints first within a rank. It holds its
-     fire only to reach a much safer tile (two styles or melee here) one run away;
-  4. Rigour on the tick it shoots, off otherwise;
+     fire only to reach a much safer tile (two styles or melee here) one run away. The weapon: Ice Barrage
+     (the magic set goes on in the attack's tick) on the target whose 3x3 catches ``BARRAGE_MIN`` or more
+     nibblers and bloblets, when that clump ranks at most one place below the kill order's pick; at
+     ``SIPHON_AT`` hitpoints with the energy, the blowpipe goes on while the timer runs and the next shot is
+     its Toxic Siphon; otherwise the bow;
+  4. the worn set's offensive prayer (Rigour, Augury) on the tick it shoots, off otherwise;
   5. supplies: a brew at or below ``BREW_AT`` hitpoints, a restore below ``RESTORE_PRAYER`` prayer points
      or when ranged is ``RESTORE_RANGED`` below its base (brews drain it), a bastion dose when a wave is on
      and ranged is not boosted, a stamina below ``STAMINA_AT`` run energy.
 
-Moves go through one function (``move_to``: a tile -> a move-head index), so a later click-to-move head
-changes one place. Heads it does not know (a ``gear`` head another part adds) are left at 0 (keep).
+Moves go through one function (``move_to``: a tile -> a move-head index), the one place that knows the move
+head. Heads it does not know (one a later part appends) are left at 0 (keep).
 
 What it does not do: flick overheads tick by tick, lure meleers into pillars, tank and skip nibblers,
 plan the wave's spawn order. It trusts the encounter's approximations (README "Approximations").
@@ -49,10 +53,11 @@ from numba import njit
 from osrs_rl.core import prayers as P
 from osrs_rl.core.collision import can_step
 from osrs_rl.core.hit_delay import edge_distance
-from osrs_rl.core.movement import in_melee_reach
+from osrs_rl.core.movement import in_melee_reach, overlaps
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE
-from osrs_rl.core.player_input import has_prayer
+from osrs_rl.core.player_input import can_special, has_prayer
 from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
+from osrs_rl.core.specials import SP_COST
 
 from . import mechanics as M
 from . import state as ST
@@ -69,6 +74,8 @@ RUN_ENERGY_MIN = 1500          # run only with 15 % energy left
 SEARCH = 4                     # tiles searched around the player for the next tile (the plugin's check square)
 NO_ATTACK = 1 << 20
 MELEER_NEAR = 4                # tiles: a meleer this close is killed before the bats and rangers
+SIPHON_AT = 80                 # hitpoints: the blowpipe's Toxic Siphon heals half its damage (a brew at BREW_AT)
+BARRAGE_MIN = 2                # small monsters (nibblers, bloblets) a barrage must catch in its 3x3
 
 COST_STYLE = 200.0             # per style beyond the first that can attack the tile
 COST_UNPRAYABLE_MELEE = 120.0  # next to a ranger, mager or blob (it melees half the time)
@@ -234,6 +241,24 @@ def shootable_from(s, cfg, k, x, y):
 
 
 @njit(cache=True)
+def shootable_with(s, cfg, k, gear_set):
+    """Set ``gear_set``'s weapon reaches monster ``k`` from the player's tile (a switch before the attack)."""
+    m = s.monsters[k]
+    return M.sees(s, cfg, s.p.x, s.p.y, 1, m.x, m.y, M.size_of(cfg, m), cfg.set_range[gear_set])
+
+
+@njit(cache=True)
+def any_shootable_with(s, cfg, gear_set):
+    """Some living monster above ground is in set ``gear_set``'s reach from the player's tile."""
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if m.state == ST.SLOT_ALIVE and m.dig_left <= 0 and m.kind != ST.K_SHIELD \
+                and shootable_with(s, cfg, k, gear_set):
+            return True
+    return False
+
+
+@njit(cache=True)
 def best_target(s, cfg, legal_only, legal):
     """The slot to shoot, -1 for none: with ``legal_only`` among the legal attack options, else the top
     monster of the kill order anywhere (the one to walk into reach of)."""
@@ -246,6 +271,53 @@ def best_target(s, cfg, legal_only, legal):
             continue
         score = priority(s, cfg, m) * 1000 + m.hp
         if score < best:
+            best, pick = score, k
+    return pick
+
+
+@njit(cache=True)
+def is_small(m):
+    """A monster one Ice Barrage kills or nearly kills: a nibbler (10 hitpoints) or a bloblet."""
+    return m.kind == ST.K_NIBBLER or m.kind == ST.K_BLOBLET_MAGIC or m.kind == ST.K_BLOBLET_RANGED \
+        or m.kind == ST.K_BLOBLET_MELEE
+
+
+@njit(cache=True)
+def barrage_catch(s, cfg, k):
+    """How many small monsters a barrage on slot ``k`` hits: those whose footprint overlaps the 3x3 centred
+    on its south-west tile (mechanics ``_barrage_splash``), the target included."""
+    m = s.monsters[k]
+    n = 0
+    for j in range(ST.MONSTER_SLOTS):
+        o = s.monsters[j]
+        if o.state == ST.SLOT_ALIVE and o.dig_left <= 0 and is_small(o) \
+                and overlaps(o.x, o.y, M.size_of(cfg, o), m.x - 1, m.y - 1, 3):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def wants_siphon(s, cfg):
+    """Hitpoints at ``SIPHON_AT`` or below and the energy for the blowpipe's Toxic Siphon (50 %)."""
+    return s.p.levels[HITPOINTS] <= SIPHON_AT and can_special(s.p, cfg.set_special[ST.SET_BLOWPIPE, SP_COST])
+
+
+@njit(cache=True)
+def barrage_target(s, cfg, legal):
+    """The legal attack slot where a barrage catches the most small monsters, at least ``BARRAGE_MIN`` of
+    them (a nibbler clump on its pillar, a blob's three bloblets: OSRS wiki "Inferno/Strategies" barrages
+    both); -1 for none, or when no barrage is at hand. The attack mask reads the worn set's range, so a clump
+    legal to the bow is in the spell's reach only where the spell reaches as far (10 tiles)."""
+    if cfg.set_targets[ST.SET_MAGIC] <= 1 or cfg.set_range[ST.SET_MAGIC] < cfg.set_range[s.gear_set]:
+        return -1
+    best, pick = -1, -1
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if not legal[_HEAD_OFFSET[ST.H_ATTACK] + 1 + k] or not is_small(m):
+            continue
+        n = barrage_catch(s, cfg, k)
+        score = 100 * n - priority(s, cfg, m)      # the most caught, then the most urgent target
+        if n >= BARRAGE_MIN and score > best:
             best, pick = score, k
     return pick
 
@@ -406,11 +478,28 @@ def decide(s, cfg, legal_rows, dist, queue, out):
     shot = best_target(s, cfg, True, legal)
     gx, gy, best = choose_tile(s, cfg, focus, dist, queue)
     here = tile_cost(s, cfg, s.p.x, s.p.y, focus, 0)
+    siphon = wants_siphon(s, cfg)
     if shot >= 0 and (here - best < HOLD_FIRE or dist[gx, gy] > HOLD_FIRE_STEPS):
+        clump = barrage_target(s, cfg, legal)
+        if siphon and s.gear_set == ST.SET_BLOWPIPE and legal[_HEAD_OFFSET[ST.H_SPEC] + ST.SPEC_USE]:
+            out[ST.H_SPEC] = ST.SPEC_USE                # the shot is the special (the pipe's reach: the mask)
+        elif clump >= 0 and priority(s, cfg, s.monsters[shot]) >= priority(s, cfg, s.monsters[clump]) - 1:
+            # the clump is as urgent as the kill order's pick (or one rank below): the switch comes first in
+            # the tick and the attack is the spell's (mechanics ``inputs``)
+            shot = clump
+            if s.gear_set != ST.SET_MAGIC:
+                out[ST.H_GEAR] = 1 + ST.SET_MAGIC
+        elif s.gear_set != ST.SET_BOW and shootable_with(s, cfg, shot, ST.SET_BOW):
+            out[ST.H_GEAR] = 1 + ST.SET_BOW
         out[ST.H_ATTACK] = 1 + shot
         if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
             out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
         return
+    if siphon and s.p.attack_timer > 0 and any_shootable_with(s, cfg, ST.SET_BLOWPIPE):
+        if s.gear_set != ST.SET_BLOWPIPE:         # the special is masked until the pipe is worn: on now,
+            out[ST.H_GEAR] = 1 + ST.SET_BLOWPIPE  # the special when the timer is ready
+    elif s.gear_set != ST.SET_BOW:
+        out[ST.H_GEAR] = 1 + ST.SET_BOW           # back to the bow while nothing is shot
     if rigour and s.p.attack_timer > 1:
         out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
     if M.monsters_alive(s) == 0 or s.next_wave_in > 0:

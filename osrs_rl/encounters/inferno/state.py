@@ -249,6 +249,10 @@ CONFIG_FIELDS = (
                 "a collapsing pillar hurts the player and monsters next to it: 0 not at all (InfernoTrainer), "
                 "1 collapse_damage each, 2 half their current hitpoints"),
     ConfigField("collapse_damage", np.int32, 49, 0, 255, "collapse_rule 1: the damage"),
+    ConfigField("projectile_rule", np.int32, 0, 0, 1,
+                "when a monster's ranged or magic hit lands: 0 the OSRS wiki's hit delay (the bow's or the "
+                "spell's delay after the attack tick), 1 osrs-sdk's (one tick earlier: its player counts a new "
+                "projectile down in the attack's own tick)"),
     ConfigField("loadout", np.int32, 0, 0, NUM_LOADOUTS - 1,
                 "0 max: twisted bow, toxic blowpipe, Kodai wand (Ice Barrage) in Masori / Ancestral; "
                 "1 cheaper: Armadyl crossbow, toxic blowpipe, Ahrim's staff (Ice Barrage) in Armadyl / Ahrim's "

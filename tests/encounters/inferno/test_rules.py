@@ -8,6 +8,7 @@ import pytest
 
 import osrs_rl
 from osrs_rl.core.events import EV_ATTACK, EV_DEATH, EV_HIT, EV_SPAWN, EVF_BLOCKED
+from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
 from osrs_rl.encounters.inferno import arena as A
 from osrs_rl.encounters.inferno import mechanics as M
@@ -120,6 +121,44 @@ def test_cadence_and_style(kind, rel, speed, style):
     assert [t for t, _, _ in got] == [first, first + speed, first + 2 * speed, first + 3 * speed]
     assert {st for _, st, _ in got} == {style} and {tg for _, _, tg in got} == {ST.ENT_PLAYER}
     assert first == env.states[0]["tick"] - 3 * speed      # in reach from the start: attacks on tick 1
+
+
+def _bow(d):
+    return 1 + (3 + d) // 6
+
+
+def _spell(d):
+    return 1 + (1 + d) // 3
+
+
+LANDING = [  # kind, tile relative to the player, its delay at the edge distance d: README "hit delays (monsters)"
+    (ST.K_BAT, (3, 0), _bow),
+    (ST.K_RANGER, (-10, -3), lambda d: _bow(d) + 2),     # Jal-Xil: 2 ticks more
+    (ST.K_MAGER, (0, 8), _spell),
+    (ST.K_BLOBLET_MAGIC, (4, 4), _spell),
+]
+
+
+@pytest.mark.parametrize("rule", (0, 1))
+@pytest.mark.parametrize("kind, rel, delay_at", LANDING, ids=[ST.KIND_NAMES[c[0]] for c in LANDING])
+def test_a_monsters_hit_lands_after_its_delay_under_each_projectile_rule(kind, rel, delay_at, rule):
+    """projectile_rule 0: the wiki's hit delay after the attack tick; 1: osrs-sdk's, one tick earlier."""
+    env = inferno(projectile_rule=rule)
+    empty_arena(env, player=(15, 15))
+    keeper(env)
+    put(env, 0, kind, 15 + rel[0], 15 + rel[1], attack_timer=1)
+    size = int(env.config["kind_size"][0][kind])
+    delay = delay_at(edge_distance(15 + rel[0], 15 + rel[1], size, 15, 15, 1))
+    assert delay >= 2          # so rule 1's tick differs from rule 0's and from the attack's own
+    landed = attacked = None
+    for _ in range(8):
+        env.step(act())
+        tick = int(env.states[0]["tick"])
+        if attacked is None and events(env, EV_ATTACK, ST.ENT_MONSTER + 0):
+            attacked = tick
+        if landed is None and events(env, EV_HIT, ST.ENT_MONSTER + 0):
+            landed = tick
+    assert attacked == 1 and landed == attacked + delay - rule, (attacked, landed)
 
 
 def test_bat_range_is_four_and_it_drains_run_energy():

@@ -148,6 +148,58 @@ def test_it_shoots_with_rigour_on():
     assert events(env, EV_ATTACK, ST.ENT_PLAYER)
 
 
+def test_it_barrages_a_clump_of_nibblers_and_goes_back_to_the_bow():
+    """Three nibblers in one 3x3: the magic set goes on in the same tick as the attack, the spell hits the
+    other two as well; the next tick, with nothing to shoot (the spell's timer runs), the bow goes back on."""
+    env = inferno(seed=4)
+    empty_arena(env, player=(15, 12))
+    keeper(env)
+    for slot, (x, y) in enumerate(((15, 17), (16, 17), (16, 18))):
+        put(env, slot, ST.K_NIBBLER, x, y, attack_timer=6)
+    a = _solve(env, 1)
+    assert a[0, ST.H_GEAR] == 1 + ST.SET_MAGIC and a[0, ST.H_ATTACK] in (1, 2, 3), a
+    shots = events(env, EV_ATTACK, ST.ENT_PLAYER)
+    assert len(shots) == 1 and int(shots[0]["style"]) == STYLE_MAGIC, shots
+    assert int(env.states[0]["barrage_hits"]) == 2
+    a = _solve(env, 1)
+    assert a[0, ST.H_ATTACK] == ST.ATTACK_NONE and a[0, ST.H_GEAR] == 1 + ST.SET_BOW
+    assert int(env.states[0]["gear_set"]) == ST.SET_BOW
+
+
+def test_a_lone_nibbler_is_shot_with_the_bow():
+    env = inferno(seed=4)
+    empty_arena(env, player=(15, 12))
+    keeper(env)
+    put(env, 0, ST.K_NIBBLER, 15, 17, attack_timer=6)
+    put(env, 1, ST.K_NIBBLER, 19, 17, attack_timer=6)      # 4 tiles east: outside the first one's 3x3
+    a = _solve(env, 1)
+    assert a[0, ST.H_GEAR] == ST.GEAR_KEEP and a[0, ST.H_ATTACK] in (1, 2)
+    assert int(env.states[0]["gear_set"]) == ST.SET_BOW
+
+
+def test_a_hurt_player_puts_on_the_blowpipe_then_uses_its_special():
+    """At SIPHON_AT hitpoints with the energy: the pipe goes on while the attack timer runs (its special is
+    masked until it is worn), and the next shot is the special."""
+    from osrs_rl.core.skills import HITPOINTS
+
+    env = inferno(seed=4)
+    empty_arena(env, player=(15, 12), hp=SV.SIPHON_AT)
+    keeper(env)
+    put(env, 0, ST.K_BAT, 15, 15, attack_timer=6)         # 3 tiles north: in the pipe's reach
+    env.states[0]["p"]["attack_timer"] = 2
+    commit(env)
+    seen = []
+    for _ in range(4):
+        a = _solve(env, 1)
+        seen.append((int(a[0, ST.H_GEAR]), int(a[0, ST.H_SPEC])))
+        if int(env.states[0]["specs_used"]) == 1:
+            break
+    assert seen[0] == (1 + ST.SET_BLOWPIPE, ST.SPEC_NONE), seen
+    assert seen[-1] == (ST.GEAR_KEEP, ST.SPEC_USE), seen
+    assert int(env.states[0]["specs_used"]) == 1 and int(env.states[0]["gear_set"]) == ST.SET_BLOWPIPE
+    assert int(env.states[0]["p"]["levels"][HITPOINTS]) <= SV.SIPHON_AT      # the heal lands later
+
+
 def test_move_to_clicks_the_goal_or_the_legal_tile_nearest_it():
     """A goal in the click square is clicked itself (the router walks it), one beyond it gets the legal click
     nearest it; on the goal nothing is clicked, unless a walk elsewhere is stored: then a click on its own tile
