@@ -196,13 +196,15 @@ def test_train_help_lists_the_encounters_and_every_sections_settings(capsys):
 def test_print_config_prints_a_toml_file_that_reads_back_and_trains_nothing(tmp_path, capsys):
     from osrs_rl.agent.config import load_config
 
-    argv = ["--run.total_steps", "777", "--env.config.max_ticks", "321", "--run.out_dir", str(tmp_path / "runs")]
+    argv = ["--run.total_steps", "777", "--env.config.max_ticks", "321", "--run.out_dir", str(tmp_path / "runs"),
+            "--model.activation", "tanh", "--model.separate_value", "true", "--ppo.bootstrap_truncation", "false"]
     assert cli.main(["train", "zulrah", "--print-config", *argv]) == 0
     text = capsys.readouterr().out
     (tmp_path / "printed.toml").write_text(text)
     again = load_config("zulrah", tmp_path / "printed.toml")
     assert again == load_config("zulrah", overrides=argv)
     assert again.run.total_steps == 777 and again.env.config["max_ticks"] == 321
+    assert (again.model.activation, again.model.separate_value, again.ppo.bootstrap_truncation) == ("tanh", True, False)
     assert "#   gear_tier = " in text                      # the encounter's own settings, as comments
     assert not (tmp_path / "runs").exists()
 

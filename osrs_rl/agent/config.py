@@ -55,6 +55,14 @@ class ModelSection:
     """Encoder layers before the core."""
     entity_encoder: bool = False
     """Encode observation segments with several slots with shared weights."""
+    activation: str = "relu"
+    """``relu`` or ``tanh``: the activation of every hidden layer (encoders and value MLP); tanh is the
+    usual one of small PPO MLPs (CleanRL's ppo.py)."""
+    separate_value: bool = False
+    """Give the value an observation encoder of its own (the policy's architecture) instead of sharing the
+    policy's, so the value loss does not shape the policy's features (Andrychowicz et al. 2020 found
+    separate networks better for PPO). ``mlp`` only: a recurrent critic would share and train the
+    policy's core, or need a recurrent state of its own."""
     reset_on_episode: bool = True
     """Zero the recurrent state when an episode starts (off: memory runs on across episodes)."""
 
@@ -89,6 +97,10 @@ class PPOSection:
     """V-trace clip of the importance ratio in the advantage's TD terms (on-policy: no effect)."""
     c_clip: float = 1.0
     """V-trace clip of the trace-cutting ratio."""
+    bootstrap_truncation: bool = True
+    """Bootstrap a truncated step (the tick limit) from V(final obs). Off: treat it as terminal, for a
+    limit that is part of the task (the observation shows the time left, the limit has an outcome
+    reward; Pardo et al. 2018, "Time Limits in Reinforcement Learning")."""
     vtrace: bool = True
     """Recompute advantages before each minibatch with the latest ratios (V-trace correction)."""
     priority_alpha: float = 0.0
@@ -227,6 +239,9 @@ class TrainConfig:
             (self.env.env_threads >= 1, "env.env_threads must be >= 1"),
             (self.model.kind in ("mlp", "lstm", "mingru"), "model.kind must be mlp, lstm or mingru"),
             (self.model.hidden >= 1 and self.model.layers >= 1, "model.hidden and model.layers must be >= 1"),
+            (self.model.activation in ("relu", "tanh"), "model.activation must be relu or tanh"),
+            (self.model.kind == "mlp" or not self.model.separate_value, "model.separate_value needs model.kind mlp "
+                                                                        "(a recurrent critic would share its core)"),
             (self.ppo.horizon >= 1, "ppo.horizon must be >= 1"),
             (0.0 < self.ppo.gamma <= 1.0, "ppo.gamma must lie in (0, 1]"),
             (0.0 <= self.ppo.lam <= 1.0, "ppo.lam must lie in [0, 1]"),

@@ -11,6 +11,13 @@ One network, three memory kinds::
 - Privileged segments (hidden state the agent could not observe) feed the value MLP only: the actor
   never reads their columns, so the policy cannot learn to cheat, while the critic's baseline gets
   sharper. The value MLP sits on the shared core so the critic has the policy's memory too.
+- ``separate_value`` (``mlp`` only) gives the value MLP an ObsEncoder of its own in place of the
+  shared one, so the value loss no longer shapes the policy's features (Andrychowicz et al. 2020,
+  "What Matters In On-Policy Reinforcement Learning?", found separate networks better for PPO).
+  Recurrent kinds refuse it: a critic that still read the shared core would send its gradient into
+  the core and through it into the policy's encoder, and one with a core of its own would need a
+  second recurrent state in the rollout storage.
+- ``activation`` (``relu`` or ``tanh``) is that of every hidden layer of the encoders and the value MLP.
 - Every kind keeps its recurrent state in one float tensor ``[batch, state_size]`` (``state_size`` 0
   for ``mlp``), so rollout storage and resets treat all kinds alike.
 """
@@ -27,8 +34,12 @@ from torch import nn
 from osrs_rl.runtime.spec import ObsSegment
 
 KINDS = ("mlp", "lstm", "mingru")
+ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh}
+"""The hidden layers' activation by name: ReLU, or tanh, the usual one of small PPO MLPs (CleanRL's ppo.py)."""
 
 RELU_GAIN = math.sqrt(2.0)
+"""Orthogonal gain of every hidden layer: ReLU's (He et al. 2015); kept with tanh too, as CleanRL's
+ppo.py does (``layer_init`` with ``std=np.sqrt(2)`` before each ``nn.Tanh``)."""
 POLICY_GAIN = 0.01
 """Near-zero initial logits, so the first policy is close to uniform over the legal options."""
 VALUE_GAIN = 1.0
@@ -45,11 +56,19 @@ def _orthogonal(layer: nn.Linear, gain: float) -> nn.Linear:
     return layer
 
 
-def _mlp(sizes: Sequence[int]) -> nn.Sequential:
-    """``Linear -> ReLU`` for each consecutive pair of ``sizes``."""
+def _activation(name: str) -> type[nn.Module]:
+    """The module class of activation ``name``; an unknown name is refused with the choices."""
+    if name not in ACTIVATIONS:
+        raise ValueError(f"unknown activation {name!r}; choose one of {', '.join(ACTIVATIONS)}")
+    return ACTIVATIONS[name]
+
+
+def _mlp(sizes: Sequence[int], activation: str = "relu") -> nn.Sequential:
+    """``Linear -> activation`` for each consecutive pair of ``sizes``."""
+    act = _activation(activation)
     parts = []
     for n_in, n_out in zip(sizes[:-1], sizes[1:], strict=True):
-        parts += [_orthogonal(nn.Linear(n_in, n_out), RELU_GAIN), nn.ReLU()]
+        parts += [_orthogonal(nn.Linear(n_in, n_out), RELU_GAIN), act()]
     return nn.Sequential(*parts)
 
 
@@ -82,7 +101,8 @@ class ObsEncoder(nn.Module):
     sum). The pooled vectors and the other segments' raw features then enter the trunk MLP.
     """
 
-    def __init__(self, segments: Sequence[ObsSegment], hidden: int, layers: int, entity_encoder: bool):
+    def __init__(self, segments: Sequence[ObsSegment], hidden: int, layers: int, entity_encoder: bool,
+                 activation: str = "relu"):
         super().__init__()
         self.segments = tuple(segments)
         self.entity_width = max(8, hidden // 4)
@@ -90,11 +110,12 @@ class ObsEncoder(nn.Module):
         width = 0
         for seg in self.segments:
             if entity_encoder and seg.slots > 1:
-                self.entity_nets[seg.name] = _mlp((seg.features, self.entity_width, self.entity_width))
+                self.entity_nets[seg.name] = _mlp((seg.features, self.entity_width, self.entity_width),
+                                                     activation)
                 width += self.entity_width
             else:
                 width += seg.size
-        self.trunk = _mlp((width,) + (hidden,) * layers)
+        self.trunk = _mlp((width,) + (hidden,) * layers, activation)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """``x [N, input]`` -> ``[N, hidden]``."""
@@ -247,15 +268,19 @@ class ActorCritic(nn.Module):
 
     Attributes: ``obs_size``, ``head_sizes``, ``num_actions`` (``sum(head_sizes)``), ``kind``,
     ``state_size``, ``actor_segments`` and ``critic_segments`` (names of the privileged segments the
-    value alone reads).
+    value alone reads), ``value_encoder`` (the value's own ObsEncoder with ``separate_value``, else None).
     """
 
     def __init__(self, obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], kind: str = "mlp",
                  hidden: int = 256, layers: int = 2, entity_encoder: bool = False,
-                 privileged: Sequence[str] = ("privileged",)):
+                 privileged: Sequence[str] = ("privileged",), activation: str = "relu", separate_value: bool = False):
         super().__init__()
         if kind not in KINDS:
             raise ValueError(f"unknown model kind {kind!r}; choose one of {', '.join(KINDS)}")
+        act = _activation(activation)
+        if separate_value and kind != "mlp":
+            raise ValueError(f"separate_value needs kind 'mlp', not {kind!r}: a {kind} critic would either share the "
+                             f"policy's core (and train it) or need a recurrent state of its own")
         self.head_sizes = tuple(int(s) for s in head_sizes)
         if not self.head_sizes or min(self.head_sizes) < 1:
             raise ValueError(f"head_sizes must be one or more positive sizes, got {self.head_sizes}")
@@ -275,12 +300,14 @@ class ActorCritic(nn.Module):
         self._critic_runs = _column_runs(segments, [not a for a in is_actor])
         critic_extra = sum(b - a for a, b in self._critic_runs)
 
-        self.encoder = ObsEncoder([s for s, a in zip(segments, is_actor, strict=True) if a],
-                                  hidden, layers, entity_encoder)
+        actor = [s for s, a in zip(segments, is_actor, strict=True) if a]
+        self.encoder = ObsEncoder(actor, hidden, layers, entity_encoder, activation)
         self.core = {"mlp": Feedforward, "lstm": LSTMCore, "mingru": MinGRUCore}[kind](hidden)
         self.state_size = self.core.state_size
         self.policy = _orthogonal(nn.Linear(hidden, self.num_actions), POLICY_GAIN)
-        self.value = nn.Sequential(_orthogonal(nn.Linear(hidden + critic_extra, hidden), RELU_GAIN), nn.ReLU(),
+        # built after the policy's layers, so that the policy starts from the same weights with or without it
+        self.value_encoder = ObsEncoder(actor, hidden, layers, entity_encoder, activation) if separate_value else None
+        self.value = nn.Sequential(_orthogonal(nn.Linear(hidden + critic_extra, hidden), RELU_GAIN), act(),
                                    _orthogonal(nn.Linear(hidden, 1), VALUE_GAIN))
 
     def initial_state(self, batch_size: int, device: torch.device | str | None = None) -> torch.Tensor:
@@ -296,7 +323,8 @@ class ActorCritic(nn.Module):
 
     def _heads(self, out: torch.Tensor, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Core output ``[N, hidden]`` and observation ``[N, obs_size]`` -> (logits ``[N, A]``, value ``[N]``)."""
-        critic_in = torch.cat([out, _take(obs, self._critic_runs)], dim=-1) if self._critic_runs else out
+        features = out if self.value_encoder is None else self.value_encoder(_take(obs, self._actor_runs))
+        critic_in = torch.cat([features, _take(obs, self._critic_runs)], dim=-1) if self._critic_runs else features
         return self.policy(out), self.value(critic_in).squeeze(-1)
 
     def step(self, obs: torch.Tensor, state: torch.Tensor,
@@ -339,7 +367,8 @@ class ActorCritic(nn.Module):
 
 def build_model(obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], kind: str = "mlp",
                 hidden: int = 256, layers: int = 2, entity_encoder: bool = False,
-                privileged: Sequence[str] = ("privileged",)) -> ActorCritic:
+                privileged: Sequence[str] = ("privileged",), activation: str = "relu",
+                separate_value: bool = False) -> ActorCritic:
     """An :class:`ActorCritic` for an encounter's layout (typically ``spec.obs_segments, spec.head_sizes``).
 
     Args:
@@ -347,9 +376,12 @@ def build_model(obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], k
         head_sizes: options per action head.
         kind: ``"mlp"``, ``"lstm"`` or ``"mingru"``.
         hidden: width of every hidden layer and of the recurrent state.
-        layers: ``Linear -> ReLU`` layers in the encoder trunk (the recurrent layer, if any, comes on top).
+        layers: ``Linear -> activation`` layers in the encoder trunk (the recurrent layer, if any, comes on top).
         entity_encoder: encode segments with ``slots > 1`` slot by slot with shared weights.
         privileged: names of segments only the value may read.
+        activation: ``"relu"`` or ``"tanh"``, for every hidden layer (encoders and value MLP).
+        separate_value: the value reads an encoder of its own, not the policy's (``kind="mlp"`` only).
     """
     return ActorCritic(obs_segments, head_sizes, kind=kind, hidden=hidden, layers=layers,
-                       entity_encoder=entity_encoder, privileged=privileged)
+                       entity_encoder=entity_encoder, privileged=privileged, activation=activation,
+                       separate_value=separate_value)

@@ -42,7 +42,8 @@ def model_meta(cfg: TrainConfig, spec) -> dict:
 
 def make_model(cfg: TrainConfig, spec) -> nn.Module:
     return build_model(spec.obs_segments, spec.head_sizes, kind=cfg.model.kind, hidden=cfg.model.hidden,
-                       layers=cfg.model.layers, entity_encoder=cfg.model.entity_encoder)
+                       layers=cfg.model.layers, entity_encoder=cfg.model.entity_encoder,
+                       activation=cfg.model.activation, separate_value=cfg.model.separate_value)
 
 
 def training_opponents(cfg) -> list:

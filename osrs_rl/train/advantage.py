@@ -8,7 +8,8 @@ observation. So for each t:
     value[t]        V(obs[t])
     reward[t]       reward after acting at t
     terminated[t]   the episode ended at t in a terminal state: nothing to bootstrap
-    truncated[t]    the episode was cut at t (time limit): bootstrap from V(final obs)
+    truncated[t]    the episode was cut at t (time limit): bootstrap from V(final obs), unless
+                    ``bootstrap_truncation`` is off, which counts it as terminated
     valid[t]        False on a reset step, whose action was ignored: no advantage, no loss
     ratio[t]        pi_new(a_t) / pi_behaviour(a_t); all ones (or None) when on-policy
     bootstrap_value V(obs[T]), one per env
@@ -27,6 +28,12 @@ Espeholt et al. 2018, arXiv:1802.01561):
     A_t     = 0 where not valid;   returns = A + V
 
 With ratio all ones and both clips at least 1 this is plain GAE, bit for bit.
+
+``bootstrap_truncation=False`` reads ``terminated | truncated`` as ``terminated``: no bootstrap at the
+time limit. That is right when the limit is part of the task: the observation shows the time left
+and the limit carries an outcome reward (Pardo et al. 2018, arXiv:1712.00378). V(final obs) is never
+a regression target (its reset step is invalid), so bootstrapping from it there feeds the value its
+own extrapolation.
 """
 
 from __future__ import annotations
@@ -72,7 +79,7 @@ def _as_numpy(x, name: str, dtype, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def compute_advantages(reward, value, terminated, truncated, valid, bootstrap_value, gamma: float, lam: float,
-                       ratio=None, rho_clip: float = 1.0, c_clip: float = 1.0):
+                       ratio=None, rho_clip: float = 1.0, c_clip: float = 1.0, bootstrap_truncation: bool = True):
     """GAE advantages and returns (advantages + values) for a rollout; see the module docstring.
 
     Takes NumPy arrays or torch tensors ([T, B]; bootstrap_value [B]). Computes on the CPU in float32
@@ -94,6 +101,8 @@ def compute_advantages(reward, value, terminated, truncated, valid, bootstrap_va
     v = _as_numpy(value, "value", np.float32, shape)
     term = _as_numpy(terminated, "terminated", np.bool_, shape)
     trunc = _as_numpy(truncated, "truncated", np.bool_, shape)
+    if not bootstrap_truncation:
+        term = term | trunc
     ok = _as_numpy(valid, "valid", np.bool_, shape)
     boot = _as_numpy(bootstrap_value, "bootstrap_value", np.float32, shape[1:])
     # on-policy: ratio 1 everywhere, so rho = min(rho_clip, 1) and c = min(c_clip, 1)

@@ -68,7 +68,9 @@ from osrs_rl.train.rollout import Collector, RolloutStorage
 from osrs_rl.train.selfplay import SelfPlay
 from osrs_rl.train.training_replays import TrainingReplays
 
-# the input layer and the output layers stay with AdamW under Muon/Aurora (osrs_rl.train.optim)
+# the input layer and the output layers stay with AdamW under Muon/Aurora (osrs_rl.train.optim); the names
+# match as substrings, so "encoder.trunk.0." also keeps the input layer of a separate value's encoder
+# (``value_encoder.trunk.0.``) with AdamW
 ADAMW_PATTERNS = ("encoder.trunk.0.", "policy.", "value.2.")
 CHECKPOINT_NAME = "checkpoint.pt"
 RESUME_ENTRIES = ("config", "model", "optimizer", "global_step", "iteration", "rng")
@@ -640,7 +642,7 @@ class Trainer:
         T = s.horizon
         ratio = torch.ones(T, s.num_envs)
         adv, ret = compute_advantages(s.reward, s.value[:T], s.terminated, s.truncated, s.valid, s.value[T],
-                                      cfg.gamma, cfg.lam)
+                                      cfg.gamma, cfg.lam, bootstrap_truncation=cfg.bootstrap_truncation)
         self.model.train()
         sums: dict[str, float] = {}
         count = 0
@@ -660,7 +662,8 @@ class Trainer:
                     # V-trace: the segments seen so far were judged by a policy that has moved on
                     adv, ret = compute_advantages(s.reward, s.value[:T], s.terminated, s.truncated, s.valid,
                                                   s.value[T], cfg.gamma, cfg.lam, ratio=ratio,
-                                                  rho_clip=cfg.rho_clip, c_clip=cfg.c_clip)
+                                                  rho_clip=cfg.rho_clip, c_clip=cfg.c_clip,
+                                                  bootstrap_truncation=cfg.bootstrap_truncation)
                 w = None if weights is None else weights[m * per_mb:(m + 1) * per_mb].unsqueeze(0).to(self.device)
                 out = self._minibatch(idx, adv, ret, w, entropy_coef)
                 ratio[:, idx] = out.pop("_ratio")

@@ -1,8 +1,10 @@
 """ActorCritic: step/unroll equivalence with resets for every kind, shapes, privileged isolation, entity
-encoder weight sharing, gradients and initialisation."""
+encoder weight sharing, gradients and initialisation; the activation and separate-value options, and
+the default model against the one from before them."""
 
 import pytest
 import torch
+from torch import nn
 
 from osrs_rl.agent.models import KINDS, build_model, mingru_scan
 from osrs_rl.runtime.spec import ObsSegment
@@ -191,3 +193,129 @@ def test_bad_arguments_are_refused():
         build_model((ObsSegment("privileged", 3),), HEADS)
     with pytest.raises(ValueError, match="head_sizes"):
         build_model(SEGMENTS, (3, 0))
+
+
+# ---- the issue-19 knobs: activation and a separate value encoder ---------------------------------------
+def _kinds_of_module(model):
+    return {type(m) for m in model.modules()}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_tanh_replaces_every_relu_and_keeps_the_initial_weights(kind):
+    torch.manual_seed(0)
+    relu = build_model(SEGMENTS, HEADS, kind=kind, hidden=HIDDEN, entity_encoder=True)
+    torch.manual_seed(0)
+    tanh = build_model(SEGMENTS, HEADS, kind=kind, hidden=HIDDEN, entity_encoder=True, activation="tanh")
+    assert nn.ReLU in _kinds_of_module(relu) and nn.Tanh not in _kinds_of_module(relu)     # the default
+    assert nn.Tanh in _kinds_of_module(tanh) and nn.ReLU not in _kinds_of_module(tanh)
+    count = sum(isinstance(m, nn.ReLU) for m in relu.modules())
+    assert count == sum(isinstance(m, nn.Tanh) for m in tanh.modules()) == 5    # 2 entity, 2 trunk, 1 value
+    # same gains, same draws: only the nonlinearity differs
+    for (name, a), (_, b) in zip(relu.named_parameters(), tanh.named_parameters(), strict=True):
+        assert torch.equal(a, b), name
+    obs = torch.randn(4, OBS)
+    assert not torch.allclose(relu.step(obs, relu.initial_state(4))[1], tanh.step(obs, tanh.initial_state(4))[1])
+
+
+def test_unknown_activation_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match=r"unknown activation 'gelu'; choose one of relu, tanh"):
+        build_model(SEGMENTS, HEADS, activation="gelu")
+
+
+def _grads(model, loss):
+    model.zero_grad(set_to_none=True)
+    loss.backward(retain_graph=True)
+    return {name: p.grad is not None and bool(p.grad.abs().sum() > 0) for name, p in model.named_parameters()}
+
+
+def test_a_separate_value_encoder_isolates_the_two_losses():
+    model = make("mlp", entity_encoder=True, separate_value=True)
+    obs, reset, _ = segment(6, 4, seed=7)
+    logits, value, _ = model.unroll(obs, model.initial_state(4), reset)
+    own = ("value_encoder.", "value.")
+    value_reaches = _grads(model, value.square().mean())
+    policy_reaches = _grads(model, logits.square().mean())
+    assert any(n.startswith("value_encoder.entity_nets.") for n in value_reaches)
+    for name in value_reaches:
+        mine = name.startswith(own)
+        assert value_reaches[name] == mine, f"the value loss {'misses' if mine else 'reaches'} {name}"
+        assert policy_reaches[name] == (not mine), f"the policy loss {'reaches' if mine else 'misses'} {name}"
+    # the guard: with the shared trunk the value loss does train the policy's encoder
+    shared = make("mlp", entity_encoder=True)
+    logits, value, _ = shared.unroll(obs, shared.initial_state(4), reset)
+    reaches = _grads(shared, value.square().mean())
+    assert all(reaches[n] for n in reaches if n.startswith("encoder."))
+
+
+def test_a_separate_value_leaves_the_policy_and_privileged_columns_as_they_were():
+    torch.manual_seed(0)
+    shared = build_model(SEGMENTS, HEADS, hidden=HIDDEN, entity_encoder=True)
+    torch.manual_seed(0)
+    separate = build_model(SEGMENTS, HEADS, hidden=HIDDEN, entity_encoder=True, separate_value=True)
+    own = dict(separate.named_parameters())
+    for name, p in shared.named_parameters():
+        if name.startswith(("encoder.", "policy.")):
+            assert torch.equal(p, own[name]), name          # the same first policy with or without it
+    # the value's encoder has the policy encoder's architecture
+    assert [(n, p.shape) for n, p in separate.value_encoder.named_parameters()] == \
+        [(n, p.shape) for n, p in separate.encoder.named_parameters()]
+    obs = torch.randn(5, OBS)
+    logits, value, _ = separate.step(obs, separate.initial_state(5))
+    changed = obs.clone()
+    changed[:, PRIV] += 5
+    logits2, value2, _ = separate.step(changed, separate.initial_state(5))
+    assert torch.equal(logits, logits2) and not torch.allclose(value, value2)   # privileged: still the value's
+
+
+@pytest.mark.parametrize("kind", ["lstm", "mingru"])
+def test_a_separate_value_is_refused_for_recurrent_kinds(kind):
+    with pytest.raises(ValueError, match=f"separate_value needs kind 'mlp', not '{kind}'"):
+        build_model(SEGMENTS, HEADS, kind=kind, separate_value=True)
+
+
+# The parameters of the models built before the knobs existed (recorded from commit ff4ec40): with the
+# knobs at their defaults a model has exactly these names and shapes, and the same initial values.
+BEFORE_MLP = [
+    ("encoder.entity_nets.npcs.0.weight", (8, 4)), ("encoder.entity_nets.npcs.0.bias", (8,)),
+    ("encoder.entity_nets.npcs.2.weight", (8, 8)), ("encoder.entity_nets.npcs.2.bias", (8,)),
+    ("encoder.trunk.0.weight", (32, 15)), ("encoder.trunk.0.bias", (32,)),
+    ("encoder.trunk.2.weight", (32, 32)), ("encoder.trunk.2.bias", (32,)),
+    ("policy.weight", (8, 32)), ("policy.bias", (8,)),
+    ("value.0.weight", (32, 35)), ("value.0.bias", (32,)), ("value.2.weight", (1, 32)), ("value.2.bias", (1,)),
+]
+BEFORE_CORE = {
+    "mlp": [],
+    "lstm": [("core.lstm.weight_ih_l0", (128, 32)), ("core.lstm.weight_hh_l0", (128, 32)),
+             ("core.lstm.bias_ih_l0", (128,)), ("core.lstm.bias_hh_l0", (128,))],
+    "mingru": [("core.gates.weight", (64, 32)), ("core.gates.bias", (64,))],
+}
+BEFORE_DIGEST = {       # parameter_digest after torch.manual_seed(0); changing one changes the initial model
+    "mlp": "6ffac60f9c90619cbc2b09723ad48362fbc1f2c047078c06148529961a428773",
+    "lstm": "c1f6d7ca1f8467442f0c8e70df8bcc4b387ad10e56358cbc29d82f27f812d951",
+    "mingru": "b04a5bede2e55bf8424782d96de4da5433746977ae6ad20ed7a1d48c7ffb9823",
+}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_default_model_is_the_one_from_before_the_knobs(kind):
+    from osrs_rl.train.distributed import parameter_digest
+
+    torch.manual_seed(0)
+    model = build_model(SEGMENTS, HEADS, kind=kind, hidden=HIDDEN, entity_encoder=True)
+    expected = BEFORE_MLP[:8] + BEFORE_CORE[kind] + BEFORE_MLP[8:]
+    assert [(n, tuple(v.shape)) for n, v in model.state_dict().items()] == expected
+    assert model.value_encoder is None
+    assert parameter_digest(model) == BEFORE_DIGEST[kind]
+
+
+def test_the_zulrah_preset_builds_the_model_from_before_the_knobs():
+    """The issue-19 runs' model: the preset's config through make_model, as the trainer builds it."""
+    from osrs_rl.agent.config import load_config
+    from osrs_rl.agent.policy import make_model
+    from osrs_rl.runtime.registry import get_spec
+    from osrs_rl.train.distributed import parameter_digest
+
+    cfg = load_config("zulrah")
+    torch.manual_seed(cfg.run.seed)
+    model = make_model(cfg, get_spec("zulrah"))
+    assert parameter_digest(model) == "a7caff483137e373baf00202148af842ecc70bb741f45f6a577ca4f07828adac"

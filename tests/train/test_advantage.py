@@ -106,6 +106,49 @@ def test_truncation_bootstraps_termination_does_not():
     assert adv_trunc[1, 0] == adv_term[1, 0] == 0.0
 
 
+@pytest.mark.parametrize("vtrace", [False, True])
+def test_without_truncation_bootstrap_a_cut_step_is_terminal(vtrace):
+    # One env, gamma 0.5, lam 0.5: t=0, 1 an episode cut by the tick limit at t=1; t=2 its reset step,
+    # whose value 10 is V(final obs). V-trace: ratios 0.5 at t=0, 1 (clips 1), so rho = c = 0.5 there.
+    reward = np.array([[0.5], [1.0], [0.0]], np.float32)
+    value = np.array([[1.0], [2.0], [10.0]], np.float32)
+    trunc = flags(3)
+    trunc[1] = True
+    valid = ~flags(3)
+    valid[2] = False
+    boot = np.array([4.0], np.float32)
+    ratio = np.array([[0.5], [0.5], [1.0]], np.float32) if vtrace else None
+
+    def advantages(bootstrap_truncation):
+        return compute_advantages(reward, value, flags(3), trunc, valid, boot, 0.5, 0.5, ratio=ratio,
+                                  bootstrap_truncation=bootstrap_truncation)[0][:, 0].tolist()
+    if vtrace:
+        # t=1: 0.5 * (1 + 0.5 * 10 - 2) = 2, or cut: 0.5 * (1 - 2) = -0.5
+        # t=0: 0.5 * (0.5 + 0.5 * 2 - 1) = 0.25, carry 0.25 * c_0 (0.5) * A_1
+        assert advantages(True) == [0.25 + 0.125 * 2, 2.0, 0.0]
+        assert advantages(False) == [0.25 + 0.125 * -0.5, -0.5, 0.0]
+    else:
+        # t=1: r + gamma V(next) - V = 1 + 0.5 * 10 - 2 = 4, or cut: r - V = 1 - 2 = -1
+        # t=0: 0.5 + 0.5 * 2 - 1 = 0.5, carry 0.25 * A_1
+        assert advantages(True) == [0.5 + 0.25 * 4, 4.0, 0.0]
+        assert advantages(False) == [0.5 + 0.25 * -1, -1.0, 0.0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_without_truncation_bootstrap_a_truncation_reads_as_a_termination(seed):
+    reward, value, term, trunc, valid, boot = rollout(T=20, B=7, seed=seed, done_rate=0.3)
+    assert trunc.any() and term.any()
+    ratio = np.exp(np.random.default_rng(seed + 200).normal(scale=0.7, size=reward.shape)).astype(np.float32)
+    for r in (None, ratio):
+        adv, ret = compute_advantages(reward, value, term, trunc, valid, boot, 0.9, 0.8, ratio=r,
+                                      bootstrap_truncation=False)
+        ref_adv, ref_ret = reference_advantages(reward, value, term | trunc, trunc, valid, boot, 0.9, 0.8, ratio=r)
+        np.testing.assert_allclose(adv, ref_adv, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(ret, ref_ret, rtol=1e-4, atol=1e-5)
+        bootstrapped, _ = compute_advantages(reward, value, term, trunc, valid, boot, 0.9, 0.8, ratio=r)
+        assert not np.allclose(adv, bootstrapped)        # the truncations did bootstrap by default
+
+
 def test_done_stops_the_carry():
     # A huge advantage after a truncation must not leak into the step before it.
     reward = np.array([[0.0], [0.0], [100.0]], np.float32)

@@ -110,7 +110,9 @@ def test_a_resume_keeps_the_runs_settings_and_changes_only_the_allowed_ones(fini
     changed = captured[-1].cfg
     assert (changed.run.total_steps, changed.optim.lr, changed.run.eval_episodes) == (20000, 1e-4, 3)
     for key, value, has in [("--model.hidden", "32", "64"), ("--env.num_envs", "64", "32"),
-                            ("--ppo.horizon", "8", "32"), ("--env.config.max_ticks", "40", "it unset")]:
+                            ("--ppo.horizon", "8", "32"), ("--env.config.max_ticks", "40", "it unset"),
+                            ("--model.activation", "tanh", "'relu'"), ("--model.separate_value", "true", "False"),
+                            ("--ppo.bootstrap_truncation", "false", "True")]:
         assert main(resume + [key, value]) == 2
         text = _text(capsys)
         assert f"cannot change {key[2:]} (the run has {has}, asked" in text, text
@@ -150,6 +152,25 @@ def test_the_command_printed_on_interrupt_continues_the_same_run(tmp_path, captu
     resumed = captured[-1]
     assert resumed.global_step == step and resumed.run_dir == tmp_path / "A"
     assert resumed.cfg.to_dict() == stored
+
+
+def test_a_checkpoint_from_before_the_issue_19_knobs_loads_and_resumes_with_their_defaults(finished, tmp_path,
+                                                                                            capture):
+    payload, meta = load_checkpoint(finished)
+    for section, key in (("model", "activation"), ("model", "separate_value"), ("ppo", "bootstrap_truncation")):
+        del payload["config"][section][key]
+    old = tmp_path / "old" / "checkpoint.pt"
+    save_checkpoint(old, payload, meta)
+    policy = load_policy(old)
+    assert policy.model.value_encoder is None
+    assert any(isinstance(m, torch.nn.ReLU) for m in policy.model.modules())
+    captured = capture()
+    with pytest.raises(_Captured):
+        main(["train", "template", "--resume", str(old)])
+    cfg = captured[-1].cfg
+    assert (cfg.model.activation, cfg.model.separate_value, cfg.ppo.bootstrap_truncation) == ("relu", False, True)
+    for name, p in captured[-1].model.state_dict().items():
+        assert torch.equal(p, payload["model"][name]), name
 
 
 # ---- checkpoints whose contents are wrong ---------------------------------------------------------------

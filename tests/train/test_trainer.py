@@ -41,11 +41,33 @@ def test_config_layers_and_overrides(tmp_path):
     (["--optim.name", "sgd"], "optim.name must be adamw, muon or aurora"),
     (["ppo.horizon", "3"], "expected --section.key value"),
     (["--ppo.horizon"], "needs a value"),
+    (["--model.activation", "gelu"], "model.activation must be relu or tanh"),
+    (["--model.kind", "lstm", "--model.separate_value", "true"], "model.separate_value needs model.kind mlp"),
+    (["--ppo.bootstrap_truncation", "maybe"], "cannot read 'maybe' as bool"),
 ])
 def test_config_errors_name_the_problem(tmp_path, args, message):
     with pytest.raises(ValueError, match=None) as e:
         load_config("template", overrides=args)
     assert message in str(e.value)
+
+
+def test_the_config_takes_every_activation_the_models_have():
+    from osrs_rl.agent.models import ACTIVATIONS
+
+    for name in ACTIVATIONS:
+        assert load_config("template", overrides=["--model.activation", name]).model.activation == name
+
+
+def test_a_config_from_before_the_issue_19_knobs_takes_their_defaults():
+    """A checkpoint's stored config (from_dict) without the three knobs reads as the behaviour it had."""
+    from osrs_rl.agent.config import from_dict
+
+    stored = load_config("template", overrides=["--model.hidden", "16"]).to_dict()
+    for section, key in (("model", "activation"), ("model", "separate_value"), ("ppo", "bootstrap_truncation")):
+        del stored[section][key]
+    cfg = from_dict(stored)
+    assert (cfg.model.activation, cfg.model.separate_value, cfg.ppo.bootstrap_truncation) == ("relu", False, True)
+    assert cfg.model.hidden == 16
 
 
 def test_parse_overrides_keeps_encounter_settings_typed():
@@ -264,6 +286,39 @@ def test_memory_across_episodes_option(tmp_path):
     assert t.store.reset[1:].any()          # episodes did start inside the rollout
 
 
+def test_the_issue_19_knobs_reach_the_model_the_optimizer_and_both_advantage_passes(tmp_path, monkeypatch):
+    from osrs_rl.train import ppo
+
+    seen = []
+    real = ppo.compute_advantages
+
+    def compute_advantages(*args, **kw):
+        seen.append((kw.get("bootstrap_truncation"), kw.get("ratio") is not None))
+        return real(*args, **kw)
+    monkeypatch.setattr(ppo, "compute_advantages", compute_advantages)
+    cfg = _cfg(tmp_path, "--model.activation", "tanh", "--model.separate_value", "true",
+               "--ppo.bootstrap_truncation", "false", "--optim.name", "muon", "--env.num_envs", "8",
+               "--ppo.horizon", "40", "--ppo.minibatches", "2", "--env.config.max_ticks", "10",
+               "--run.total_steps", "320", "--run.eval_episodes", "0", "--log.replays", "false")
+    t = Trainer(cfg, console=False)
+    assert t.model.value_encoder is not None
+    assert any(isinstance(m, torch.nn.Tanh) for m in t.model.modules())
+    assert not any(isinstance(m, torch.nn.ReLU) for m in t.model.modules())
+    # the value's encoder is split between AdamW and Muon as the policy's is
+    groups = {}
+    for group in t.optimizer.param_groups:
+        for p in group["params"]:
+            groups[id(p)] = group["name"]
+    named = dict(t.model.named_parameters())
+    for name, p in named.items():
+        if name.startswith("value_encoder."):
+            assert groups[id(p)] == groups[id(named[name[len("value_"):]])], name
+    assert groups[id(named["value_encoder.trunk.0.weight"])] == "adamw_decay"
+    assert groups[id(named["value_encoder.trunk.2.weight"])] == "matrix"
+    t.train()
+    assert t.store.truncated.any()                          # the tick limit did cut episodes
+    assert seen and {flag for flag, _ in seen} == {False}
+    assert {vtrace for _, vtrace in seen} == {False, True}  # the first pass and the V-trace recomputes
 def _on_second_update(tmp_path, monkeypatch, action):
     """A short template Trainer whose second update first runs ``action(trainer)``; returns the trainer
     and the list of updates begun."""
