@@ -323,6 +323,13 @@ def test_the_zulrah_preset_builds_the_model_from_before_the_knobs():
     from osrs_rl.train.distributed import parameter_digest
 
     cfg = load_config("zulrah")
+    assert cfg.model.separate_value          # the preset's own critic (README, "Two commands")
+    cfg.model.separate_value = False         # ... built after the policy's layers: those start as before
     torch.manual_seed(cfg.run.seed)
     model = make_model(cfg, get_spec("zulrah"))
     assert parameter_digest(model) == "a7caff483137e373baf00202148af842ecc70bb741f45f6a577ca4f07828adac"
+    torch.manual_seed(cfg.run.seed)
+    cfg.model.separate_value = True
+    own = make_model(cfg, get_spec("zulrah"))
+    shared = {n: v for n, v in model.state_dict().items() if not n.startswith("value.")}
+    assert all(torch.equal(v, own.state_dict()[n]) for n, v in shared.items())
