@@ -935,6 +935,16 @@ def _roll_on(s, cfg, c, sp, k, delay, flags, heal_pct, freeze, style):
 
 
 @njit(cache=True)
+def in_barrage_area(s, cfg, k, j):
+    """Monster ``j`` is one a barrage on slot ``k`` can hit: living, above ground, not the shield, its
+    footprint overlapping the 3x3 centred on ``k``'s south-west tile (``_barrage_splash``)."""
+    m, o = s.monsters[k], s.monsters[j]
+    if o.state != ST.SLOT_ALIVE or o.dig_left > 0 or o.kind == ST.K_SHIELD:
+        return False
+    return overlaps(o.x, o.y, size_of(cfg, o), m.x - 1, m.y - 1, 3)
+
+
+@njit(cache=True)
 def _barrage_splash(s, cfg, c, sp, k, delay, freeze):
     """Ice Barrage's area: every other living monster (not underground, not the shield) whose footprint
     overlaps the 3x3 centred on the target's south-west tile, in slot order, up to 9 monsters with the
@@ -943,15 +953,11 @@ def _barrage_splash(s, cfg, c, sp, k, delay, freeze):
     BarrageSpell.cast: the 3x3 of offsets around the target's south-west tile (forceSWTile), up to 9;
     osrs-sdk matches only monsters whose south-west tile is in it, the brief's footprint overlap is used
     (APPROXIMATION: no source says which for monsters larger than one tile)]."""
-    m = s.monsters[k]
     hit = 1
     for j in range(ST.MONSTER_SLOTS):
         if hit >= cfg.set_targets[s.gear_set]:
             break
-        o = s.monsters[j]
-        if j == k or o.state != ST.SLOT_ALIVE or o.dig_left > 0 or o.kind == ST.K_SHIELD:
-            continue
-        if not overlaps(o.x, o.y, size_of(cfg, o), m.x - 1, m.y - 1, 3):
+        if j == k or not in_barrage_area(s, cfg, k, j):
             continue
         _roll_on(s, cfg, c, sp, j, delay, 0, 0, freeze, STYLE_MAGIC)
         s.barrage_hits += 1

@@ -53,7 +53,7 @@ from numba import njit
 from osrs_rl.core import prayers as P
 from osrs_rl.core.collision import can_step
 from osrs_rl.core.hit_delay import edge_distance
-from osrs_rl.core.movement import in_melee_reach, overlaps
+from osrs_rl.core.movement import in_melee_reach
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE
 from osrs_rl.core.player_input import can_special, has_prayer
 from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
@@ -232,28 +232,20 @@ def priority(s, cfg, m):
 
 
 @njit(cache=True)
-def shootable_from(s, cfg, k, x, y):
-    """The worn weapon reaches monster ``k`` from (x, y) over the standing pillars (timer aside)."""
+def shootable_from(s, cfg, k, x, y, gear_set):
+    """Set ``gear_set``'s weapon reaches monster ``k`` from (x, y) over the standing pillars (timer aside):
+    the worn set's for the tile search, another's for a switch before the attack."""
     m = s.monsters[k]
     if m.state != ST.SLOT_ALIVE or m.dig_left > 0:
         return False
-    return M.sees(s, cfg, x, y, 1, m.x, m.y, M.size_of(cfg, m), cfg.set_range[s.gear_set])
+    return M.sees(s, cfg, x, y, 1, m.x, m.y, M.size_of(cfg, m), cfg.set_range[gear_set])
 
 
 @njit(cache=True)
-def shootable_with(s, cfg, k, gear_set):
-    """Set ``gear_set``'s weapon reaches monster ``k`` from the player's tile (a switch before the attack)."""
-    m = s.monsters[k]
-    return M.sees(s, cfg, s.p.x, s.p.y, 1, m.x, m.y, M.size_of(cfg, m), cfg.set_range[gear_set])
-
-
-@njit(cache=True)
-def any_shootable_with(s, cfg, gear_set):
-    """Some living monster above ground is in set ``gear_set``'s reach from the player's tile."""
+def any_shootable_from_here(s, cfg, gear_set):
+    """Some monster the player could attack (not the shield) is in set ``gear_set``'s reach from its tile."""
     for k in range(ST.MONSTER_SLOTS):
-        m = s.monsters[k]
-        if m.state == ST.SLOT_ALIVE and m.dig_left <= 0 and m.kind != ST.K_SHIELD \
-                and shootable_with(s, cfg, k, gear_set):
+        if s.monsters[k].kind != ST.K_SHIELD and shootable_from(s, cfg, k, s.p.x, s.p.y, gear_set):
             return True
     return False
 
@@ -286,12 +278,9 @@ def is_small(m):
 def barrage_catch(s, cfg, k):
     """How many small monsters a barrage on slot ``k`` hits: those whose footprint overlaps the 3x3 centred
     on its south-west tile (mechanics ``_barrage_splash``), the target included."""
-    m = s.monsters[k]
     n = 0
     for j in range(ST.MONSTER_SLOTS):
-        o = s.monsters[j]
-        if o.state == ST.SLOT_ALIVE and o.dig_left <= 0 and is_small(o) \
-                and overlaps(o.x, o.y, M.size_of(cfg, o), m.x - 1, m.y - 1, 3):
+        if is_small(s.monsters[j]) and M.in_barrage_area(s, cfg, k, j):
             n += 1
     return n
 
@@ -359,7 +348,7 @@ def tile_cost(s, cfg, x, y, focus, steps):
             n += 1
     if n > 1:
         cost += COST_STYLE * (n - 1)
-    if focus >= 0 and shootable_from(s, cfg, focus, x, y):
+    if focus >= 0 and shootable_from(s, cfg, focus, x, y, s.gear_set):
         cost -= BONUS_SHOOT
     cost += TRAVEL * steps
     return cost
@@ -489,13 +478,13 @@ def decide(s, cfg, legal_rows, dist, queue, out):
             shot = clump
             if s.gear_set != ST.SET_MAGIC:
                 out[ST.H_GEAR] = 1 + ST.SET_MAGIC
-        elif s.gear_set != ST.SET_BOW and shootable_with(s, cfg, shot, ST.SET_BOW):
+        elif s.gear_set != ST.SET_BOW and shootable_from(s, cfg, shot, s.p.x, s.p.y, ST.SET_BOW):
             out[ST.H_GEAR] = 1 + ST.SET_BOW
         out[ST.H_ATTACK] = 1 + shot
         if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
             out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
         return
-    if siphon and s.p.attack_timer > 0 and any_shootable_with(s, cfg, ST.SET_BLOWPIPE):
+    if siphon and s.p.attack_timer > 0 and any_shootable_from_here(s, cfg, ST.SET_BLOWPIPE):
         if s.gear_set != ST.SET_BLOWPIPE:         # the special is masked until the pipe is worn: on now,
             out[ST.H_GEAR] = 1 + ST.SET_BLOWPIPE  # the special when the timer is ready
     elif s.gear_set != ST.SET_BOW:
@@ -504,7 +493,7 @@ def decide(s, cfg, legal_rows, dist, queue, out):
         out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
     if M.monsters_alive(s) == 0 or s.next_wave_in > 0:
         return                                # between waves: stay
-    if focus >= 0 and not shootable_from(s, cfg, focus, gx, gy) and best > -BONUS_SHOOT + COST_SEEN:
+    if focus >= 0 and not shootable_from(s, cfg, focus, gx, gy, s.gear_set) and best > -BONUS_SHOOT + COST_SEEN:
         # nothing to shoot from any tile near: walk toward the monster first in the kill order
         m = s.monsters[focus]
         gx, gy = np.int64(m.x), np.int64(m.y)
