@@ -397,7 +397,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     from osrs_rl.runtime.registry import names
     from osrs_rl.train.distributed import DistributedError, from_environment, torchrun_flag_error
     from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
-    from osrs_rl.train.ppo import NonFiniteError, Trainer, resume_config
+    from osrs_rl.train.ppo import NonFiniteError, Trainer, ignore_stop_signals, resume_config
 
     problem = torchrun_flag_error(args.overrides)
     if problem is not None:
@@ -455,6 +455,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         else:
             resumed = f"; the one it resumed from is {args.resume}" if args.resume else ""
             say(f"interrupted at step {step:,} before a checkpoint was saved{resumed}")
+        ignore_stop_signals()
         return 130
     except (NonFiniteError, DistributedError) as e:
         console.print("[red]error:[/red] " + escape(str(e)))

@@ -198,6 +198,15 @@ class _StopSignals:
             signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
 
+def ignore_stop_signals() -> None:
+    """After a run has stopped and said so: a late stop signal has nothing left to stop. Left to the
+    interpreter, whose shutdown puts the default handlers back, it would kill the process on its way out
+    (exit -15 instead of 130); an ignored signal stays ignored through that shutdown."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in _StopSignals.SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+
+
 def schedule(start: float, end: float, progress: float, kind: str) -> float:
     """A value going from ``start`` to ``end`` as ``progress`` goes from 0 to 1."""
     p = min(max(progress, 0.0), 1.0)
