@@ -51,6 +51,7 @@ from torch.distributions import Categorical
 from osrs_rl.runtime.adapters.gymnasium import GymVectorEnv
 from osrs_rl.runtime.config import settings_from_text
 from osrs_rl.runtime.registry import get_spec
+from osrs_rl.train.evaluate import outcome_columns
 
 COLUMNS = ("env_steps", "wall_s", "since_first_step_s", "steps_per_s", "episodes", "success_rate", "loss_rate",
            "timeout_rate", "success_minus_loss", "invalid_actions")
@@ -145,18 +146,16 @@ def gae(reward, value, done, valid, last_value, gamma: float, lam: float):
 
 
 def outcome_rates(spec, metrics: list[dict]) -> tuple[int, float, float, float]:
-    """(episodes, success rate, loss rate, timeout rate) over finished-episode metrics (pop_metrics)."""
+    """(episodes, success rate, loss rate, timeout rate) over finished-episode metrics (pop_metrics),
+    won and lost read as the evaluation reads them (``outcome_columns``)."""
     out = spec.outcome
     n = sum(len(m["phase"]) for m in metrics)
     if n == 0 or out is None:
         return n, float("nan"), float("nan"), float("nan")
-
-    def column(name):
-        return np.concatenate([np.asarray(m[name], dtype=np.float64) for m in metrics])
-    success = column(out.success).mean()
-    loss = np.max([column(f) for f in out.failure], axis=0).mean() if out.failure else 0.0
-    timeout = column(out.timeout).mean() if out.timeout else float("nan")
-    return n, float(success), float(loss), float(timeout)
+    rows = np.concatenate([np.stack([m[name] for name in spec.metric_names], axis=1) for m in metrics])
+    won, lost, _ = outcome_columns(spec, rows)
+    timeout = rows[:, spec.metric_names.index(out.timeout)].mean() if out.timeout else float("nan")
+    return n, float(won.mean()), float(lost.mean()), float(timeout)
 
 
 def main(argv=None) -> int:
