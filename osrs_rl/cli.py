@@ -456,7 +456,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             resumed = f"; the one it resumed from is {args.resume}" if args.resume else ""
             say(f"interrupted at step {step:,} before a checkpoint was saved{resumed}")
         ignore_stop_signals()
-        return 130
+        return INTERRUPTED
     except (NonFiniteError, DistributedError) as e:
         console.print("[red]error:[/red] " + escape(str(e)))
         return 1
