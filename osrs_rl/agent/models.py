@@ -310,6 +310,21 @@ class ActorCritic(nn.Module):
         self.value = nn.Sequential(_orthogonal(nn.Linear(hidden + critic_extra, hidden), RELU_GAIN), act(),
                                    _orthogonal(nn.Linear(hidden, 1), VALUE_GAIN))
 
+    def edge_layers(self) -> tuple[str, ...]:
+        """Dotted-name prefixes of the layers that read the observation or write an output: each encoder's
+        trunk input and entity nets' first layers, the policy logits, the value's last layer (and its first
+        where it reads privileged columns). Muon and Aurora leave these to AdamW (osrs_rl.train.optim,
+        ``adamw_patterns``); the hidden layers are theirs."""
+        prefixes = []
+        for name in ("encoder", "value_encoder"):
+            encoder = getattr(self, name)
+            if encoder is not None:
+                prefixes.append(f"{name}.trunk.0.")
+                prefixes += [f"{name}.entity_nets.{seg}.0." for seg in encoder.entity_nets]
+        if self._critic_runs:       # the value's first layer also reads the privileged columns themselves
+            prefixes.append("value.0.")
+        return tuple(prefixes) + ("policy.", f"value.{len(self.value) - 1}.")
+
     def initial_state(self, batch_size: int, device: torch.device | str | None = None) -> torch.Tensor:
         """Zero recurrent state ``[batch_size, state_size]`` (``[batch_size, 0]`` for ``mlp``)."""
         if device is None:

@@ -68,10 +68,6 @@ from osrs_rl.train.rollout import Collector, RolloutStorage
 from osrs_rl.train.selfplay import SelfPlay
 from osrs_rl.train.training_replays import TrainingReplays
 
-# the input layer and the output layers stay with AdamW under Muon/Aurora (osrs_rl.train.optim); the names
-# match as substrings, so "encoder.trunk.0." also keeps the input layer of a separate value's encoder
-# (``value_encoder.trunk.0.``) with AdamW
-ADAMW_PATTERNS = ("encoder.trunk.0.", "policy.", "value.2.")
 CHECKPOINT_NAME = "checkpoint.pt"
 RESUME_ENTRIES = ("config", "model", "optimizer", "global_step", "iteration", "rng")
 DIGESTS_NAME = "param_digests.txt"
@@ -291,7 +287,7 @@ class Trainer:
         self.optimizer = build_optimizer(self.model, cfg.optim.name, lr=cfg.optim.lr,
                                          weight_decay=cfg.optim.weight_decay,
                                          betas=(cfg.optim.beta1, cfg.optim.beta2), eps=cfg.optim.eps,
-                                         adamw_patterns=ADAMW_PATTERNS)
+                                         adamw_patterns=self.model.edge_layers())    # input and output layers
         self.global_step = 0
         self.iteration = 0
         self.saved_step: int | None = None     # global_step of the last checkpoint this run wrote

@@ -346,3 +346,15 @@ def test_the_zulrah_preset_builds_the_model_from_before_the_knobs():
     own = make_model(cfg, get_spec("zulrah"))
     shared = {n: v for n, v in model.state_dict().items() if not n.startswith("value.")}
     assert all(torch.equal(v, own.state_dict()[n]) for n, v in shared.items())
+
+
+def test_muon_gets_the_hidden_layers_and_adamw_every_layer_that_reads_the_obs_or_writes_an_output():
+    from osrs_rl.train.optim import param_assignment
+    model = make("mlp", entity_encoder=True, separate_value=True)
+    matrix = {row.name for row in param_assignment(model, model.edge_layers()) if row.group == "matrix"}
+    hidden = {f"{enc}.{layer}.2.weight" for enc in ("encoder", "value_encoder")
+              for layer in ("trunk", "entity_nets.npcs")}
+    assert matrix == hidden                   # value.0 reads the privileged columns: an input layer too
+    plain = make("mlp")
+    assert {row.name for row in param_assignment(plain, plain.edge_layers()) if row.group == "matrix"} == \
+        {"encoder.trunk.2.weight"}
