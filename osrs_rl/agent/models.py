@@ -126,8 +126,11 @@ class ObsEncoder(nn.Module):
             block = x[:, start:start + seg.size]
             start += seg.size
             if seg.name in self.entity_nets:
-                per_slot = self.entity_nets[seg.name](block.reshape(-1, seg.slots, seg.features))
-                block = per_slot.amax(dim=1)
+                # every slot as a row of one 2-D matmul, and the last activation after the max over slots: the
+                # activations are monotone, so max(act(h)) = act(max(h)) on 1/slots of the elements
+                net = self.entity_nets[seg.name]
+                per_slot = net[:-1](block.reshape(-1, seg.features))
+                block = net[-1](per_slot.view(-1, seg.slots, per_slot.shape[-1]).amax(dim=1))
             parts.append(block)
         return self.trunk(torch.cat(parts, dim=-1))
 

@@ -1267,6 +1267,7 @@ def step(s, cfg, actions, rewards):
     shaping term (the other ``coef_*``, all 0 by default), each recorded by name in ``reward_terms`` and summed
     in ``reward_sums``."""
     prayed0, missed0, kills0, doses0, pillar0 = _tallies(s)
+    hp0 = s.p.levels[HITPOINTS]
     terminated, truncated, dealt, taken, cleared = tick(s, cfg, actions[0])
     prayed1, missed1, kills1, doses1, pillar1 = _tallies(s)
     r_outcome = 0.0
@@ -1284,5 +1285,10 @@ def step(s, cfg, actions, rewards):
     total += _add_term(s, ST.R_KILL, cfg.coef_kill * (kills1 - kills0))
     total += _add_term(s, ST.R_SUPPLIES, -cfg.coef_supplies * (doses1 - doses0))
     total += _add_term(s, ST.R_PILLAR, -cfg.coef_pillar * (pillar1 - pillar0) / 255.0)
+    # potential-based (Ng, Harada and Russell 1999), the potential hp / 99 and 0 after a death or the clear:
+    # discounted by hitpoints_gamma a run's sum is -first hp / 99 whatever it does, so it pays no loop, no
+    # stall and no early death; what it changes is when a hit's cost is felt (the tick it lands)
+    hp1 = 0.0 if terminated else float(max(s.p.levels[HITPOINTS], 0))
+    total += _add_term(s, ST.R_HITPOINTS, cfg.coef_hitpoints * (cfg.hitpoints_gamma * hp1 - hp0) / 99.0)
     rewards[0] = total
     return terminated, truncated

@@ -41,8 +41,9 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=7,            # 7: core.player.prayer_was_on taken back (audit F8 open); 6: click-to-move (stored
-                          # destination, routed); 5: prayer_was_on; 4: gear sets, barrage, specials
+    version=8,            # 8: the hitpoints reward term; 7: core.player.prayer_was_on taken back (audit F8 open);
+                          # 6: click-to-move (stored destination, routed); 5: prayer_was_on; 4: gear sets,
+                          # barrage, specials
     description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (in progress)",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

@@ -126,8 +126,9 @@ MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- outcome and reward --------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
-REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "kill", "supplies", "pillar")
-R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN, R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR = range(8)
+REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "kill", "supplies", "pillar",
+                "hitpoints")
+R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN, R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR, R_HITPOINTS = range(9)
 NUM_BANDS = 4                  # start-wave bands of the curriculum (and the metrics' phases)
 BANDS = ((1, 17), (18, 34), (35, 49), (50, 66))
 NUM_REWARD_TERMS = len(REWARD_TERMS)
@@ -235,6 +236,14 @@ CONFIG_FIELDS = (
     ConfigField("coef_supplies", np.float32, 0.0, -10.0, 10.0, "shaping: penalty per potion dose drunk"),
     ConfigField("coef_pillar", np.float32, 0.0, -10.0, 10.0,
                 "shaping: penalty per pillar hitpoint lost, scaled by 1/255"),
+    ConfigField("coef_hitpoints", np.float32, 0.0, -10.0, 10.0,
+                "shaping: potential-based on the player's hitpoints / 99 (a hit costs, a heal pays back): "
+                "hitpoints_gamma * after - before each tick, after = 0 once the run ends by death or clear, "
+                "so a run's return discounted by hitpoints_gamma is minus its first hitpoints / 99 whatever "
+                "it does (Ng, Harada and Russell 1999): it steers learning, never the best policy"),
+    ConfigField("hitpoints_gamma", np.float32, 0.995, 0.0, 1.0,
+                "the discount of the hitpoints shaping: the trainer's ppo.gamma (0.995 by default), so no "
+                "per-tick bonus for staying alive creeps in"),
     # ---- where the sources disagree (README "Open questions")
     ConfigField("dig_rule", np.int32, 0, 0, 1,
                 "Jal-ImKot's dig: 0 InfernoTrainer (dig_min..dig_max ticks of a ready attack without reach, "

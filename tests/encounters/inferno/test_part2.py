@@ -236,6 +236,36 @@ def test_every_shaping_term_is_named_zero_by_default_and_logged():
     assert env.states[0]["reward_sums"][ST.R_PRAYER] == 1.0
 
 
+def test_hitpoints_shaping_is_potential_based_so_its_discounted_sum_is_fixed():
+    """coef_hitpoints pays hitpoints_gamma * hp after - hp before (/ 99) each tick, with hp after = 0 once the
+    run dies: a hit costs, a brew pays back, and the run's sum discounted by hitpoints_gamma is -first hp / 99
+    whatever happened (Ng, Harada and Russell 1999), so neither dying early nor stalling alive earns it."""
+    gamma = 0.9
+    env = inferno(coef_hitpoints=1.0, hitpoints_gamma=gamma, death_reward=0.0)
+    empty_arena(env, player=(15, 15))
+    keeper(env)
+    put(env, 0, ST.K_MELEER, 15, 16)        # edge contact from the north: it hits every 4 ticks
+    env.states[0]["p"]["levels"][HITPOINTS] = 90
+    commit(env)
+    first, discounted, healed, hurt = 90, 0.0, False, False
+    for t in range(2000):
+        hp0 = int(env.states[0]["p"]["levels"][HITPOINTS])
+        drink = 1 + ST.SUP_BREW if hp0 < 60 else 0
+        _, reward, terminated, _, _ = env.step(act(drink=drink, overhead=ST.OVERHEAD_OFF))
+        term = float(env.states[0]["reward_terms"][0][ST.R_HITPOINTS])
+        assert float(reward[0]) == pytest.approx(term, abs=1e-6)
+        discounted += gamma ** t * term
+        if terminated[0]:
+            assert term == pytest.approx(-hp0 / 99.0, abs=1e-6)
+            break
+        hp1 = int(env.states[0]["p"]["levels"][HITPOINTS])
+        assert term == pytest.approx((gamma * hp1 - hp0) / 99.0, abs=1e-6)
+        healed |= hp1 > hp0
+        hurt |= hp1 < hp0
+    assert terminated[0] and healed and hurt
+    assert discounted == pytest.approx(-first / 99.0, abs=1e-4)
+
+
 def test_curriculum_start_hp_prayer_and_band_weights():
     env = inferno(start_hp=40, start_prayer=30)
     s = env.states[0]
