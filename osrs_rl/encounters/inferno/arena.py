@@ -71,6 +71,26 @@ PLAYER_START_68 = from_it(25, 27)
 PLAYER_START_69 = from_it(25, 15)
 
 
+# ---- the finale [M: InfernoTrainer InfernoRegion.ts (wave 67, 68, 69 setups), TzKalZuk.ts, ZukShield.ts,
+# JalMejJak.ts; reference section 5-6], InfernoTrainer south-west tiles converted with ``from_it``
+JAD_67 = from_it(23, 27)                                          # (13, 17)
+JADS_68 = (from_it(18, 24), from_it(28, 24), from_it(23, 35))     # (8, 20), (18, 20), (13, 9)
+JAD_68_STUNS = (1, 4, 7)       # the three Jads' first-attack delays, shuffled per run: they attack 3 ticks apart
+ZUK = from_it(22, 8)                                              # (12, 36), 7x7, never moves
+SHIELD = from_it(23, 13)                                          # (13, 31), 5 wide
+GLYPH_HP = 600                 # [H: blert-io/plugin InfernoNpc, IT ZukShield]
+SHIELD_X = (0, 26)             # the glyph turns at IT x 10 and 36 (ZukShield.movementStep: x < 11, x > 35)
+SHIELD_PAUSE = 5               # ticks it stands at each end before it turns (freeze(5))
+SET_MAGER, SET_RANGER = from_it(20, 21), from_it(29, 21)          # (10, 23), (19, 23)
+SET_DELAYS = (7, 9)            # ticks before the mager, the ranger act (spawnDelay)
+ZUK_JAD = from_it(24, 25)                                         # (14, 19)
+ZUK_HEALERS = (from_it(16, 9), from_it(20, 9), from_it(30, 9), from_it(34, 9))   # (6|10|20|24, 35)
+ZUK_WALLS_X = (from_it(21, 0)[0], from_it(29, 0)[0])              # x 11 and 19 beside Zuk, IT y 0..8
+ZUK_WALLS_Y = (from_it(0, 8)[1], from_it(0, 0)[1])                # local y 36..44
+SPARK_ROWS = (from_it(0, 17)[1], from_it(0, 14)[1])               # local y 27..30: IT y 14..17, south of Zuk
+SPARK_HALF = 5                 # a spark lands on x in [healer x - 5, healer x + 5) (JalMejJak.ts AoeWeapon)
+
+
 def base_walkable() -> np.ndarray:
     """bool[GRID_W, GRID_H]: the arena floor of waves 1-66, pillars not included."""
     w = np.zeros((GRID_W, GRID_H), dtype=bool)
@@ -95,6 +115,20 @@ def flags_for(alive_mask: int) -> np.ndarray:
     return flags
 
 
+def zuk_flags() -> np.ndarray:
+    """The Zuk wave's map: the same floor without pillars; north of it (where the glyph, Zuk and his healers
+    stand) nothing walks but sight passes, so the player shoots Zuk and his healers and the sets shoot the
+    glyph [M: InfernoTrainer InfernoRegion.ts: the blockers at IT y 13 are InvisibleMovementBlocker, ZukShield
+    has LineOfSightMask.NONE, Wall.ts blocks movement only]; the walls beside Zuk block movement."""
+    flags = flags_for(0)
+    x0, x1 = ARENA_X
+    flags[x0:x1 + 1, ARENA_Y[1] + 1:] = C.BLOCKED
+    for x in ZUK_WALLS_X:
+        flags[x, ZUK_WALLS_Y[0]:ZUK_WALLS_Y[1] + 1] = C.BLOCKED
+    return flags
+
+
 def all_flags() -> np.ndarray:
-    """uint16[2**NUM_PILLARS, GRID_W, GRID_H]: the map for every set of standing pillars."""
-    return np.stack([flags_for(m) for m in range(1 << NUM_PILLARS)])
+    """uint16[2**NUM_PILLARS + 1, GRID_W, GRID_H]: the map for every set of standing pillars, then the Zuk
+    wave's (``zuk_flags``)."""
+    return np.stack([flags_for(m) for m in range(1 << NUM_PILLARS)] + [zuk_flags()])

@@ -92,27 +92,30 @@ _ATTACK = {   # kind: (range, distance style, melee when adjacent, extra delay)
     ST.K_MELEER: (1, STYLE_MELEE, 0, 0),
     ST.K_RANGER: (_ARENA_RANGE, STYLE_RANGED, 1, 2),
     ST.K_MAGER: (_ARENA_RANGE, STYLE_MAGIC, 1, 0),
-    # Not modelled yet (waves 67-69 are not playable): placeholders, not rules. Jad also has a ranged attack
-    # and its prayer is read 3 ticks after its animation (reference section 5, InfernoTrainer JalTokJad.ts,
-    # RuneLite ticksAfterAnimation); the healers' rows are guesses too.
+    # the finale (mechanics section "The finale"): Jad magic or ranged (drawn per attack, both max 113: ``_DUAL``)
+    # and stab when adjacent (InfernoTrainer JalTokJad.ts attackRange 50, canMeleeIfClose "stab"); its healers
+    # crush at range 1 once drawn (YtHurKot.ts); Zuk's attack is typeless (reference section 6: "overheads do
+    # nothing"; its max hit is the zuk_max_hit setting); the glyph never attacks; Zuk's healers throw sparks
+    # (mechanics.zuk_healer_turn), their "style" row is unused
     ST.K_JAD: (_ARENA_RANGE, STYLE_MAGIC, 1, 0),
     ST.K_JAD_HEALER: (1, STYLE_MELEE, 0, 0),
-    ST.K_ZUK: (_ARENA_RANGE, STYLE_TYPELESS, 0, 0),   # typeless: "overheads do nothing" (reference section 6)
+    ST.K_ZUK: (_ARENA_RANGE, STYLE_TYPELESS, 0, 0),
     ST.K_SHIELD: (0, STYLE_MELEE, 0, 0),
-    ST.K_ZUK_HEALER: (_ARENA_RANGE, STYLE_MAGIC, 0, 0),
+    ST.K_ZUK_HEALER: (_ARENA_RANGE, STYLE_TYPELESS, 0, 0),
 }
+_DUAL = {ST.K_JAD: STYLE_RANGED}     # a second distance style with its own listed max hit (npcs.json max_hit_by_style)
 
 
 @cache
 def arena_tables() -> tuple[np.ndarray, np.ndarray]:
-    """(maps, route): the collision map for each set of standing pillars and, on each, the game's route
+    """(maps, route): the collision map for each set of standing pillars (and the Zuk wave's) and, on each, the game's route
     (core.pathfinding.first_steps_table, without closest approaches: a click is masked unless its tile is
     walkable, and every walkable tile of the arena reaches every other) from every tile to every offset within
     state.ROUTE_RADIUS. Checks the radius: every route to a click within MOVE_RADIUS reaches it in at most
     ROUTE_RADIUS steps."""
     maps = A.all_flags()
-    route = np.zeros((ST.NUM_MASKS, A.GRID_W, A.GRID_H, ST.ROUTE_SIDE * ST.ROUTE_SIDE), dtype=np.uint8)
-    for mask in range(ST.NUM_MASKS):
+    route = np.zeros((ST.NUM_MAPS, A.GRID_W, A.GRID_H, ST.ROUTE_SIDE * ST.ROUTE_SIDE), dtype=np.uint8)
+    for mask in range(ST.NUM_MAPS):
         fill_first_steps(maps[mask], ST.ROUTE_RADIUS, False, route[mask])
     longest = longest_route(maps, route)
     if longest > ST.ROUTE_RADIUS:
@@ -194,7 +197,7 @@ def _fill_monsters(cfg) -> None:
         # listed max hits where npcs.json has them, else the standard NPC formula on its levels and bonuses
         # (core.max_hit.npc_max_hit): Jal-Xil's crush 19 and Jal-Zek's stab 52, as secondary sources list
         for st, attack_type in ((STYLE_MELEE, S.CRUSH), (STYLE_RANGED, S.RANGED), (STYLE_MAGIC, S.MAGIC)):
-            uses = st == style or (st == STYLE_MELEE and melee)
+            uses = st == style or (st == STYLE_MELEE and melee) or _DUAL.get(k) == st
             cfg["kind_max"][k, st] = int(npc_max_hit(NO_TRACE, rec[0], attack_type)) if uses else -1
 
 

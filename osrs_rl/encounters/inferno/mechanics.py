@@ -99,6 +99,7 @@ from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
 
 from . import arena as A
 from . import state as ST
+from . import waves as W
 
 BAT_RUN_DRAIN = 300            # run energy units per bat attack (3 %) [M: InfernoTrainer JalMejRah.ts]
 NIBBLER_PILLAR_MAX = 4         # a nibbler chews 0..4 off a pillar [M: InfernoTrainer JalNib.ts floor(rand * 5)]
@@ -127,6 +128,8 @@ REVIVE_X = (16, 22)
 REVIVE_Y = (20, 8)
 REVIVE_FALLBACK = (11, 22)
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in zulrah)
+START_FINALE = (A.PLAYER_START_67, A.PLAYER_START_68, A.PLAYER_START_69)
+JAD_HP, ZUK_HP = 350.0, 1200.0           # the low-watermark rewards' scales (npcs.json hitpoints)
 _OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE,
                     PI.NO_PRAYER)
 
@@ -151,15 +154,24 @@ def pillar_mask(s):
 
 
 @njit(cache=True)
+def map_index(s):
+    """The map the wave is fought on: cfg.maps, cfg.route and cfg.sight by standing pillars, or the Zuk
+    wave's (state.ZUK_MAP: no pillars, sight open to the north where the glyph and Zuk stand)."""
+    if s.wave >= W.ZUK_WAVE:
+        return ST.ZUK_MAP
+    return pillar_mask(s)
+
+
+@njit(cache=True)
 def arena_map(s, cfg):
-    return cfg.maps[pillar_mask(s)]
+    return cfg.maps[map_index(s)]
 
 
 @njit(cache=True)
 def sees(s, cfg, x0, y0, size0, x1, y1, size1, reach):
     """core.line_of_sight.has_line_of_sight over the standing pillars, read from the precomputed table of
     their map (cfg.sight: the same answers, core.line_of_sight.table_line_of_sight)."""
-    return table_line_of_sight(cfg.sight[pillar_mask(s)], A.GRID_W, A.GRID_H, x0, y0, size0, x1, y1, size1, reach)
+    return table_line_of_sight(cfg.sight[map_index(s)], A.GRID_W, A.GRID_H, x0, y0, size0, x1, y1, size1, reach)
 
 
 @njit(cache=True)
@@ -170,7 +182,10 @@ def size_of(cfg, m):
 # ---- monsters: where they aim, what they see ----------------------------------------------------------
 @njit(cache=True)
 def target_of(s, cfg, m):
-    """(x, y, size) of the monster's target: its pillar, or the player."""
+    """(x, y, size) of the monster's target: the player, its pillar, the glyph, or a monster (a healer's)."""
+    if m.target >= ST.TARGET_SHIELD:
+        o = s.monsters[SHIELD_SLOT if m.target == ST.TARGET_SHIELD else m.target - ST.TARGET_SLOT]
+        return np.int64(o.x), np.int64(o.y), size_of(cfg, o)
     if m.target >= 0:
         return np.int64(cfg.pillar_xy[m.target, 0]), np.int64(cfg.pillar_xy[m.target, 1]), np.int64(A.PILLAR_SIZE)
     return np.int64(s.p.x), np.int64(s.p.y), np.int64(1)
@@ -187,6 +202,9 @@ def monster_sees(s, cfg, m, tx, ty, tsize):
     reach = cfg.kind_range[m.kind]
     if reach <= 1:
         return in_melee_reach(m.x, m.y, size, tx, ty, tsize)
+    if m.target == ST.TARGET_SHIELD:
+        # the glyph stands off the floor, where no ray starts (core.line_of_sight rule 3): cast from the monster
+        return sees(s, cfg, m.x, m.y, size, tx, ty, tsize, reach)
     return sees(s, cfg, tx, ty, tsize, m.x, m.y, size, reach)
 
 
@@ -342,9 +360,11 @@ def _attack_type(style):
 
 
 @njit(cache=True)
-def monster_attack(s, cfg, k, style):
+def monster_attack(s, cfg, k, style, released=False):
     """Monster ``k`` attacks the player with ``style``: accuracy, damage and the overhead are decided now
-    (the attack tick); the hit lands after the style's delay. Returns the prayer score (+1 met, -1 not)."""
+    (the attack tick); the hit lands after the style's delay. ``released``: a Jad's attack released
+    JAD_RELEASE ticks after its animation (``jad_release``): its projectile is that much shorter and its
+    attack timer already runs. Returns the prayer score (+1 met, -1 not)."""
     m = s.monsters[k]
     p = s.p
     row = cfg.kind_row[m.kind]
@@ -370,6 +390,8 @@ def monster_attack(s, cfg, k, style):
         delay = magic_delay(d)
     if cfg.projectile_rule == 1 and delay > 0:
         delay -= 1        # osrs-sdk's landing tick (README "Open questions", audit F6)
+    if released:
+        delay = max(delay - JAD_RELEASE, 0)
     blocked = EVF_BLOCKED if prayed else 0
     queue_tracked_hit(s, ST.ENT_MONSTER + k, blocked, s.tick + delay, damage, style, m.kind, ST.HT_PLAYER, flags,
                       0, 0)
@@ -378,7 +400,8 @@ def monster_attack(s, cfg, k, style):
     m.activity = ST.ACT_ATTACK
     if m.kind == ST.K_BAT:
         p.run_energy = max(0, p.run_energy - BAT_RUN_DRAIN)
-    m.attack_timer = cfg.kind_speed[m.kind]
+    if not released:
+        m.attack_timer = attack_speed_of(s, cfg, m)
     if prayed:
         s.prayed_attacks += 1
         return 1
@@ -402,9 +425,12 @@ def _pillar_takes(s, cfg, k, style, pillar):
 def _distance_or_melee(s, cfg, m):
     """The style of a ranger's, mager's or Jad's next attack: melee half the time when the player stands in
     melee reach, else its distance style."""
-    if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) \
+    if m.target == ST.TARGET_PLAYER and cfg.kind_melee[m.kind] \
+            and in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) \
             and R.chance(s.rng, MELEE_IF_CLOSE[0], MELEE_IF_CLOSE[1]):
         return STYLE_MELEE
+    if m.kind == ST.K_JAD:       # ranged or magic 50/50 [M: InfernoTrainer JalTokJad.attackStyleForNewAttack]
+        return STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
     return np.int64(cfg.kind_style[m.kind])
 
 
@@ -610,6 +636,9 @@ def _move_turn(s, cfg, k, tx, ty, tsize):
 def monster_turn(s, cfg, k):
     """One monster's turn (index 3 a-e); returns the prayer score of its attack."""
     m = s.monsters[k]
+    if m.kind == ST.K_SHIELD:
+        glyph_turn(s, cfg, k)
+        return 0
     if m.attack_timer > 0:
         m.attack_timer -= 1
     if m.attack_timer <= 0 and m.dig_left <= 0:
@@ -617,9 +646,20 @@ def monster_turn(s, cfg, k):
     if m.dig_left > 0:
         _underground(s, cfg, k)
         return 0
+    released = 0
+    if m.windup > 0:             # a Jad's shown attack leaves JAD_RELEASE ticks after its animation
+        m.windup -= 1
+        if m.windup == 0:
+            released = jad_release(s, cfg, k)
     frozen = m.frozen > 0
     if m.stun > 0:
         m.stun -= 1
+        return released
+    if m.kind == ST.K_ZUK:
+        zuk_turn(s, cfg, k)
+        return 0
+    if m.kind == ST.K_ZUK_HEALER:
+        zuk_healer_turn(s, cfg, k)
         return 0
     if m.kind == ST.K_NIBBLER and m.target >= 0 and s.pillar_hp[m.target] <= 0:
         m.target = _pick_pillar(s)
@@ -632,23 +672,29 @@ def monster_turn(s, cfg, k):
     if frozen:
         m.frozen -= 1
     if seen < 0:
-        return 0
+        return released
     sees = seen == 1
     if m.kind == ST.K_MELEER and meleer_dig(s, cfg, k, sees):
         m.had_los = 0
-        return 0
+        return released
     score = 0
     if m.kind == ST.K_BLOB:
         score = _blob_turn(s, cfg, k, sees)
-    elif sees and m.attack_timer <= 0:
-        if m.target >= 0:
+    elif sees and m.attack_timer <= 0 and m.windup <= 0:
+        if m.target >= ST.TARGET_SLOT:
+            heal_turn(s, cfg, k)
+        elif m.target == ST.TARGET_SHIELD:
+            _attack_glyph(s, cfg, k)
+        elif m.target >= 0:
             _nibbler_chew(s, cfg, k)
-        elif not (m.kind == ST.K_MAGER and mager_revive(s, cfg, k)):
+        elif m.kind == ST.K_JAD:
+            score = jad_attack(s, cfg, k)
+        elif not (m.kind == ST.K_MAGER and s.wave < W.ZUK_WAVE and mager_revive(s, cfg, k)):
             score = monster_attack(s, cfg, k, _distance_or_melee(s, cfg, m))
             if m.kind == ST.K_MELEER and cfg.dig_rule == 0:
                 m.dig_timer = 0
     m.had_los = 1 if sees else 0
-    return score
+    return score + released
 
 
 @njit(cache=True)
@@ -683,10 +729,22 @@ def land_monster_hits(s, cfg):
         record_hit_landed(s, i, damage, m.x, m.y)
         if h.heal_pct > 0 and damage > 0:
             s.spec_healed += heal_hitpoints(s.p, damage * h.heal_pct // 100)
+        if m.hp < m.low_hp:          # the low watermarks (coef_jad_damage, coef_zuk_damage)
+            if m.kind == ST.K_JAD:
+                s.jad_low_dealt += m.low_hp - m.hp
+            elif m.kind == ST.K_ZUK:
+                s.zuk_low = m.hp
+            m.low_hp = m.hp
+        drawn_by_player(s, cfg, k)
         if m.hp <= 0:
             kill_monster(s, cfg, k)
-        elif h.freeze_ticks > 0 and (h.flags & FLAG_ACCURATE):
-            freeze_monster(s, m, h.freeze_ticks)
+        else:
+            if h.freeze_ticks > 0 and (h.flags & FLAG_ACCURATE):
+                freeze_monster(s, m, h.freeze_ticks)
+            if m.kind == ST.K_JAD:
+                jad_hurt(s, cfg, k)
+            elif m.kind == ST.K_ZUK:
+                zuk_hurt(s, cfg, k)
     s.damage_dealt += dealt
     return dealt
 
@@ -705,14 +763,20 @@ def freeze_monster(s, m, ticks):
 
 @njit(cache=True)
 def kill_monster(s, cfg, k):
-    """Monster ``k`` at 0 hitpoints dies and keeps its slot (a mager may revive it); a blob splits."""
+    """Monster ``k`` at 0 hitpoints dies and keeps its slot (a mager may revive it); a blob splits; a Jad's
+    healers die with it, and everything dies with Zuk (``dies_with``)."""
     m = s.monsters[k]
     m.state = ST.SLOT_DEAD
     m.dig_left = 0
+    m.windup = 0
     s.kills[m.kind] += 1
     record_event(s, EV_DEATH, ST.ENT_MONSTER + k, ENTITY_NONE, -1, 0, EVF_KILLED, m.x, m.y)
     if m.kind == ST.K_BLOB:
         split_blob(s, cfg, m.x, m.y)
+    elif m.kind == ST.K_JAD_HEALER or m.kind == ST.K_ZUK_HEALER:
+        s.healers_killed += 1
+    elif m.kind == ST.K_JAD or m.kind == ST.K_ZUK:
+        dies_with(s, k)
 
 
 @njit(cache=True)
@@ -763,6 +827,8 @@ def land_player_hits(s):
         s.taken_style[h.style] += damage
         taken += damage
         record_hit_landed(s, s.landing[j], damage, p.x, p.y)
+        if p.levels[HITPOINTS] <= 0:
+            s.killer = h.attacker
     return taken
 
 
@@ -880,7 +946,7 @@ def follow_route(s, cfg):
     if abs(dx) > ST.ROUTE_RADIUS or abs(dy) > ST.ROUTE_RADIUS:   # only a hand-edited state gets here
         clear_destination(s)
         return 0
-    code = cfg.route[pillar_mask(s), p.x, p.y, (dx + ST.ROUTE_RADIUS) * ST.ROUTE_SIDE + dy + ST.ROUTE_RADIUS]
+    code = cfg.route[map_index(s), p.x, p.y, (dx + ST.ROUTE_RADIUS) * ST.ROUTE_SIDE + dy + ST.ROUTE_RADIUS]
     moved = 0
     for j in range(2 if s.dest_run else 1):
         c = (code >> (4 * j)) & 15
@@ -1049,6 +1115,10 @@ def _place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
     m.hurt_tick = ST.NO_HURT
     m.frozen = 0
     m.activity = ST.ACT_NONE
+    m.windup = 0
+    m.parent = -1
+    m.procced = 0
+    m.low_hp = m.hp
     record_event(s, EV_SPAWN, ST.ENT_MONSTER + slot, by, -1, 1, flags, x, y)
 
 
@@ -1056,12 +1126,18 @@ def _place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
 def spawn_wave(s, cfg):
     """Clear the slots and spawn wave ``s.wave``: the nine spawn tiles in a Fisher-Yates order, taken by
     magers, rangers, meleers, blobs, then bats; nibblers on distinct tiles of the central block, all after
-    one standing pillar drawn for the wave."""
+    one standing pillar drawn for the wave. Waves 67-69: ``spawn_finale``."""
     for k in range(ST.MONSTER_SLOTS):
         s.monsters[k].state = ST.SLOT_FREE
     for i in range(ST.HIT_CAPACITY):            # arrows still flying at last wave's monsters are lost
         if s.hits[i].state == HIT_PENDING and s.hits[i].target != ST.HT_PLAYER:
             s.hits[i].state = HIT_FREE
+    s.wave_tick = 0
+    s.next_wave_in = 0
+    if s.wave >= W.JAD_WAVE:
+        spawn_finale(s, cfg)
+        record_event(s, EV_SPAWN, ENTITY_NONE, ENTITY_NONE, -1, s.wave, ST.EVF_WAVE, s.p.x, s.p.y)
+        return
     order = np.arange(A.NUM_SPAWNS)
     for i in range(A.NUM_SPAWNS - 1, 0, -1):
         j = R.below(s.rng, i + 1)
@@ -1132,6 +1208,528 @@ def hits_on_player(s):
     return False
 
 
+# ---- the finale: waves 67-69 ----------------------------------------------------------------------------
+# Sources [M unless tagged]: OldSchoolSDK/InfernoTrainer @ fdc5cb2 ("IT") InfernoRegion.ts (the wave setups),
+# mobs/JalTokJad.ts, mobs/YtHurKot.ts, mobs/TzKalZuk.ts, ZukShield.ts, mobs/JalMejJak.ts,
+# InfernoHealerSpark.ts; reference sections 5-6 (the RuneLite inferno plugin agrees on the set timer [H]).
+JAD_RELEASE = 3                # a Jad's attack leaves 3 ticks after its animation shows the style: the overhead
+                               # then decides, and the projectile is 3 ticks shorter (IT JAD_PROJECTILE_DELAY,
+                               # reduceDelay 3; RuneLite ticksAfterAnimation)
+JAD_68_SPEED = 9               # the triple Jads attack every 9 ticks (IT wave 68 attackSpeed 9; 8 elsewhere)
+JAD_HEALERS = (5, 3, 3)        # healers a Jad calls below half hitpoints on waves 67, 68, 69 (IT)
+JAD_HEAL_MAX = 19              # a Yt-HurKot heals its Jad 0..19 a hit (IT HealWeapon floor(rand * 20); the
+                               # wiki's 15-24 via a secondary compilation [L])
+HEALER_TRIES = 64              # random tiles tried for a healer before it takes its Jad's tile
+ZUK_SLOT, SHIELD_SLOT = 1, 0   # the glyph moves before Zuk attacks (IT adds the shield first)
+ZUK_STUN = 8                   # IT TzKalZuk.setStats stunned 8
+ZUK_FIRST_ATTACK = 14          # IT attackDelay 14: his first attack 14 ticks after the wave starts
+ZUK_SPEED, ZUK_ENRAGED_SPEED = 10, 7   # [H: RuneLite InfernoNPC (10, 7 in the final phase), IT attackSpeed]
+ZUK_PROJECTILE = 4             # his hit lands 4 ticks after the attack (IT ZukWeapon setDelay 4)
+SET_FIRST, SET_PERIOD = 72, 350        # [H: IT setTimer 72 then 350; RuneLite 3:30]
+SET_PAUSE_HP, SET_RESUME_HP, SET_RESUME_EXTRA = 600, 480, 175   # [H: IT + RuneLite (RuneLite adds 105 s)]
+HEALERS_HP = 240               # Zuk's four Jal-MejJak come below 240 and he enrages (IT; secondary agrees)
+ZUK_JAD_STUN = 7               # IT spawnDelay 7
+ZUK_HEALER_STUN = 3            # IT spawnDelay 2, then stunned 1
+ZUK_HEAL_MAX = 24              # a Jal-MejJak heals Zuk 0..24 every 3 ticks (IT floor(rand * 25))
+HEALER_DRAWN_WAIT = 2          # a Jal-MejJak drawn by the player waits 2 ticks (IT nulledTicks 2)
+SPARKS_PER_THROW = 3
+SPARK_DELAY = 2                # a spark lands 2 ticks after the throw (IT DelayedAction 2) on its 3x3
+SPARK_DAMAGE = (5, 10)         # IT InfernoSparkWeapon 5 + floor(rand * 6): unprayable
+
+
+@njit(cache=True)
+def attack_speed_of(s, cfg, m):
+    """Ticks between a monster's attacks: its kind's, but the triple Jads' 9 and an enraged Zuk's 7."""
+    if m.kind == ST.K_JAD and s.wave == W.TRIPLE_JAD_WAVE:
+        return np.int64(JAD_68_SPEED)
+    if m.kind == ST.K_ZUK:
+        return np.int64(ZUK_ENRAGED_SPEED if s.enraged else ZUK_SPEED)
+    return np.int64(cfg.kind_speed[m.kind])
+
+
+@njit(cache=True)
+def _finale_slot(s):
+    """A slot for a monster the finale brings: a free one, else the slot of any dead monster (nothing is
+    revived on waves 67-69: IT JalZek revives only on the regular waves); -1 when all 16 are alive."""
+    for slot in range(ST.MONSTER_SLOTS):
+        if s.monsters[slot].state == ST.SLOT_FREE:
+            return slot
+    for slot in range(ST.MONSTER_SLOTS):
+        if s.monsters[slot].state == ST.SLOT_DEAD:
+            return slot
+    return -1
+
+
+@njit(cache=True)
+def _spawn(s, cfg, kind, x, y, target, stun, parent=-1):
+    """``kind`` at (x, y) in a finale slot, stunned ``stun`` ticks (its spawn delay); the slot or -1 when
+    none is left (APPROXIMATION of the slot capacity: with 16 alive the monster is not spawned)."""
+    slot = _finale_slot(s)
+    if slot >= 0:
+        _place(s, cfg, slot, kind, x, y, target)
+        s.monsters[slot].stun = stun
+        s.monsters[slot].parent = parent
+    return slot
+
+
+@njit(cache=True)
+def _shield_alive(s):
+    g = s.monsters[SHIELD_SLOT]
+    return s.wave >= W.ZUK_WAVE and g.kind == ST.K_SHIELD and g.state == ST.SLOT_ALIVE
+
+
+@njit(cache=True)
+def jad_attack(s, cfg, k):
+    """A Jad starts an attack: a stab when the player is adjacent (half the time, at once), else ranged or
+    magic 50/50, shown now by its animation (``scan``: the style, ``windup``) and released JAD_RELEASE ticks
+    later by ``jad_release``, where the overhead then decides [M: IT JalTokJad.ts JadMagicWeapon /
+    JadRangeWeapon: DelayedAction(JAD_PROJECTILE_DELAY = 3) reads the overhead when it fires; reference
+    section 5: "the overhead must be up when the projectile is released"]. Returns a melee's prayer score."""
+    m = s.monsters[k]
+    style = _distance_or_melee(s, cfg, m)
+    if style == STYLE_MELEE:
+        return monster_attack(s, cfg, k, STYLE_MELEE)
+    m.scan = style
+    m.windup = JAD_RELEASE
+    m.activity = ST.ACT_ATTACK
+    m.attack_timer = attack_speed_of(s, cfg, m)
+    return 0
+
+
+@njit(cache=True)
+def jad_release(s, cfg, k):
+    """The attack a Jad showed JAD_RELEASE ticks ago leaves, at the player (the overhead now decides) or at
+    the glyph. Returns the prayer score."""
+    m = s.monsters[k]
+    style = np.int64(m.scan)
+    m.scan = -1
+    if m.state != ST.SLOT_ALIVE or style < 0:
+        return 0
+    if m.target == ST.TARGET_SHIELD:
+        if _shield_alive(s):
+            _glyph_takes(s, cfg, k, style)
+        return 0
+    return monster_attack(s, cfg, k, style, True)
+
+
+@njit(cache=True)
+def jad_hurt(s, cfg, k):
+    """A Jad below half its hitpoints calls its healers, once (IT JalTokJad.damageTaken: 5 on wave 67, 3 on
+    68 and 69), each on the first tile near it no other monster holds: IT tries the Jad's own south-west tile,
+    then random offsets (waves 67-68: x -5..5, y -4..10; Zuk's wave: x 0..5, 5..8 north of its south-west tile:
+    IT's offsets with y turned north); here a tile must also be on the floor (APPROXIMATION: IT does not
+    check)."""
+    m = s.monsters[k]
+    if m.procced or 2 * m.hp >= cfg.kind_row[m.kind].hitpoints:
+        return
+    m.procced = 1
+    n = JAD_HEALERS[min(max(s.wave - W.JAD_WAVE, 0), 2)]
+    flags = arena_map(s, cfg)
+    for _ in range(n):
+        x, y = np.int64(m.x), np.int64(m.y)
+        for t in range(HEALER_TRIES):
+            if t > 0:
+                if s.wave >= W.ZUK_WAVE:
+                    x = m.x + R.below(s.rng, 6)
+                    y = m.y + 5 + R.below(s.rng, 4)
+                else:
+                    x = m.x + R.below(s.rng, 11) - 5
+                    y = m.y - 4 + R.below(s.rng, 15)
+            if 0 <= x < A.GRID_W and 0 <= y < A.GRID_H and not (flags[x, y] & BLOCKED) and \
+                    _free_of_monsters(s, cfg, k, x, y, 1):
+                break
+            x, y = np.int64(m.x), np.int64(m.y)
+        _spawn(s, cfg, ST.K_JAD_HEALER, x, y, ST.TARGET_SLOT + k, 1, k)
+
+
+@njit(cache=True)
+def heal_turn(s, cfg, k):
+    """A Yt-HurKot next to its Jad heals it 0..JAD_HEAL_MAX every 4 ticks until the player hits it (IT
+    YtHurKot.ts: its "heal" weapon while its aggro is the Jad, range 1). APPROXIMATION: the heal lands now;
+    IT sends it as a projectile landing 3 ticks later."""
+    m = s.monsters[k]
+    j = s.monsters[m.target - ST.TARGET_SLOT]
+    m.attack_timer = attack_speed_of(s, cfg, m)
+    m.activity = ST.ACT_ATTACK
+    if j.state != ST.SLOT_ALIVE:
+        return
+    _heal(s, cfg, m.target - ST.TARGET_SLOT, R.inclusive(s.rng, JAD_HEAL_MAX))
+
+
+@njit(cache=True)
+def _heal(s, cfg, j, amount):
+    o = s.monsters[j]
+    gained = min(np.int64(amount), np.int64(cfg.kind_row[o.kind].hitpoints) - np.int64(o.hp))
+    gained = max(gained, np.int64(0))
+    o.hp += gained
+    s.healed += gained
+    s.healing_ticks += 1
+
+
+@njit(cache=True)
+def drawn_by_player(s, cfg, k):
+    """A hit of the player's landed on monster ``k``: a set or Jad on the glyph turns on the player (IT
+    Mob.shouldChangeAggro; a Jad that has called its healers keeps its target: IT autoRetaliate false); a
+    healer that heals stops and fights the player: a tag (IT YtHurKot, JalMejJak: aggro to the attacker; a
+    Jal-MejJak then waits 2 ticks, nulledTicks)."""
+    m = s.monsters[k]
+    if m.target == ST.TARGET_SHIELD and not (m.kind == ST.K_JAD and m.procced):
+        m.target = ST.TARGET_PLAYER
+    elif m.target >= ST.TARGET_SLOT:
+        m.target = ST.TARGET_PLAYER
+        s.healers_tagged += 1
+        if m.kind == ST.K_ZUK_HEALER:
+            m.attack_timer = max(m.attack_timer, HEALER_DRAWN_WAIT)
+
+
+@njit(cache=True)
+def dies_with(s, k):
+    """A Jad's healers die with it; everything dies with Zuk (IT YtHurKot.attackStep, TzKalZuk.damageTaken),
+    not counted as the player's kills."""
+    zuk = s.monsters[k].kind == ST.K_ZUK
+    for j in range(ST.MONSTER_SLOTS):
+        o = s.monsters[j]
+        if j == k or o.state != ST.SLOT_ALIVE or not (zuk or o.parent == k):
+            continue
+        o.state = ST.SLOT_DEAD
+        o.windup = 0
+        record_event(s, EV_DEATH, ST.ENT_MONSTER + j, ENTITY_NONE, -1, 0, 0, o.x, o.y)
+    if zuk:
+        for i in range(ST.SPARK_CAPACITY):
+            s.sparks[i].due_tick = 0
+
+
+# ---- the Zuk wave: the glyph, Zuk, his sets, Jad and healers -----------------------------------------------
+@njit(cache=True)
+def glyph_turn(s, cfg, k):
+    """The Ancestral Glyph walks 1 tile a tick along its track; at either end (IT x 10 and 36) it stands
+    SHIELD_PAUSE ticks and turns (IT ZukShield.movementStep: freeze(5), direction reversed)."""
+    m = s.monsters[k]
+    if m.frozen > 0:
+        m.frozen -= 1
+        return
+    m.x += s.shield_dir
+    if m.x <= A.SHIELD_X[0] or m.x >= A.SHIELD_X[1]:
+        m.frozen = A.SHIELD_PAUSE
+        s.shield_dir = -s.shield_dir
+
+
+@njit(cache=True)
+def sheltered(s, cfg):
+    """The player stands where the glyph takes Zuk's attack: ``shelter_rule`` 0 (InfernoTrainer
+    TzKalZuk.attack: x within the glyph's 5 columns, at most 3 rows south of it: IT y <= 16) or 1 (RuneLite
+    inferno plugin: x from one west of its south-west tile to 3 east, 2 to 4 rows south of it)."""
+    if not _shield_alive(s):
+        return False
+    g = s.monsters[SHIELD_SLOT]
+    px, py = s.p.x, s.p.y
+    if cfg.shelter_rule == 1:
+        return g.x - 1 <= px <= g.x + 3 and g.y - 4 <= py <= g.y - 2
+    return g.x <= px < g.x + 5 and g.y - 3 <= py < g.y
+
+
+@njit(cache=True)
+def zuk_turn(s, cfg, k):
+    """TzKal-Zuk never moves. Each turn the set timer counts down while it runs (a ranger-mager set at 0,
+    then every SET_PERIOD); with his attack timer at 0 he attacks (``zuk_attack``)."""
+    m = s.monsters[k]
+    if not s.set_paused:
+        s.set_timer -= 1
+        if s.set_timer <= 0:
+            s.set_timer = SET_PERIOD
+            spawn_set(s, cfg)
+    if m.attack_timer <= 0:
+        zuk_attack(s, cfg, k)
+
+
+@njit(cache=True)
+def zuk_attack(s, cfg, k):
+    """One typeless attack, landing ZUK_PROJECTILE ticks later: on the glyph (no damage: IT's magic base
+    damage 0 on the shield) when the player stands sheltered now, else on the player, whatever the overhead
+    (IT ZukWeapon.isBlockable false), with the standard NPC accuracy on his magic row and 0..zuk_max_hit."""
+    m = s.monsters[k]
+    m.attack_timer = attack_speed_of(s, cfg, m)
+    m.activity = ST.ACT_ATTACK
+    if sheltered(s, cfg):
+        s.sheltered_ticks += 1
+        record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_MONSTER + SHIELD_SLOT, STYLE_TYPELESS, 0,
+                     EVF_BLOCKED, m.x, m.y)
+        return
+    p = s.p
+    PI.refresh_combat(s.combat, p, cfg.set_combat[s.gear_set])
+    damage = 0
+    flags = 0
+    if roll_accuracy(s.rng, npc_attack_roll(NO_TRACE, cfg.kind_row[m.kind], S.MAGIC),
+                     player_defence_roll(NO_TRACE, s.combat[0], S.MAGIC)):
+        flags = FLAG_ACCURATE
+        damage = roll_npc_damage(s.rng, cfg.zuk_max_hit)
+    queue_tracked_hit(s, ST.ENT_MONSTER + k, 0, s.tick + ZUK_PROJECTILE, damage, STYLE_TYPELESS, m.kind,
+                      ST.HT_PLAYER, flags, 0, 0)
+    record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PLAYER, STYLE_TYPELESS, 0, 0, m.x, m.y)
+    s.zuk_attacks += 1
+
+
+@njit(cache=True)
+def spawn_set(s, cfg):
+    """A Jal-Zek and a Jal-Xil at IT (20, 21) and (29, 21), acting 7 and 9 ticks later, on the glyph while
+    it stands (IT TzKalZuk.attackIfPossible)."""
+    target = ST.TARGET_SHIELD if _shield_alive(s) else ST.TARGET_PLAYER
+    _spawn(s, cfg, ST.K_MAGER, A.SET_MAGER[0], A.SET_MAGER[1], target, A.SET_DELAYS[0])
+    _spawn(s, cfg, ST.K_RANGER, A.SET_RANGER[0], A.SET_RANGER[1], target, A.SET_DELAYS[1])
+    s.sets_spawned += 1
+
+
+@njit(cache=True)
+def zuk_hurt(s, cfg, k):
+    """Zuk's thresholds (IT TzKalZuk.damageTaken): below 600 the set timer pauses, once; while paused, a hit
+    that leaves him below 480 resumes it with SET_RESUME_EXTRA more ticks and brings JalTok-Jad (on the glyph,
+    3 healers); below 240 his four healers come and he enrages."""
+    m = s.monsters[k]
+    if not s.set_paused:
+        if m.hp < SET_PAUSE_HP and not s.set_has_paused:
+            s.set_paused = 1
+            s.set_has_paused = 1
+    elif m.hp < SET_RESUME_HP:
+        s.set_paused = 0
+        s.set_timer += SET_RESUME_EXTRA
+        spawn_zuk_jad(s, cfg, ZUK_JAD_STUN)
+    if m.hp < HEALERS_HP and not s.enraged:
+        s.enraged = 1
+        spawn_zuk_healers(s, cfg, ZUK_HEALER_STUN)
+
+
+@njit(cache=True)
+def spawn_zuk_jad(s, cfg, stun):
+    s.zuk_jad = 1
+    target = ST.TARGET_SHIELD if _shield_alive(s) else ST.TARGET_PLAYER
+    _spawn(s, cfg, ST.K_JAD, A.ZUK_JAD[0], A.ZUK_JAD[1], target, stun)
+
+
+@njit(cache=True)
+def spawn_zuk_healers(s, cfg, stun):
+    for i in range(len(A.ZUK_HEALERS)):
+        _spawn(s, cfg, ST.K_ZUK_HEALER, A.ZUK_HEALERS[i][0], A.ZUK_HEALERS[i][1], ST.TARGET_SLOT + ZUK_SLOT, stun,
+               ZUK_SLOT)
+
+
+@njit(cache=True)
+def zuk_healer_turn(s, cfg, k):
+    """A Jal-MejJak never moves: every 3 ticks it heals Zuk 0..ZUK_HEAL_MAX until the player hits it, then
+    throws SPARKS_PER_THROW lava sparks (IT JalMejJak.ts: "heal" while its aggro is Zuk, else "aoe").
+    APPROXIMATION: the heal lands now (IT: 3 ticks later)."""
+    m = s.monsters[k]
+    if m.attack_timer > 0:
+        return
+    m.attack_timer = attack_speed_of(s, cfg, m)
+    m.activity = ST.ACT_ATTACK
+    if m.target >= ST.TARGET_SLOT:
+        if s.monsters[m.target - ST.TARGET_SLOT].state == ST.SLOT_ALIVE:
+            _heal(s, cfg, m.target - ST.TARGET_SLOT, R.inclusive(s.rng, ZUK_HEAL_MAX))
+        return
+    throw_sparks(s, cfg, k)
+
+
+@njit(cache=True)
+def throw_sparks(s, cfg, k):
+    """Three sparks on tiles of the rows south of Zuk (IT y 14..17) within 5 columns of the healer (IT
+    AoeWeapon: x in [x - 5, x + 5)); the first on the player's tile when the player stands there. Each lands
+    SPARK_DELAY ticks later on the 3x3 around its tile (IT InfernoHealerSpark)."""
+    m = s.monsters[k]
+    x0, x1 = np.int64(m.x) - A.SPARK_HALF, np.int64(m.x) + A.SPARK_HALF
+    y0, y1 = np.int64(A.SPARK_ROWS[0]), np.int64(A.SPARK_ROWS[1])
+    px, py = np.int64(s.p.x), np.int64(s.p.y)
+    for j in range(SPARKS_PER_THROW):
+        if j == 0 and x0 <= px < x1 and y0 <= py <= y1:
+            x, y = px, py
+        else:
+            x = x0 + R.below(s.rng, x1 - x0)
+            y = y0 + R.below(s.rng, y1 - y0 + 1)
+        for i in range(ST.SPARK_CAPACITY):
+            sp = s.sparks[i]
+            if sp.due_tick == 0:
+                sp.due_tick = s.tick + SPARK_DELAY
+                sp.x = min(max(x, np.int64(0)), np.int64(A.GRID_W - 1))
+                sp.y = y
+                sp.damage = R.between(s.rng, SPARK_DAMAGE[0], SPARK_DAMAGE[1])
+                sp.source = k
+                break
+    record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ENTITY_NONE, STYLE_TYPELESS, SPARKS_PER_THROW, 0, m.x, m.y)
+
+
+@njit(cache=True)
+def land_sparks(s):
+    """Sparks due now hit the player if it stands on the 3x3 around their tile; returns the damage."""
+    p = s.p
+    taken = 0
+    for i in range(ST.SPARK_CAPACITY):
+        sp = s.sparks[i]
+        if sp.due_tick == 0 or sp.due_tick > s.tick:
+            continue
+        sp.due_tick = 0
+        if p.levels[HITPOINTS] <= 0 or abs(np.int64(p.x) - sp.x) > 1 or abs(np.int64(p.y) - sp.y) > 1:
+            continue
+        damage = min(np.int64(sp.damage), np.int64(p.levels[HITPOINTS]))
+        p.levels[HITPOINTS] -= damage
+        s.damage_taken[ST.K_ZUK_HEALER] += damage
+        s.taken_style[STYLE_TYPELESS] += damage
+        taken += damage
+        record_event(s, EV_HIT, ST.ENT_MONSTER + sp.source, ST.ENT_PLAYER, STYLE_TYPELESS, damage, 0, p.x, p.y)
+        if p.levels[HITPOINTS] <= 0:
+            s.killer = ST.K_ZUK_HEALER
+    return taken
+
+
+@njit(cache=True)
+def _attack_glyph(s, cfg, k):
+    """A set monster or Jad on the glyph attacks it (a Jad shows its style first: ``jad_attack``)."""
+    m = s.monsters[k]
+    if not _shield_alive(s):
+        m.target = ST.TARGET_PLAYER
+        return
+    if m.kind == ST.K_JAD:
+        jad_attack(s, cfg, k)
+        return
+    _glyph_takes(s, cfg, k, np.int64(cfg.kind_style[m.kind]))
+    m.attack_timer = attack_speed_of(s, cfg, m)
+    m.activity = ST.ACT_ATTACK
+
+
+@njit(cache=True)
+def _glyph_takes(s, cfg, k, style):
+    """Monster ``k``'s attack hits the glyph for 0..max. APPROXIMATION: no accuracy roll; its defence is 0
+    (IT ZukShield stats), so a roll would almost never miss. At 0 the glyph falls (``glyph_destroyed``)."""
+    m = s.monsters[k]
+    g = s.monsters[SHIELD_SLOT]
+    damage = min(roll_npc_damage(s.rng, cfg.kind_max[m.kind, style]), np.int64(g.hp))
+    record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_MONSTER + SHIELD_SLOT, style, 0, 0, m.x, m.y)
+    g.hp -= damage
+    record_event(s, EV_HIT, ST.ENT_MONSTER + k, ST.ENT_MONSTER + SHIELD_SLOT, style, damage, 0, g.x, g.y)
+    if g.hp <= 0:
+        g.state = ST.SLOT_DEAD
+        record_event(s, EV_DEATH, ST.ENT_MONSTER + SHIELD_SLOT, ENTITY_NONE, -1, 0, EVF_KILLED, g.x, g.y)
+        glyph_destroyed(s)
+
+
+@njit(cache=True)
+def glyph_destroyed(s):
+    """With the glyph gone its attackers turn on the player. APPROXIMATION: at once (IT: 2 ticks later)."""
+    for j in range(ST.MONSTER_SLOTS):
+        o = s.monsters[j]
+        if o.state == ST.SLOT_ALIVE and o.target == ST.TARGET_SHIELD:
+            o.target = ST.TARGET_PLAYER
+
+
+@njit(cache=True)
+def spawn_finale(s, cfg):
+    """Waves 67-69 (IT InfernoRegion.ts): the pillars still standing fall at the start of wave 67
+    [L: the wiki via the reference's secondary compilation; IT keeps no pillars from 67; APPROXIMATION: no
+    collapse damage]; wave 67 one Jad (attack every 8, stunned 1); wave 68 three Jads every 9 ticks, their
+    first attacks delayed 1, 4 and 7 ticks in a shuffled order; wave 69 the glyph (its direction drawn 50/50
+    or set by glyph_start_dir, standing its first tick: freeze(1)) and TzKal-Zuk (stunned 8, first attack at
+    14, the set timer at 72)."""
+    for p in range(A.NUM_PILLARS):
+        if s.pillar_hp[p] > 0:
+            s.pillar_hp[p] = 0
+            x, y = A.PILLARS[p]
+            record_event(s, EV_DEATH, ST.ENT_PILLAR + p, ENTITY_NONE, -1, 0, EVF_KILLED, x, y)
+    if s.wave == W.JAD_WAVE:
+        _spawn(s, cfg, ST.K_JAD, A.JAD_67[0], A.JAD_67[1], ST.TARGET_PLAYER, 1)
+    elif s.wave == W.TRIPLE_JAD_WAVE:
+        stuns = np.array(A.JAD_68_STUNS)
+        for i in range(2, 0, -1):
+            j = R.below(s.rng, i + 1)
+            stuns[i], stuns[j] = stuns[j], stuns[i]
+        for i in range(3):
+            _spawn(s, cfg, ST.K_JAD, A.JADS_68[i][0], A.JADS_68[i][1], ST.TARGET_PLAYER, stuns[i])
+    else:
+        _place(s, cfg, SHIELD_SLOT, ST.K_SHIELD, A.SHIELD[0], A.SHIELD[1], ST.TARGET_PLAYER)
+        g = s.monsters[SHIELD_SLOT]
+        g.stun = 0
+        g.frozen = 1
+        if cfg.glyph_start_x >= 0:
+            g.x = cfg.glyph_start_x
+        if cfg.glyph_start_dir == 1:
+            s.shield_dir = -1
+        elif cfg.glyph_start_dir == 2:
+            s.shield_dir = 1
+        else:
+            s.shield_dir = 1 if R.chance(s.rng, 1, 2) else -1
+        _place(s, cfg, ZUK_SLOT, ST.K_ZUK, A.ZUK[0], A.ZUK[1], ST.TARGET_PLAYER)
+        z = s.monsters[ZUK_SLOT]
+        z.stun = ZUK_STUN
+        z.attack_timer = ZUK_FIRST_ATTACK
+        s.set_timer = SET_FIRST
+        s.set_paused = 0
+        s.set_has_paused = 0
+        s.zuk_jad = 0
+        s.enraged = 0
+
+
+@njit(cache=True)
+def zuk_start(s, cfg):
+    """A wave-69 start from the curriculum settings: Zuk at ``zuk_start_hp`` with what his thresholds above
+    it bring (the set timer paused below 600, resumed with SET_RESUME_EXTRA and the Jad below 480, the
+    healers and his rage below 240), ``zuk_start_sets`` sets alive, the set timer at ``set_timer_start``."""
+    z = s.monsters[ZUK_SLOT]
+    if cfg.set_timer_start >= 0:
+        s.set_timer = cfg.set_timer_start
+    if cfg.zuk_start_hp > 0:
+        z.hp = min(cfg.zuk_start_hp, cfg.kind_row[ST.K_ZUK].hitpoints)
+        z.low_hp = z.hp
+        s.zuk_low = z.hp
+    if z.hp < SET_PAUSE_HP:
+        s.set_paused = 1
+        s.set_has_paused = 1
+    if z.hp < SET_RESUME_HP:
+        s.set_paused = 0
+        s.set_timer += SET_RESUME_EXTRA
+        s.zuk_jad = 1
+        if cfg.zuk_start_jad:
+            spawn_zuk_jad(s, cfg, 1)
+    if z.hp < HEALERS_HP:
+        s.enraged = 1
+        if cfg.zuk_start_healers:
+            spawn_zuk_healers(s, cfg, 1)
+    for _ in range(cfg.zuk_start_sets):
+        spawn_set(s, cfg)
+
+
+@njit(cache=True)
+def zuk_healers_alive(s):
+    n = 0
+    for k in range(ST.MONSTER_SLOTS):
+        if s.monsters[k].state == ST.SLOT_ALIVE and s.monsters[k].kind == ST.K_ZUK_HEALER:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def phase_of(s, cfg):
+    """The fight's phase (state.PH_*): the band of waves 1-66, wave 67, wave 68, then on the Zuk wave the
+    furthest milestone: before the first set, sets, Zuk's Jad, his healers, all healers dead, Zuk below
+    ``low_hp_phase``. Milestones never go back, so the phase a run ends in is the deepest it reached."""
+    w = s.wave
+    if w < W.JAD_WAVE:
+        b = 0
+        for i in range(4):
+            if w >= ST.BANDS[i][0]:
+                b = i
+        return np.int64(ST.PH_WAVES_1 + b)
+    if w == W.JAD_WAVE:
+        return np.int64(ST.PH_WAVE_67)
+    if w == W.TRIPLE_JAD_WAVE:
+        return np.int64(ST.PH_WAVE_68)
+    if s.zuk_low < cfg.low_hp_phase:
+        return np.int64(ST.PH_ZUK_LOW_HP)
+    if s.enraged:
+        return np.int64(ST.PH_ZUK_HEALERS if zuk_healers_alive(s) > 0 else ST.PH_ZUK_AFTER_HEALERS)
+    if s.zuk_jad:
+        return np.int64(ST.PH_ZUK_JAD)
+    if s.sets_spawned > 0:
+        return np.int64(ST.PH_ZUK_SETS)
+    return np.int64(ST.PH_ZUK_BEFORE_SETS)
+
+
 # ---- reset and the tick ------------------------------------------------------------------------------
 @njit(cache=True)
 def reset(s, cfg, seed):
@@ -1163,6 +1761,27 @@ def reset(s, cfg, seed):
     s.spec_healed = 0
     s.freezes = 0
     s.barrage_hits = 0
+    s.set_timer = 0
+    s.set_paused = 0
+    s.set_has_paused = 0
+    s.zuk_jad = 0
+    s.enraged = 0
+    s.shield_dir = 0
+    for i in range(ST.SPARK_CAPACITY):
+        s.sparks[i].due_tick = 0
+    s.sets_spawned = 0
+    s.healers_tagged = 0
+    s.healers_killed = 0
+    s.healing_ticks = 0
+    s.healed = 0
+    s.sheltered_ticks = 0
+    s.zuk_attacks = 0
+    s.zuk_low = cfg.kind_row[ST.K_ZUK].hitpoints
+    s.killer = -1
+    s.penalty_paid = 0.0
+    s.jad_low_dealt = 0
+    s.no_target_ticks = 0
+    s.no_prayer_ticks = 0
     for k in range(ST.NUM_KINDS):
         s.damage_taken[k] = 0
         s.kills[k] = 0
@@ -1178,7 +1797,13 @@ def reset(s, cfg, seed):
         s.taken_style[k] = 0
     s.wave = draw_start_wave(s, cfg)
     s.start_wave_drawn = s.wave
+    if s.wave >= W.JAD_WAVE:      # a start on wave 67-69: InfernoTrainer's start tile for that wave
+        s.p.x, s.p.y = START_FINALE[s.wave - W.JAD_WAVE]
     spawn_wave(s, cfg)
+    if s.wave == W.ZUK_WAVE:
+        zuk_start(s, cfg)
+    s.player_low = s.p.levels[HITPOINTS]
+    s.deepest_phase = phase_of(s, cfg)
 
 
 @njit(cache=True)
@@ -1220,8 +1845,8 @@ def tick(s, cfg, a):
     dealt = land_monster_hits(s, cfg)
     if s.next_wave_in == 0:
         monsters_turn(s, cfg)
-    # 4. the player: hits land, it moves, it shoots
-    taken = land_player_hits(s)
+    # 4. the player: hits land (sparks first), it moves, it shoots
+    taken = land_sparks(s) + land_player_hits(s)
     moved = 0
     if s.p.levels[HITPOINTS] > 0:
         moved = move_or_attack(s, cfg, a[ST.H_MOVE], a[ST.H_ATTACK], a[ST.H_SPEC] == ST.SPEC_USE)
@@ -1238,38 +1863,80 @@ def tick(s, cfg, a):
         return True, False, dealt, taken, cleared
     if s.tick >= cfg.max_ticks:
         s.outcome = ST.OUTCOME_TIMEOUT
+        if cfg.timeout_terminal:
+            return True, False, dealt, taken, cleared
         return False, True, dealt, taken, cleared
     return False, False, dealt, taken, cleared
 
 
 @njit(cache=True)
 def _tallies(s):
-    """(prayed, unprayed, kills, doses, pillar damage) so far: the step's shaping terms are their changes."""
+    """(prayed, unprayed, kills, doses, pillar damage, Jad low-watermark damage, Zuk's low, healer tags) so
+    far: the step's shaping terms are their changes."""
     kills = 0
     for k in range(ST.NUM_KINDS):
         kills += s.kills[k]
     doses = 0
     for k in range(ST.NUM_SUPPLIES):
         doses += s.supplies_used[k]
-    return s.prayed_attacks, s.monster_attacks - s.prayed_attacks, kills, doses, s.pillar_damage
+    return (s.prayed_attacks, s.monster_attacks - s.prayed_attacks, kills, doses, s.pillar_damage,
+            s.jad_low_dealt, s.zuk_low, s.healers_tagged)
 
 
 @njit(cache=True)
-def _add_term(s, k, value):
-    s.reward_terms[0, k] += value
-    s.reward_sums[k] += value
-    return value
+def _count_empty_heads(s, cfg):
+    """The heads left with only their no-op while it matters (monsters alive): the attack head with the
+    attack timer ready and no monster in reach, the overhead head at 0 prayer (metrics no_target_ticks,
+    no_prayer_ticks)."""
+    if s.outcome != ST.OUTCOME_NONE or s.next_wave_in > 0 or monsters_alive(s) == 0:
+        return
+    if s.p.levels[PRAYER] <= 0:
+        s.no_prayer_ticks += 1
+    if s.p.attack_timer > 0:
+        return
+    for k in range(ST.MONSTER_SLOTS):
+        if can_attack(s, cfg, k):
+            return
+    s.no_target_ticks += 1
+
+
+@njit(cache=True)
+def _cap_penalties(s, cfg, terms):
+    """Scale this tick's negative parts of the penalty terms (state.PENALTY_TERMS) so that a run never loses
+    more than ``penalty_cap`` to them in all (0: no cap)."""
+    if cfg.penalty_cap <= 0.0:
+        return
+    owed = 0.0
+    for k in ST.PENALTY_TERMS:
+        if terms[k] < 0.0:
+            owed -= terms[k]
+    if owed <= 0.0:
+        return
+    left = max(cfg.penalty_cap - s.penalty_paid, 0.0)
+    scale = min(left / owed, 1.0)
+    for k in ST.PENALTY_TERMS:
+        if terms[k] < 0.0:
+            terms[k] *= scale
+    s.penalty_paid += owed * scale
 
 
 @njit(cache=True)
 def step(s, cfg, actions, rewards):
     """The tick, then its reward: the outcome, the waves cleared (``coef_wave``, 0.1 by default) and every
     shaping term (the other ``coef_*``, all 0 by default), each recorded by name in ``reward_terms`` and summed
-    in ``reward_sums``."""
-    prayed0, missed0, kills0, doses0, pillar0 = _tallies(s)
+    in ``reward_sums``; the penalties capped by ``penalty_cap``. Boss damage pays only on a new low of each
+    Jad's and Zuk's hitpoints (what healers give back pays nothing twice); a healer tag only on the hit that
+    draws a healing healer (once a healer)."""
+    prayed0, missed0, kills0, doses0, pillar0, jad0, zuk0, tags0 = _tallies(s)
     hp0 = s.p.levels[HITPOINTS]
     terminated, truncated, dealt, taken, cleared = tick(s, cfg, actions[0])
-    prayed1, missed1, kills1, doses1, pillar1 = _tallies(s)
+    prayed1, missed1, kills1, doses1, pillar1, jad1, zuk1, tags1 = _tallies(s)
+    if s.p.levels[HITPOINTS] < s.player_low:
+        s.player_low = max(s.p.levels[HITPOINTS], 0)
+    phase = phase_of(s, cfg)
+    if phase > s.deepest_phase:
+        s.deepest_phase = phase
+    _count_empty_heads(s, cfg)
     r_outcome = 0.0
     if s.outcome == ST.OUTCOME_CLEARED:
         r_outcome = cfg.cleared_reward
@@ -1277,18 +1944,27 @@ def step(s, cfg, actions, rewards):
         r_outcome = cfg.death_reward
     elif s.outcome == ST.OUTCOME_TIMEOUT:
         r_outcome = cfg.timeout_reward
-    total = _add_term(s, ST.R_OUTCOME, r_outcome)
-    total += _add_term(s, ST.R_WAVE, cfg.coef_wave * cleared)
-    total += _add_term(s, ST.R_DEALT, cfg.coef_damage_dealt * dealt / 100.0)
-    total += _add_term(s, ST.R_TAKEN, -cfg.coef_damage_taken * taken / 99.0)
-    total += _add_term(s, ST.R_PRAYER, cfg.coef_prayer * ((prayed1 - prayed0) - (missed1 - missed0)))
-    total += _add_term(s, ST.R_KILL, cfg.coef_kill * (kills1 - kills0))
-    total += _add_term(s, ST.R_SUPPLIES, -cfg.coef_supplies * (doses1 - doses0))
-    total += _add_term(s, ST.R_PILLAR, -cfg.coef_pillar * (pillar1 - pillar0) / 255.0)
+    terms = s.reward_terms[0]          # zeroed by start_tick
+    terms[ST.R_OUTCOME] = r_outcome
+    terms[ST.R_WAVE] = cfg.coef_wave * cleared
+    terms[ST.R_DEALT] = cfg.coef_damage_dealt * dealt / 100.0
+    terms[ST.R_TAKEN] = -cfg.coef_damage_taken * taken / 99.0
+    terms[ST.R_PRAYER] = cfg.coef_prayer * ((prayed1 - prayed0) - (missed1 - missed0))
+    terms[ST.R_KILL] = cfg.coef_kill * (kills1 - kills0)
+    terms[ST.R_SUPPLIES] = -cfg.coef_supplies * (doses1 - doses0)
+    terms[ST.R_PILLAR] = -cfg.coef_pillar * (pillar1 - pillar0) / 255.0
     # potential-based (Ng, Harada and Russell 1999), the potential hp / 99 and 0 after a death or the clear:
     # discounted by hitpoints_gamma a run's sum is -first hp / 99 whatever it does, so it pays no loop, no
     # stall and no early death; what it changes is when a hit's cost is felt (the tick it lands)
     hp1 = 0.0 if terminated else float(max(s.p.levels[HITPOINTS], 0))
-    total += _add_term(s, ST.R_HITPOINTS, cfg.coef_hitpoints * (cfg.hitpoints_gamma * hp1 - hp0) / 99.0)
+    terms[ST.R_HITPOINTS] = cfg.coef_hitpoints * (cfg.hitpoints_gamma * hp1 - hp0) / 99.0
+    terms[ST.R_ZUK] = cfg.coef_zuk_damage * (zuk0 - zuk1) / ZUK_HP
+    terms[ST.R_JAD] = cfg.coef_jad_damage * (jad1 - jad0) / JAD_HP
+    terms[ST.R_HEALER_TAG] = cfg.coef_healer_tag * (tags1 - tags0)
+    _cap_penalties(s, cfg, terms)
+    total = 0.0
+    for k in range(ST.NUM_REWARD_TERMS):
+        s.reward_sums[k] += terms[k]
+        total += terms[k]
     rewards[0] = total
     return terminated, truncated

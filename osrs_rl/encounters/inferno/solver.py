@@ -54,13 +54,15 @@ from osrs_rl.core import prayers as P
 from osrs_rl.core.collision import can_step
 from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.movement import in_melee_reach
-from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE
+from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_TYPELESS
 from osrs_rl.core.player_input import can_special, has_prayer
 from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
 from osrs_rl.core.specials import SP_COST
 
+from . import arena as A
 from . import mechanics as M
 from . import state as ST
+from . import waves as W
 from .view import mask as legal_actions
 
 # ---- thresholds and weights (the solver's choices, not game facts) --------------------------------------
@@ -106,7 +108,9 @@ def is_attacker(m):
 @njit(cache=True)
 def ticks_to_attack(m):
     """Ticks until the monster may attack (0: this tick). Its turn counts the timer down first, then waits
-    out the stun (mechanics ``monster_turn``)."""
+    out the stun (mechanics ``monster_turn``); a Jad's shown attack is released when its windup runs out."""
+    if m.windup > 0:
+        return m.windup - 1
     return max(m.attack_timer - 1, m.stun, 0)
 
 
@@ -116,6 +120,10 @@ def next_style(s, cfg, m):
     before its scan)."""
     if m.kind == ST.K_BLOB:
         return np.int64(m.scan) if 0 <= m.scan < ST.SCAN_UNKNOWN else np.int64(-1)
+    if m.kind == ST.K_JAD and m.windup > 0:
+        return np.int64(m.scan)          # the tell: its animation shows the style 3 ticks before release
+    if m.kind == ST.K_JAD or cfg.kind_style[m.kind] == STYLE_TYPELESS:
+        return np.int64(-1)              # a Jad before its animation; Zuk and sparks: no overhead helps
     if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1):
         return np.int64(-1)          # half melee, half its distance style: no tell
     return np.int64(cfg.kind_style[m.kind])
@@ -209,8 +217,14 @@ def chewing(s, cfg, m):
 def priority(s, cfg, m):
     """Kill order, lower first (module docstring, step 3)."""
     kind = m.kind
-    if kind == ST.K_NIBBLER and m.target >= 0:
+    if kind == ST.K_NIBBLER and 0 <= m.target < ST.TARGET_SHIELD:
         return 0
+    if kind == ST.K_JAD_HEALER or kind == ST.K_ZUK_HEALER:
+        return 0 if m.target >= ST.TARGET_SLOT else 9     # tag a healing healer once; a drawn one waits
+    if kind == ST.K_JAD:
+        return 1
+    if kind == ST.K_ZUK:
+        return 8
     if kind == ST.K_BLOB or kind == ST.K_MAGER:
         return 1
     if kind == ST.K_BLOBLET_MAGIC:
@@ -320,8 +334,9 @@ def tile_cost(s, cfg, x, y, focus, steps):
     cost = 0.0
     for k in range(ST.MONSTER_SLOTS):
         m = s.monsters[k]
-        if m.state != ST.SLOT_ALIVE or m.target != ST.TARGET_PLAYER or m.kind == ST.K_NIBBLER:
-            continue
+        if m.state != ST.SLOT_ALIVE or m.target != ST.TARGET_PLAYER or m.kind == ST.K_NIBBLER \
+                or cfg.kind_style[m.kind] == STYLE_TYPELESS:
+            continue                         # Zuk and the sparks: decide_zuk keeps the player sheltered
         size = M.size_of(cfg, m)
         if m.dig_left > 0:       # it resurfaces on its dig tile: keep out of reach of that footprint
             if edge_distance(m.dig_x, m.dig_y, size, x, y, 1) <= 1:
@@ -336,8 +351,8 @@ def tile_cost(s, cfg, x, y, focus, steps):
         if cfg.kind_range[m.kind] <= 1:
             styles[STYLE_MELEE] = True
             cost += COST_MELEE
-        elif m.kind == ST.K_BLOB:
-            styles[3] = True                 # one style alone (its scan tells it), a second beside any other
+        elif m.kind == ST.K_BLOB or m.kind == ST.K_JAD:
+            styles[3] = True                 # one style alone (its scan, its tell), a second beside any other
         else:
             styles[cfg.kind_style[m.kind]] = True
         if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, size, x, y, 1):
@@ -465,6 +480,9 @@ def decide(s, cfg, legal_rows, dist, queue, out):
     rigour = (np.uint32(s.p.active_prayers) & np.uint32(cfg.offensive)) != 0
     focus = best_target(s, cfg, False, legal)
     shot = best_target(s, cfg, True, legal)
+    if s.wave >= W.ZUK_WAVE:
+        decide_zuk(s, cfg, legal, shot, rigour, dist, queue, out)
+        return
     gx, gy, best = choose_tile(s, cfg, focus, dist, queue)
     here = tile_cost(s, cfg, s.p.x, s.p.y, focus, 0)
     siphon = wants_siphon(s, cfg)
@@ -497,6 +515,88 @@ def decide(s, cfg, legal_rows, dist, queue, out):
         # nothing to shoot from any tile near: walk toward the monster first in the kill order
         m = s.monsters[focus]
         gx, gy = np.int64(m.x), np.int64(m.y)
+    out[ST.H_MOVE] = move_to(s, cfg, legal, gx, gy, dist, queue)
+
+
+# ---- the Zuk wave ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def shelter_span(s, cfg, gx):
+    """(first, last) x of the tiles the glyph at south-west x ``gx`` shelters, and the row in their middle
+    (mechanics.sheltered)."""
+    g = s.monsters[M.SHIELD_SLOT]
+    if cfg.shelter_rule == 1:
+        return gx - 1, gx + 3, np.int64(g.y) - 3
+    return gx, gx + 4, np.int64(g.y) - 2
+
+
+@njit(cache=True)
+def spark_lands_on(s, x, y, within):
+    for i in range(ST.SPARK_CAPACITY):
+        sp = s.sparks[i]
+        if sp.due_tick > 0 and sp.due_tick - s.tick <= within and abs(x - sp.x) <= 1 and abs(y - sp.y) <= 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def zuk_goal(s, cfg, ahead):
+    """The shelter tile to stand on: the one of the glyph's columns ``ahead`` ticks from now nearest the player
+    that no spark is about to hit (the middle row); the player's own tile without a glyph."""
+    if not M._shield_alive(s):
+        return np.int64(s.p.x), np.int64(s.p.y)
+    g = s.monsters[M.SHIELD_SLOT]
+    gx = np.int64(g.x)
+    if g.frozen < ahead:
+        gx += s.shield_dir * (ahead - max(np.int64(g.frozen), 0))
+    gx = min(max(gx, np.int64(A.SHIELD_X[0])), np.int64(A.SHIELD_X[1]))
+    lo, hi, row = shelter_span(s, cfg, gx)
+    lo = max(lo, np.int64(A.ARENA_X[0]))
+    hi = min(hi, np.int64(A.ARENA_X[1]))
+    best, bx = 1 << 30, (lo + hi) // 2
+    for x in range(lo, hi + 1):
+        d = abs(x - (lo + hi) // 2) + (100 if spark_lands_on(s, x, row, 2) else 0)
+        if d < best:
+            best, bx = d, np.int64(x)
+    return bx, row
+
+
+@njit(cache=True)
+def safe_to_stand(s, cfg):
+    """Standing still this tick keeps the player sheltered when Zuk next attacks (his attack comes in the
+    monster phase, after the glyph's step and before the player's) and no spark is about to land here."""
+    z = s.monsters[M.ZUK_SLOT]
+    if spark_lands_on(s, s.p.x, s.p.y, 2):
+        return False
+    if z.state != ST.SLOT_ALIVE or not M._shield_alive(s):
+        return True
+    t = max(z.attack_timer - 1, z.stun, 0)       # ticks until his attack (0: the next tick's monster phase)
+    if t > 2:
+        return True
+    g = s.monsters[M.SHIELD_SLOT]
+    gx = np.int64(g.x)
+    for _ in range(t + 1):                       # where the glyph stands when he attacks
+        if g.frozen <= 0:
+            gx += s.shield_dir
+    lo, hi, row = shelter_span(s, cfg, gx)
+    return lo <= s.p.x <= hi and abs(s.p.y - row) <= 1
+
+
+@njit(cache=True)
+def decide_zuk(s, cfg, legal, shot, rigour, dist, queue, out):
+    """The Zuk wave: keep to the glyph's shelter (its columns a tick ahead, clear of sparks) and shoot from it
+    when standing still keeps the player sheltered for Zuk's next attack; the kill order (``priority``) tags
+    healing healers first, then the Jad, the set's mager and ranger, then Zuk; the overhead and supplies as in
+    the waves."""
+    if shot >= 0 and safe_to_stand(s, cfg):
+        if s.gear_set != ST.SET_BOW and shootable_from(s, cfg, shot, s.p.x, s.p.y, ST.SET_BOW):
+            out[ST.H_GEAR] = 1 + ST.SET_BOW
+        out[ST.H_ATTACK] = 1 + shot
+        if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
+            out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
+        return
+    if rigour and s.p.attack_timer > 1:
+        out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
+    gx, gy = zuk_goal(s, cfg, 2)
     out[ST.H_MOVE] = move_to(s, cfg, legal, gx, gy, dist, queue)
 
 

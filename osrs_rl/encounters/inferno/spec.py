@@ -32,6 +32,7 @@ SEGMENTS = (
     ObsSegment("incoming", V.INCOMING_FEATURES, 1, V.INCOMING_NAMES),
     ObsSegment("wave", V.WAVE_FEATURES, 1, V.WAVE_NAMES),
     ObsSegment("scaffolding", V.SCAFFOLDING_FEATURES, 1, V.SCAFFOLDING_NAMES),   # derived knowledge, off by default
+    ObsSegment("zuk", V.ZUK_FEATURES, 1, V.ZUK_NAMES),                           # the Zuk wave (zeros before it)
 )
 
 # the solver's table: one row per curriculum band, each started on the band's first wave
@@ -41,15 +42,17 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=8,            # 8: the hitpoints reward term; 7: core.player.prayer_was_on taken back (audit F8 open);
+    version=9,            # 9: waves 67-69 (Jads, Zuk, the glyph, sets, healers, sparks), the finale's reward
+                          # terms, penalty cap, timeout_terminal, phases by milestone; 8: the hitpoints reward term; 7: core.player.prayer_was_on taken back (audit F8 open);
                           # 6: click-to-move (stored destination, routed); 5: prayer_was_on; 4: gear sets,
                           # barrage, specials
-    description="The Inferno, waves 1-66: pillars, shuffled spawns, six monster types (in progress)",
+    description="The Inferno, waves 1-69: pillars, shuffled spawns, six wave monsters, the Jads, TzKal-Zuk",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,
     action_heads=HEADS,
     obs_segments=SEGMENTS,
     metric_names=V.METRIC_NAMES,
+    category_metrics=V.CATEGORY_METRICS,
     phase_names=V.PHASE_NAMES,
     reset=M.reset,
     step=M.step,
@@ -62,8 +65,11 @@ SPEC = EncounterSpec(
     state_bounds=ST.STATE_BOUNDS,
     outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks", progress="final_wave"),
     scene=scene,                          # replay render, view, play
-    # issue 17's benchmark: random legal play started in waves 50-66 (the fullest waves, every kind at once)
-    bench_configs=(("waves 50-66", {"band_weight_4": 1.0}),),
+    # random legal play started in waves 50-66 (the fullest waves, every kind at once), then each finale wave
+    bench_configs=(("waves 50-66", {"band_weight_4": 1.0}),
+                   ("wave 67", {"start_wave": 67, "last_wave": 67}),
+                   ("wave 68", {"start_wave": 68, "last_wave": 68}),
+                   ("wave 69", {"start_wave": 69, "last_wave": 69})),
     scripted_policies=(SOLVER,),
     truth=TRUTH,                          # osrs-rl audit
     preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)

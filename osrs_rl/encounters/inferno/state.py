@@ -51,10 +51,14 @@ WAVE_KIND = (K_NIBBLER, K_BAT, K_BLOB, K_MELEER, K_RANGER, K_MAGER)
 # spawn-tile assignment order [M: InfernoTrainer InfernoWaves.spawn]: magers, rangers, meleers, blobs, bats
 SPAWN_ORDER = (W.MAGER, W.RANGER, W.MELEER, W.BLOB, W.BAT)
 MAX_KIND_SIZE = 7             # Zuk
+# kinds that take no step of their own: Zuk and his healers stand still (InfernoTrainer TzKalZuk.ts,
+# JalMejJak.ts canMove false), the glyph follows its own track (mechanics.glyph_turn)
 
 # ---- a monster slot's state ------------------------------------------------------------------
 SLOT_FREE, SLOT_ALIVE, SLOT_DEAD = range(3)    # DEAD: died this wave, keeps its slot (a mager may revive it)
-TARGET_PLAYER = -1                             # a monster's target: the player, or pillar 0..2
+TARGET_PLAYER = -1                             # a monster's target: the player, or pillar 0..2,
+TARGET_SHIELD = 3                              # the Ancestral Glyph (Zuk's sets and Jad, until drawn),
+TARGET_SLOT = 4                                # or monster slot target - TARGET_SLOT (a healer's Jad or Zuk)
 # what a monster is visibly doing (its last animation while its timer runs; ``activity``)
 ACT_NONE, ACT_ATTACK, ACT_SCAN, ACT_DIG, ACT_REVIVE = range(5)
 NUM_ACTIVITIES = 5
@@ -82,6 +86,11 @@ MONSTER_DTYPE = np.dtype([
     ("hurt_tick", np.int32),      # the last tick one of the player's hits landed on it (NO_HURT: never)
     ("frozen", np.int16),         # ticks it cannot move (Ice Barrage, resurfacing); it may still attack
     ("activity", np.uint8),       # ACT_*: what it last started (shown while its attack timer runs)
+    # ---- the finale (waves 67-69; mechanics section "The finale"); 0 / -1 for every other kind
+    ("windup", np.int8),          # Jad: ticks until the attack it shows (``scan``: its style) is released
+    ("parent", np.int8),          # a healer: the slot of the Jad (or Zuk) it belongs to, -1: none
+    ("procced", np.uint8),        # Jad: its healers have come (below half hitpoints; once)
+    ("low_hp", np.int16),         # lowest hitpoints it has had (the low-watermark reward reads it)
 ])
 
 # ---- supplies (potion doses) -----------------------------------------------------------------
@@ -127,10 +136,20 @@ MASK_SIZE = sum(HEAD_SIZES)
 # ---- outcome and reward --------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
 REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "kill", "supplies", "pillar",
-                "hitpoints")
-R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN, R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR, R_HITPOINTS = range(9)
-NUM_BANDS = 4                  # start-wave bands of the curriculum (and the metrics' phases)
-BANDS = ((1, 17), (18, 34), (35, 49), (50, 66))
+                "hitpoints", "zuk_damage", "jad_damage", "healer_tag")
+(R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN, R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR, R_HITPOINTS, R_ZUK, R_JAD,
+ R_HEALER_TAG) = range(12)
+PENALTY_TERMS = (R_TAKEN, R_PRAYER, R_SUPPLIES, R_PILLAR)   # the per-tick penalties ``penalty_cap`` bounds
+NUM_BANDS = 7                  # start-wave bands of the curriculum
+BANDS = ((1, 17), (18, 34), (35, 49), (50, 66), (67, 67), (68, 68), (69, 69))
+# phases of the fight (metrics per phase, view.phase): the four bands of waves 1-66, the Jad waves, then the
+# Zuk wave by the furthest milestone reached (a set spawned, Zuk's Jad spawned, his healers spawned, all
+# healers dead, Zuk below ``low_hp_phase``)
+(PH_WAVES_1, PH_WAVES_18, PH_WAVES_35, PH_WAVES_50, PH_WAVE_67, PH_WAVE_68, PH_ZUK_BEFORE_SETS, PH_ZUK_SETS,
+ PH_ZUK_JAD, PH_ZUK_HEALERS, PH_ZUK_AFTER_HEALERS, PH_ZUK_LOW_HP) = range(12)
+PHASE_NAMES = ("waves_1_17", "waves_18_34", "waves_35_49", "waves_50_66", "wave_67", "wave_68",
+               "zuk_before_sets", "zuk_sets", "zuk_jad", "zuk_healers", "zuk_after_healers", "zuk_low_hp")
+NUM_PHASES = len(PHASE_NAMES)
 NUM_REWARD_TERMS = len(REWARD_TERMS)
 
 # ---- hit targets and the event buffer's entity ids --------------------------------------------
@@ -146,6 +165,10 @@ EVF_WAVE = EVF_ENCOUNTER                 # an EV_SPAWN that starts a wave (amoun
 EVF_PILLAR_HIT = EVF_ENCOUNTER << 1      # an attack on the player that a pillar took
 EVF_DIG = EVF_ENCOUNTER << 2             # a meleer's EV_DEATH (it burrows) or EV_SPAWN (it resurfaces)
 EVF_REVIVED = EVF_ENCOUNTER << 3         # an EV_SPAWN of a monster a mager revived (target: the mager)
+
+SPARK_CAPACITY = 12           # lava sparks in flight: 4 Zuk healers x 3, thrown every 3 ticks, landing 2 later
+SPARK_DTYPE = np.dtype([("due_tick", np.int32), ("x", np.int16), ("y", np.int16), ("damage", np.int16),
+                        ("source", np.int8)])      # due_tick 0: a free entry; source: the healer's slot
 
 WAVE_GAP_TICKS = 9             # a wave cleared -> the next spawns 9 ticks later [M: InfernoTrainer
                                # InfernoRegion.ts waveCompleteTimer = 9]
@@ -167,6 +190,14 @@ STATE_DTYPE = np.dtype([
     # ---- monsters and pillars
     ("monsters", MONSTER_DTYPE, (MONSTER_SLOTS,)),
     ("pillar_hp", np.int16, (A.NUM_PILLARS,)),   # 0: collapsed
+    # ---- the Zuk wave (mechanics section "The finale"): the set timer, the glyph, the sparks
+    ("set_timer", np.int16),                     # Zuk's turns until the next ranger-mager set
+    ("set_paused", np.uint8),                    # the timer stopped (Zuk below 600 until below 480)
+    ("set_has_paused", np.uint8),                # it has stopped once (never again)
+    ("zuk_jad", np.uint8),                       # Zuk's Jad has come (below 480)
+    ("enraged", np.uint8),                       # Zuk's healers have come (below 240): he attacks every 7
+    ("shield_dir", np.int8),                     # the glyph's direction: +1 east, -1 west
+    ("sparks", SPARK_DTYPE, (SPARK_CAPACITY,)),
     # ---- the hit queue
     ("hits", HIT_DTYPE, (HIT_CAPACITY,)),
     ("landing", np.int64, (HIT_CAPACITY,)),      # scratch: slots of the hits landing now
@@ -190,6 +221,21 @@ STATE_DTYPE = np.dtype([
     ("spec_healed", np.int32),                   # hitpoints they healed
     ("freezes", np.int32),                       # monsters an Ice Barrage froze
     ("barrage_hits", np.int32),                  # monsters a barrage hit besides its target
+    ("sets_spawned", np.int16),                  # ranger-mager sets Zuk has sent
+    ("healers_tagged", np.int16),                # healers (Jad's or Zuk's) drawn off their healing by a hit
+    ("healers_killed", np.int16),
+    ("healing_ticks", np.int32),                 # healer turns spent healing
+    ("healed", np.int32),                        # hitpoints healers gave back to Jad or Zuk
+    ("sheltered_ticks", np.int32),               # Zuk attacks the glyph took for the player
+    ("zuk_attacks", np.int32),                   # Zuk attacks on the player (unsheltered)
+    ("zuk_low", np.int16),                       # Zuk's lowest hitpoints this run (1200 until he is hit)
+    ("player_low", np.int16),                    # the player's lowest hitpoints this run
+    ("deepest_phase", np.int8),                  # PH_*: the furthest phase reached
+    ("killer", np.int8),                         # the kind that dealt the killing blow (-1: none or a collapse)
+    ("penalty_paid", np.float32),                # the penalty terms' total so far (``penalty_cap``)
+    ("jad_low_dealt", np.int32),                 # damage that took a Jad to a new low of its hitpoints
+    ("no_target_ticks", np.int32),               # ticks the attack was ready, monsters alive, none attackable
+    ("no_prayer_ticks", np.int32),               # ticks at 0 prayer with monsters alive (no overhead possible)
     ("reward_sums", np.float32, (NUM_REWARD_TERMS,)),
     # ---- what the last tick did: its reward by term, its events; and who threw each hit in flight
     ("reward_terms", np.float32, (1, NUM_REWARD_TERMS)),
@@ -201,11 +247,13 @@ STATE_DTYPE = np.dtype([
 _CONSUMABLES = load_consumables()
 NUM_CONSUMABLES = _CONSUMABLES.table.shape[0]
 NUM_MASKS = 1 << A.NUM_PILLARS
+ZUK_MAP = NUM_MASKS            # maps 0..7: by standing pillars (waves 1-68); 8: the Zuk wave's (arena.zuk_flags)
+NUM_MAPS = NUM_MASKS + 1
 
 CONFIG_FIELDS = (
-    ConfigField("start_wave", np.int32, 1, 1, W.LAST_REGULAR_WAVE, "the wave the run starts at (curriculum)"),
-    ConfigField("last_wave", np.int32, W.LAST_REGULAR_WAVE, 1, W.LAST_REGULAR_WAVE,
-                "clearing this wave ends the run as a success (>= start_wave; waves 67-69 come later)"),
+    ConfigField("start_wave", np.int32, 1, 1, W.NUM_WAVES, "the wave the run starts at (curriculum)"),
+    ConfigField("last_wave", np.int32, W.NUM_WAVES, 1, W.NUM_WAVES,
+                "clearing this wave ends the run as a success (>= start_wave; 69: killing TzKal-Zuk)"),
     ConfigField("max_ticks", np.int32, 30_000, 10, 1_000_000, "runs are truncated after this many ticks"),
     ConfigField("brews", np.int32, 32, 0, 200, "Saradomin brew doses (4 a potion)"),
     ConfigField("restores", np.int32, 48, 0, 200, "Super restore doses (4 a potion)"),
@@ -216,13 +264,18 @@ CONFIG_FIELDS = (
     ConfigField("start_prayer", np.int32, 0, 0, 99, "curriculum: prayer points at the start (0: full)"),
     *(ConfigField(f"band_weight_{k + 1}", np.float32, 0.0, 0.0, 1000.0,
                   f"curriculum: weight of starting in waves {lo}-{hi} (a wave drawn uniformly in the band, up to "
-                  "last_wave); all four 0: start_wave") for k, (lo, hi) in enumerate(BANDS)),
+                  "last_wave); all 0: start_wave") for k, (lo, hi) in enumerate(BANDS)),
     ConfigField("scaffolding", np.bool_, False, None, None,
                 "fill the scaffolding observation segment (ticks to the next attack of each style); false zeroes it"),
     ConfigField("cleared_reward", np.float32, 1.0, -100.0, 100.0, "reward for clearing last_wave"),
     ConfigField("death_reward", np.float32, -1.0, -100.0, 100.0),
     ConfigField("timeout_reward", np.float32, -1.0, -100.0, 100.0,
                 "reward for reaching max_ticks; as bad as death by default, so stalling never pays more"),
+    ConfigField("timeout_terminal", np.bool_, False, None, None,
+                "a run that reaches max_ticks is terminated (no bootstrap from its value) instead of truncated"),
+    ConfigField("penalty_cap", np.float32, 0.0, 0.0, 100.0,
+                "most a run loses to the per-tick penalty terms together (damage_taken, prayer misses, supplies, "
+                "pillar); 0: no cap. Keep it below -death_reward so that dying never costs less than fighting on"),
     ConfigField("coef_wave", np.float32, 0.1, -10.0, 10.0,
                 "reward per wave cleared before last_wave: with the run's end, the sparse default (issue 17: "
                 "a wave cleared, death); a run that dies on wave 30 from wave 1 has earned 2.9 - 1"),
@@ -241,6 +294,14 @@ CONFIG_FIELDS = (
                 "hitpoints_gamma * after - before each tick, after = 0 once the run ends by death or clear, "
                 "so a run's return discounted by hitpoints_gamma is minus its first hitpoints / 99 whatever "
                 "it does (Ng, Harada and Russell 1999): it steers learning, never the best policy"),
+    ConfigField("coef_zuk_damage", np.float32, 0.0, -10.0, 10.0,
+                "shaping: reward per hitpoint of a new low of TzKal-Zuk's hitpoints, scaled by 1/1200: hitpoints "
+                "his healers give back pay nothing when dealt again"),
+    ConfigField("coef_jad_damage", np.float32, 0.0, -10.0, 10.0,
+                "shaping: reward per hitpoint of a new low of each JalTok-Jad's hitpoints, scaled by 1/350"),
+    ConfigField("coef_healer_tag", np.float32, 0.0, -10.0, 10.0,
+                "shaping: reward for each hit that draws a healer off its Jad or Zuk while it heals (once a "
+                "healer: a drawn healer heals no more)"),
     ConfigField("hitpoints_gamma", np.float32, 0.995, 0.0, 1.0,
                 "the discount of the hitpoints shaping: the trainer's ppo.gamma (0.995 by default), so no "
                 "per-tick bonus for staying alive creeps in"),
@@ -262,17 +323,39 @@ CONFIG_FIELDS = (
                 "when a monster's ranged or magic hit lands: 0 the OSRS wiki's hit delay (the bow's or the "
                 "spell's delay after the attack tick), 1 osrs-sdk's (one tick earlier: its player counts a new "
                 "projectile down in the attack's own tick)"),
+    ConfigField("zuk_max_hit", np.int32, 148, 0, 400,
+                "TzKal-Zuk's max hit on an unsheltered player: 148 the OSRS wiki's infobox (npcs.json), 251 "
+                "InfernoTrainer's and an RSPS's (README \"Open questions\")"),
+    ConfigField("shelter_rule", np.int32, 0, 0, 1,
+                "the tiles the glyph shelters, relative to its south-west tile: 0 InfernoTrainer (its 5 columns, the "
+                "3 rows south of it), 1 the RuneLite inferno plugin's safe tiles (one column west, rows 2-4 south)"),
+    ConfigField("low_hp_phase", np.int32, 150, 0, 1200,
+                "Zuk's hitpoints below which a run is in the phase zuk_low_hp (the endgame label)"),
+    # ---- curriculum: wave-69 starts (used when a run starts on wave 69)
+    ConfigField("zuk_start_hp", np.int32, 0, 0, 1200,
+                "curriculum: TzKal-Zuk's hitpoints at a wave-69 start (0: full); what his thresholds passed "
+                "(600, 480, 240) bring is in place: the set timer's pause and resume, the Jad, the healers"),
+    ConfigField("zuk_start_sets", np.int32, 0, 0, 2, "curriculum: ranger-mager sets alive at a wave-69 start"),
+    ConfigField("zuk_start_jad", np.bool_, True, None, None,
+                "curriculum: with zuk_start_hp below 480, Zuk's Jad is alive at the start (false: killed)"),
+    ConfigField("zuk_start_healers", np.bool_, True, None, None,
+                "curriculum: with zuk_start_hp below 240, his four healers are alive at the start (false: killed)"),
+    ConfigField("set_timer_start", np.int32, -1, -1, 1000,
+                "curriculum: Zuk's turns until the first set at a wave-69 start (-1: InfernoTrainer's 72)"),
+    ConfigField("glyph_start_x", np.int32, -1, -1, 26,
+                "curriculum: the glyph's south-west x at a wave-69 start (-1: InfernoTrainer's, local 13)"),
+    ConfigField("glyph_start_dir", np.int32, 0, 0, 2, "the glyph's first direction: 0 drawn 50/50, 1 west, 2 east"),
     ConfigField("loadout", np.int32, 0, 0, NUM_LOADOUTS - 1,
                 "0 max: twisted bow, toxic blowpipe, Kodai wand (Ice Barrage) in Masori / Ancestral; "
                 "1 cheaper: Armadyl crossbow, toxic blowpipe, Ahrim's staff (Ice Barrage) in Armadyl / Ahrim's "
                 "(loadouts.LOADOUTS)"),
     # ---- derived: the arena (loadouts.fill_config)
-    ConfigField("maps", np.uint16, shape=(NUM_MASKS, A.GRID_W, A.GRID_H), derived=True),     # by standing pillars
+    ConfigField("maps", np.uint16, shape=(NUM_MAPS, A.GRID_W, A.GRID_H), derived=True),   # by standing pillars, Zuk's
     # the router's first two steps (core.pathfinding.first_steps_table: code1 | code2 << 4) from every tile to
     # every offset within ROUTE_RADIUS, by standing pillars
-    ConfigField("route", np.uint8, shape=(NUM_MASKS, A.GRID_W, A.GRID_H, ROUTE_SIDE * ROUTE_SIDE), derived=True),
+    ConfigField("route", np.uint8, shape=(NUM_MAPS, A.GRID_W, A.GRID_H, ROUTE_SIDE * ROUTE_SIDE), derived=True),
     # core.line_of_sight.sight_table of each map: every ray over the standing pillars, precomputed
-    ConfigField("sight", np.uint64, shape=(NUM_MASKS, *sight_table_shape(A.GRID_W, A.GRID_H)), derived=True),
+    ConfigField("sight", np.uint64, shape=(NUM_MAPS, *sight_table_shape(A.GRID_W, A.GRID_H)), derived=True),
     ConfigField("pillar_xy", np.int16, shape=(A.NUM_PILLARS, 2), derived=True),
     ConfigField("spawn_xy", np.int16, shape=(A.NUM_SPAWNS, 2), derived=True),
     ConfigField("nibbler_xy", np.int16, shape=(9, 2), derived=True),
@@ -316,15 +399,22 @@ def _last_item(recs, cfg):
 
 
 STATE_BOUNDS = (
-    Bound("wave", 1, W.LAST_REGULAR_WAVE, "the wave table's rows (67-69 later)"),
-    Bound("start_wave_drawn", 1, W.LAST_REGULAR_WAVE, "a wave of the table"),
+    Bound("wave", 1, W.NUM_WAVES, "waves 1-69"),
+    Bound("start_wave_drawn", 1, W.NUM_WAVES, "a wave 1-69"),
     Bound("p.x", 0, A.GRID_W - 1), Bound("p.y", 0, A.GRID_H - 1),
     Bound("monsters.state", SLOT_FREE, SLOT_DEAD, "SLOT_*"),
     Bound("monsters.kind", 0, NUM_KINDS - 1, "K_*"),
     # a monster's whole footprint lies on the grid (the kernels index the maps with it)
     Bound("monsters.x", 0, lambda recs, cfg: A.GRID_W - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("monsters.y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
-    Bound("monsters.target", TARGET_PLAYER, A.NUM_PILLARS - 1, "-1 the player, else a pillar"),
+    Bound("monsters.target", TARGET_PLAYER, TARGET_SLOT + MONSTER_SLOTS - 1,
+          "-1 the player, 0-2 a pillar, 3 the glyph, 4 + k monster slot k"),
+    Bound("monsters.parent", -1, MONSTER_SLOTS - 1, "-1 or a monster slot"),
+    Bound("monsters.windup", 0, 10, "ticks"),
+    Bound("shield_dir", -1, 1, "-1 west, +1 east (0 before the Zuk wave)"),
+    Bound("sparks.x", 0, A.GRID_W - 1), Bound("sparks.y", 0, A.GRID_H - 1),
+    Bound("deepest_phase", 0, NUM_PHASES - 1, "PH_*"),
+    Bound("killer", -1, NUM_KINDS - 1, "-1 or a K_* kind"),
     Bound("monsters.scan", -1, SCAN_UNKNOWN, "-1, a pending-hit STYLE_* other than typeless, or SCAN_UNKNOWN"),
     Bound("monsters.activity", 0, NUM_ACTIVITIES - 1, "ACT_*"),
     # the resurfacing tile is a south-west tile like x, y (the meleer's footprint stays on the grid)

@@ -41,20 +41,30 @@ SELF_NAMES = ("hp_frac", "prayer", "run_energy", "running", "x", "y", "attack_ti
               *("wearing_" + n for n in ST.SET_NAMES), "dest_set", "dest_dx", "dest_dy", "dest_run")
 MONSTER_NAMES = ("alive", *("is_" + n for n in ST.KIND_NAMES), "dx", "dy", "hp_frac", "size", "attack_timer",
                  "stunned", "sees_me", "attackable", "scan_ranged", "scan_magic",
-                 *(n for n in ST.ACTIVITY_NAMES[1:]), "frozen", "revived")
+                 *(n for n in ST.ACTIVITY_NAMES[1:]), "frozen", "revived", "heals", "on_glyph", "windup")
 PILLAR_NAMES = ("standing", "hp", "dx", "dy")
-INCOMING_NAMES = tuple(f"{st}_in_{t}" for st in ("melee", "ranged", "magic") for t in range(INCOMING_TICKS))
+INCOMING_NAMES = tuple(f"{st}_in_{t}" for st in ("melee", "ranged", "magic", "typeless")
+                       for t in range(INCOMING_TICKS))
 WAVE_NAMES = ("wave", "next_wave_in", "monsters_left", "wave_time")
 SCAFFOLDING_NAMES = ("enabled", "next_melee", "next_ranged", "next_magic",
                      *(f"{st}_attacks_in_{t}" for st in ("melee", "ranged", "magic") for t in range(INCOMING_TICKS)),
                      "seen_by", *(f"safe_{d}" for d in ("here", "n", "ne", "e", "se", "s", "sw", "w", "nw")))
 SAFE_DIRS = ((0, 0), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+DIR_NAMES = ("here", "n", "ne", "e", "se", "s", "sw", "w", "nw")
+# the Zuk wave: the set timer, Zuk's rage, the glyph (where the player stands from its shelter, its
+# direction and pause) and where lava sparks land in the next SPARK_TICKS ticks (the player's tile and the 8
+# around it: the sparks are seen in the air)
+ZUK_NAMES = ("zuk_wave", "set_timer", "set_paused", "enraged", "jad_called", "sheltered", "shelter_dx",
+             "glyph_dir", "glyph_pause", *(f"spark_{d}" for d in DIR_NAMES))
+SPARK_TICKS = 2
 SELF_FEATURES, MONSTER_FEATURES, PILLAR_FEATURES = len(SELF_NAMES), len(MONSTER_NAMES), len(PILLAR_NAMES)
 INCOMING_FEATURES, WAVE_FEATURES, SCAFFOLDING_FEATURES = len(INCOMING_NAMES), len(WAVE_NAMES), len(SCAFFOLDING_NAMES)
+ZUK_FEATURES = len(ZUK_NAMES)
+SET_TIMER_SCALE = 350.0
 
-# monster kinds the wave tallies name (the kinds waves 1-66 bring)
+# monster kinds the tallies name (every kind but the glyph)
 TALLY_KINDS = (ST.K_NIBBLER, ST.K_BAT, ST.K_BLOB, ST.K_BLOBLET_MAGIC, ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE,
-               ST.K_MELEER, ST.K_RANGER, ST.K_MAGER)
+               ST.K_MELEER, ST.K_RANGER, ST.K_MAGER, ST.K_JAD, ST.K_JAD_HEALER, ST.K_ZUK, ST.K_ZUK_HEALER)
 METRIC_NAMES = (
     "cleared", "died", "timed_out", "ticks", "final_wave", "waves_cleared", "damage_dealt", "damage_taken",
     *("taken_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "monster_attacks", "correct_prayer_rate",
@@ -64,10 +74,15 @@ METRIC_NAMES = (
     "taken_typeless", "collapse_damage", "resurrections", "digs", "start_wave", "ticks_per_wave",
     "specs_used", "spec_healed", "freezes", "barrage_hits",
     *("reward_" + t for t in ST.REWARD_TERMS),
+    # the finale: low watermarks (Zuk's lowest hitpoints, 0 on a kill, 1200 where he was never reached), the
+    # deepest phase (state.PH_*), healers, the glyph, who dealt the killing blow (kind + 1, 0: none)
+    "reached_zuk", "zuk_lowest_hp", "player_lowest_hp", "deepest_phase", "sets_spawned", "healers_tagged",
+    "healers_killed", "healing_ticks", "healed", "glyph_hp", "sheltered_attacks", "zuk_attacks", "killer",
+    "no_target_ticks", "no_prayer_ticks",
 )
-# the band of the wave the run ended on (metrics per band)
-WAVE_BANDS = ST.BANDS
-PHASE_NAMES = tuple(f"waves_{lo}_{hi}" for lo, hi in WAVE_BANDS)
+CATEGORY_METRICS = ("deepest_phase", "killer")
+# the phase the run ended in (metrics per phase): mechanics.phase_of
+PHASE_NAMES = ST.PHASE_NAMES
 
 
 # ---- observation ---------------------------------------------------------------------------------
@@ -137,6 +152,9 @@ def _observe_monsters(s, cfg, o):
             o[c + 9 + m.activity] = 1.0
         o[c + 9 + ST.NUM_ACTIVITIES] = 1.0 if m.frozen > 0 else 0.0
         o[c + 10 + ST.NUM_ACTIVITIES] = 1.0 if m.revived else 0.0
+        o[c + 11 + ST.NUM_ACTIVITIES] = 1.0 if m.target >= ST.TARGET_SLOT else 0.0
+        o[c + 12 + ST.NUM_ACTIVITIES] = 1.0 if m.target == ST.TARGET_SHIELD else 0.0
+        o[c + 13 + ST.NUM_ACTIVITIES] = m.windup / M.JAD_RELEASE
 
 
 @njit(cache=True)
@@ -155,7 +173,7 @@ def _observe_incoming(s, o):
         o[j] = 0.0
     for i in range(ST.HIT_CAPACITY):
         h = s.hits[i]
-        if h.state != HIT_PENDING or h.target != ST.HT_PLAYER or h.style > 2:
+        if h.state != HIT_PENDING or h.target != ST.HT_PLAYER:
             continue
         t = h.due_tick - s.tick - 1          # 0: lands next tick
         if 0 <= t < INCOMING_TICKS:
@@ -219,6 +237,34 @@ def _observe_scaffolding(s, cfg, o):
 
 
 @njit(cache=True)
+def _observe_zuk(s, cfg, o):
+    for j in range(ZUK_FEATURES):
+        o[j] = 0.0
+    if s.wave < W.ZUK_WAVE:
+        return
+    o[0] = 1.0
+    o[1] = s.set_timer / SET_TIMER_SCALE
+    o[2] = 1.0 if s.set_paused else 0.0
+    o[3] = 1.0 if s.enraged else 0.0
+    o[4] = 1.0 if s.zuk_jad else 0.0
+    o[5] = 1.0 if M.sheltered(s, cfg) else 0.0
+    g = s.monsters[M.SHIELD_SLOT]
+    if M._shield_alive(s):
+        o[6] = (s.p.x - (g.x + 2)) / 5.0           # 0: the middle of its five columns
+        o[7] = float(s.shield_dir)
+        o[8] = g.frozen / A.SHIELD_PAUSE
+    for d in range(len(SAFE_DIRS)):
+        x = s.p.x + SAFE_DIRS[d][0]
+        y = s.p.y + SAFE_DIRS[d][1]
+        for i in range(ST.SPARK_CAPACITY):
+            sp = s.sparks[i]
+            if sp.due_tick > 0 and sp.due_tick - s.tick <= SPARK_TICKS and abs(x - sp.x) <= 1 \
+                    and abs(y - sp.y) <= 1:
+                o[9 + d] = 1.0
+                break
+
+
+@njit(cache=True)
 def observe(s, cfg, obs):
     o = obs[0]
     k = 0
@@ -233,6 +279,8 @@ def observe(s, cfg, obs):
     _observe_wave(s, o[k:k + WAVE_FEATURES])
     k += WAVE_FEATURES
     _observe_scaffolding(s, cfg, o[k:k + SCAFFOLDING_FEATURES])
+    k += SCAFFOLDING_FEATURES
+    _observe_zuk(s, cfg, o[k:k + ZUK_FEATURES])
 
 
 # ---- mask ----------------------------------------------------------------------------------------
@@ -351,11 +399,24 @@ def metrics(s, cfg, out):
     j += 9
     for r in range(ST.NUM_REWARD_TERMS):
         out[j + r] = s.reward_sums[r]
-    phase = 0
-    for b in range(len(WAVE_BANDS)):
-        if s.wave >= WAVE_BANDS[b][0]:
-            phase = b
-    return phase
+    j += ST.NUM_REWARD_TERMS
+    out[j] = 1.0 if s.wave >= W.ZUK_WAVE else 0.0
+    out[j + 1] = max(s.zuk_low, 0)
+    out[j + 2] = s.player_low
+    out[j + 3] = s.deepest_phase
+    out[j + 4] = s.sets_spawned
+    out[j + 5] = s.healers_tagged
+    out[j + 6] = s.healers_killed
+    out[j + 7] = s.healing_ticks
+    out[j + 8] = s.healed
+    g = s.monsters[M.SHIELD_SLOT]
+    out[j + 9] = max(g.hp, 0) if s.wave >= W.ZUK_WAVE and g.kind == ST.K_SHIELD else float(A.GLYPH_HP)
+    out[j + 10] = s.sheltered_ticks
+    out[j + 11] = s.zuk_attacks
+    out[j + 12] = s.killer + 1
+    out[j + 13] = s.no_target_ticks
+    out[j + 14] = s.no_prayer_ticks
+    return M.phase_of(s, cfg)
 
 
 @njit(cache=True)

@@ -57,6 +57,7 @@ def put(env, slot, kind, x, y, **fields):
     m["revived"] = 0
     m["dig_timer"], m["dig_due"], m["dig_left"] = 0, 50, 0
     m["frozen"], m["activity"], m["hurt_tick"] = 0, ST.ACT_NONE, ST.NO_HURT
+    m["windup"], m["parent"], m["procced"], m["low_hp"] = 0, -1, 0, m["hp"]
     for k, v in fields.items():
         m[k] = v
     commit(env)

@@ -83,7 +83,7 @@ def test_spawn_tiles_fit_the_largest_wave_monster_on_open_floor():
 
 def test_start_tiles_and_nibbler_block_are_walkable():
     flags = A.flags_for(A.ALL_PILLARS)
-    for x, y in (A.PLAYER_START, *A.NIBBLER_TILES, A.PLAYER_START_67, A.PLAYER_START_68):
+    for x, y in (A.PLAYER_START, *A.NIBBLER_TILES, A.PLAYER_START_67, A.PLAYER_START_68, A.PLAYER_START_69):
         assert flags[x, y] & C.BLOCKED == 0, (x, y)
 
 
@@ -95,8 +95,23 @@ def test_pillars_block_walking_and_sight_while_they_stand():
             assert alone[x, y] & C.BLOCKED and alone[x, y] & C.BLOCKS_LOS
             assert none[x, y] == 0
     maps = A.all_flags()
-    assert maps.shape == (8, A.GRID_W, A.GRID_H)
+    assert maps.shape == (9, A.GRID_W, A.GRID_H)      # by standing pillars, then the Zuk wave's
     walkable = (maps[A.ALL_PILLARS] & C.BLOCKED) == 0
     assert walkable.sum() == 29 * 30 - 27          # the floor less three 3x3 pillars
     assert not walkable[0, :].any() and not walkable[:, 0].any() and not walkable[:, 31:].any()
     assert np.array_equal(maps[0] & C.BLOCKED == 0, A.base_walkable())
+
+
+def test_zuk_map_has_the_floor_without_pillars_and_open_sight_to_the_north():
+    """The Zuk wave's map: the same floor as with no pillar standing; north of it (the glyph, Zuk, his
+    healers) nothing walks but sight passes; the walls beside Zuk block walking."""
+    zuk, none = A.zuk_flags(), A.flags_for(0)
+    assert np.array_equal(zuk & C.BLOCKED == 0, none & C.BLOCKED == 0)
+    north = zuk[A.ARENA_X[0]:A.ARENA_X[1] + 1, A.ARENA_Y[1] + 1:]
+    assert (north & C.BLOCKED).all() and not (north & C.BLOCKS_LOS).any()
+    for x in A.ZUK_WALLS_X:
+        assert (zuk[x, A.ZUK_WALLS_Y[0]:A.ZUK_WALLS_Y[1] + 1] & C.BLOCKED).all()
+    # the glyph's track, Zuk and his healers stand north of the floor, inside the grid
+    assert A.SHIELD[1] == A.ARENA_Y[1] + 1 and A.ZUK[1] + 7 <= A.GRID_H
+    assert all(y > A.ARENA_Y[1] for _, y in A.ZUK_HEALERS)
+    assert A.SHIELD_X[1] + 5 <= A.GRID_W
