@@ -5,11 +5,18 @@ kernels in a worker process of its own, while the pytest process waits. Once the
 the fuzz of every encounter whose fuzz test was selected starts in a background thread (one worker
 process at a time, on the machine's second core) and its test collects the result when it is reached;
 the checks are the same, only when they run changes. ``OSRS_RL_FUZZ_BACKGROUND=0`` runs each fuzz in its
-test instead.
+test instead. Hypothesis runs without its per-example deadline (below).
 """
 
 import os
 from concurrent.futures import ThreadPoolExecutor
+
+from hypothesis import settings
+
+# No test asserts wall-clock time: Hypothesis's per-example deadline (200 ms) failed a pure-arithmetic test on a
+# loaded machine (a first call compiling or waiting for the CPU), so it is off for the whole suite.
+settings.register_profile("osrs_rl", deadline=None)
+settings.load_profile("osrs_rl")
 
 FUZZ_TEST = "tests/runtime/test_state_fuzz.py::test_every_field_is_refused_or_safe"
 _executor: ThreadPoolExecutor | None = None

@@ -1273,7 +1273,7 @@ def _spawn(s, cfg, kind, x, y, target, stun, parent=-1):
 
 
 @njit(cache=True)
-def _shield_alive(s):
+def shield_alive(s):
     g = s.monsters[SHIELD_SLOT]
     return s.wave >= W.ZUK_WAVE and g.kind == ST.K_SHIELD and g.state == ST.SLOT_ALIVE
 
@@ -1306,7 +1306,7 @@ def jad_release(s, cfg, k):
     if m.state != ST.SLOT_ALIVE or style < 0:
         return 0
     if m.target == ST.TARGET_SHIELD:
-        if _shield_alive(s):
+        if shield_alive(s):
             _glyph_takes(s, cfg, k, style)
         return 0
     return monster_attack(s, cfg, k, style, True)
@@ -1419,7 +1419,7 @@ def sheltered(s, cfg):
     """The player stands where the glyph takes Zuk's attack: ``shelter_rule`` 0 (InfernoTrainer
     TzKalZuk.attack: x within the glyph's 5 columns, at most 3 rows south of it: IT y <= 16) or 1 (RuneLite
     inferno plugin: x from one west of its south-west tile to 3 east, 2 to 4 rows south of it)."""
-    if not _shield_alive(s):
+    if not shield_alive(s):
         return False
     g = s.monsters[SHIELD_SLOT]
     px, py = s.p.x, s.p.y
@@ -1451,7 +1451,7 @@ def zuk_attack(s, cfg, k):
     m.attack_timer = attack_speed_of(s, cfg, m)
     m.activity = ST.ACT_ATTACK
     if sheltered(s, cfg):
-        s.sheltered_ticks += 1
+        s.sheltered_attacks += 1
         record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_MONSTER + SHIELD_SLOT, STYLE_TYPELESS, 0,
                      EVF_BLOCKED, m.x, m.y)
         return
@@ -1473,7 +1473,7 @@ def zuk_attack(s, cfg, k):
 def spawn_set(s, cfg):
     """A Jal-Zek and a Jal-Xil at IT (20, 21) and (29, 21), acting 7 and 9 ticks later, on the glyph while
     it stands (IT TzKalZuk.attackIfPossible)."""
-    target = ST.TARGET_SHIELD if _shield_alive(s) else ST.TARGET_PLAYER
+    target = ST.TARGET_SHIELD if shield_alive(s) else ST.TARGET_PLAYER
     _spawn(s, cfg, ST.K_MAGER, A.SET_MAGER[0], A.SET_MAGER[1], target, A.SET_DELAYS[0])
     _spawn(s, cfg, ST.K_RANGER, A.SET_RANGER[0], A.SET_RANGER[1], target, A.SET_DELAYS[1])
     s.sets_spawned += 1
@@ -1501,7 +1501,7 @@ def zuk_hurt(s, cfg, k):
 @njit(cache=True)
 def spawn_zuk_jad(s, cfg, stun):
     s.zuk_jad = 1
-    target = ST.TARGET_SHIELD if _shield_alive(s) else ST.TARGET_PLAYER
+    target = ST.TARGET_SHIELD if shield_alive(s) else ST.TARGET_PLAYER
     _spawn(s, cfg, ST.K_JAD, A.ZUK_JAD[0], A.ZUK_JAD[1], target, stun)
 
 
@@ -1583,7 +1583,7 @@ def land_sparks(s):
 def _attack_glyph(s, cfg, k):
     """A set monster or Jad on the glyph attacks it (a Jad shows its style first: ``jad_attack``)."""
     m = s.monsters[k]
-    if not _shield_alive(s):
+    if not shield_alive(s):
         m.target = ST.TARGET_PLAYER
         return
     if m.kind == ST.K_JAD:
@@ -1642,7 +1642,8 @@ def spawn_finale(s, cfg):
         for i in range(3):
             _spawn(s, cfg, ST.K_JAD, A.JADS_68[i][0], A.JADS_68[i][1], ST.TARGET_PLAYER, stuns[i])
     else:
-        _place(s, cfg, SHIELD_SLOT, ST.K_SHIELD, A.SHIELD[0], A.SHIELD[1], ST.TARGET_PLAYER)
+        # the glyph aims at nothing: its target is itself, so nothing that reads "aims at the player" counts it
+        _place(s, cfg, SHIELD_SLOT, ST.K_SHIELD, A.SHIELD[0], A.SHIELD[1], ST.TARGET_SHIELD)
         g = s.monsters[SHIELD_SLOT]
         g.stun = 0
         g.frozen = 1
@@ -1656,6 +1657,7 @@ def spawn_finale(s, cfg):
             s.shield_dir = 1 if R.chance(s.rng, 1, 2) else -1
         _place(s, cfg, ZUK_SLOT, ST.K_ZUK, A.ZUK[0], A.ZUK[1], ST.TARGET_PLAYER)
         z = s.monsters[ZUK_SLOT]
+        s.zuk_start = z.hp
         z.stun = ZUK_STUN
         z.attack_timer = ZUK_FIRST_ATTACK
         s.set_timer = SET_FIRST
@@ -1669,14 +1671,19 @@ def spawn_finale(s, cfg):
 def zuk_start(s, cfg):
     """A wave-69 start from the curriculum settings: Zuk at ``zuk_start_hp`` with what his thresholds above
     it bring (the set timer paused below 600, resumed with SET_RESUME_EXTRA and the Jad below 480, the
-    healers and his rage below 240), ``zuk_start_sets`` sets alive, the set timer at ``set_timer_start``."""
+    healers and his rage below 240), ``zuk_start_sets`` sets alive, the set timer at ``set_timer_start``;
+    with ``zuk_mid_pct`` that share of starts draws his hitpoints from ``zuk_mid_hp``..1199 instead."""
     z = s.monsters[ZUK_SLOT]
     if cfg.set_timer_start >= 0:
         s.set_timer = cfg.set_timer_start
-    if cfg.zuk_start_hp > 0:
-        z.hp = min(cfg.zuk_start_hp, cfg.kind_row[ST.K_ZUK].hitpoints)
+    hp = np.int64(cfg.zuk_start_hp)
+    if cfg.zuk_mid_pct > 0 and R.chance(s.rng, cfg.zuk_mid_pct, 100):
+        hp = R.between(s.rng, cfg.zuk_mid_hp, cfg.kind_row[ST.K_ZUK].hitpoints - 1)
+    if hp > 0:
+        z.hp = min(hp, cfg.kind_row[ST.K_ZUK].hitpoints)
         z.low_hp = z.hp
         s.zuk_low = z.hp
+    s.zuk_start = z.hp
     if z.hp < SET_PAUSE_HP:
         s.set_paused = 1
         s.set_has_paused = 1
@@ -1774,10 +1781,12 @@ def reset(s, cfg, seed):
     s.healers_killed = 0
     s.healing_ticks = 0
     s.healed = 0
+    s.sheltered_attacks = 0
     s.sheltered_ticks = 0
     s.zuk_attacks = 0
     s.zuk_low = cfg.kind_row[ST.K_ZUK].hitpoints
     s.killer = -1
+    s.zuk_start = 0
     s.penalty_paid = 0.0
     s.jad_low_dealt = 0
     s.no_target_ticks = 0
@@ -1937,6 +1946,8 @@ def step(s, cfg, actions, rewards):
     if phase > s.deepest_phase:
         s.deepest_phase = phase
     _count_empty_heads(s, cfg)
+    if s.wave >= W.ZUK_WAVE and s.outcome == ST.OUTCOME_NONE and sheltered(s, cfg):
+        s.sheltered_ticks += 1
     r_outcome = 0.0
     if s.outcome == ST.OUTCOME_CLEARED:
         r_outcome = cfg.cleared_reward

@@ -1,12 +1,14 @@
 """OPTIONAL (render, view, play). The Inferno as a scene (format: ``osrs_rl.replay.scene``), read from
 its records only.
 
-The arena of waves 1-66 in the encounter's local frame (``arena``: x east, y north, every entity by
-its south-west tile); tiles off the floor are ``blocked``. The player, every monster in a slot
-(alive, or underground while it digs) and every standing pillar are entities, so hitsplats on any
-of them, and hits in flight between them, have somewhere to go. Hitsplats come from the tick's event
-buffer; in-flight hits name their style and landing tick (the viewer shows no damage before a hit
-lands). Overlays: ``danger``, the tiles next to a monster that can melee, and ``line_of_sight``
+The arena in the encounter's local frame (``arena``: x east, y north, every entity by its south-west
+tile), the whole grid so that the Zuk wave's north (the glyph, Zuk, his healers) fits; tiles off the floor
+are ``blocked``. The player, every monster in a slot (alive, or underground while it digs) and every
+standing pillar are entities, so hitsplats on any of them, and hits in flight between them, have somewhere
+to go. Hitsplats come from the tick's event buffer; in-flight hits name their style and landing tick (the
+viewer shows no damage before a hit lands). Objects: lava sparks in the air (``spark`` on their 3x3,
+labelled with the ticks to landing) and, on the Zuk wave, the floor tiles the glyph shelters from Zuk now
+(``shelter``). Overlays: ``danger``, the tiles next to a monster that can melee, and ``line_of_sight``
 stays empty (sight in the Inferno depends on each monster's footprint and the standing pillars; the
 kernels own that rule and the scene does not guess it).
 """
@@ -17,14 +19,16 @@ from osrs_rl.runtime import scene_parts as SP
 
 from . import arena as A
 from . import state as ST
+from . import waves as W
 
-X0, Y0, WIDTH, HEIGHT = 0, 0, 31, 32          # local x 0..30, y 0..31: the floor of waves 1-66 and its edge
+X0, Y0, WIDTH, HEIGHT = 0, 0, A.GRID_W, A.GRID_H   # the grid: the floor, its edge and Zuk's side
 PLAYER_COLOR, PILLAR_COLOR = "#3b82f6", "#78716c"
 KIND_COLOR = {ST.K_NIBBLER: "#a16207", ST.K_BAT: "#65a30d", ST.K_BLOB: "#7c3aed", ST.K_BLOBLET_MAGIC: "#2563eb",
               ST.K_BLOBLET_RANGED: "#16a34a", ST.K_BLOBLET_MELEE: "#dc2626", ST.K_MELEER: "#b91c1c",
-              ST.K_RANGER: "#15803d", ST.K_MAGER: "#1d4ed8"}
+              ST.K_RANGER: "#15803d", ST.K_MAGER: "#1d4ed8", ST.K_JAD: "#ea580c", ST.K_JAD_HEALER: "#fb923c",
+              ST.K_ZUK: "#7f1d1d", ST.K_SHIELD: "#facc15", ST.K_ZUK_HEALER: "#f97316"}
 STYLE_NAMES = ("melee", "ranged", "magic")     # core.pending_hits STYLE_* (typeless has no entity style)
-PHASES = ("waves 1-17", "waves 18-34", "waves 35-49", "waves 50-66")
+PHASES = tuple(n.replace("_", " ") for n in ST.PHASE_NAMES)
 
 
 def _blocked() -> list[list[int]]:
@@ -47,11 +51,25 @@ def _entity_name(s, ent: int) -> str | None:
     return f"pillar_{A.PILLAR_NAMES[p]}" if 0 <= p < A.NUM_PILLARS and int(s["pillar_hp"][p]) > 0 else None
 
 
-def _phase(wave: int) -> str:
-    for (lo, hi), name in zip(ST.BANDS, PHASES, strict=True):
-        if lo <= wave <= hi:
-            return name
-    return PHASES[-1]
+def _phase(s, cfg) -> str:
+    from . import mechanics as M
+
+    return PHASES[int(M.phase_of(s, cfg))]
+
+
+def _shelter(s, cfg) -> list[list[int]]:
+    """The floor tiles the glyph shelters now (mechanics.sheltered's rule), on the Zuk wave."""
+    from . import mechanics as M
+
+    g = s["monsters"][M.SHIELD_SLOT]
+    if int(s["wave"]) < W.ZUK_WAVE or int(g["state"]) != ST.SLOT_ALIVE or int(g["kind"]) != ST.K_SHIELD:
+        return []
+    gx, gy = int(g["x"]), int(g["y"])
+    if int(cfg["shelter_rule"]) == 1:
+        xs, ys = range(gx - 1, gx + 4), range(gy - 4, gy - 1)
+    else:
+        xs, ys = range(gx, gx + 5), range(gy - 3, gy)
+    return [[x, y] for x in xs for y in ys if A.ARENA_X[0] <= x <= A.ARENA_X[1] and A.ARENA_Y[0] <= y <= A.ARENA_Y[1]]
 
 
 def scene(s, cfg, agent: int = 0, previous=None) -> dict:
@@ -111,13 +129,16 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
     supplies = [[item, int(s["supplies"][k])] for k, item in enumerate(ST.SUPPLY_ITEMS)]
     return {
         "tick": int(s["tick"]),
-        "phase": _phase(int(s["wave"])),
+        "phase": _phase(s, cfg),
         "outcome": outcome,
         "arena": {"x0": X0, "y0": Y0, "width": WIDTH, "height": HEIGHT, "blocked": _BLOCKED},
         "entities": entities,
         "pending_hits": pending,
         "hitsplats": SP.hitsplats(s, lambda ent: _entity_name(s, ent)),
-        "objects": [],
+        "objects": [{"kind": "spark", "x": int(sp["x"]) - 1, "y": int(sp["y"]) - 1, "size": 3,
+                     "label": f"lands in {int(sp['due_tick']) - int(s['tick'])}"}
+                    for sp in s["sparks"] if int(sp["due_tick"]) > 0]
+        + [{"kind": "shelter", "x": x, "y": y, "size": 1, "label": "glyph shelter"} for x, y in _shelter(s, cfg)],
         "overlays": {"line_of_sight": [], "danger": [list(t) for t in sorted({tuple(t) for t in danger})]},
         "panels": [SP.player_panel("player", p, supplies, {"next wave": max(int(s["next_wave_in"]), 0)})],
     }

@@ -1,4 +1,4 @@
-"""A scripted Inferno player (waves 1-66): one Numba kernel that plays every env of a batch as a careful
+"""A scripted Inferno player (waves 1-69): one Numba kernel that plays every env of a batch as a careful
 player with the RuneLite inferno plugin's helpers would.
 
     env = osrs_rl.make("inferno", num_envs=64, seed=0)
@@ -37,6 +37,13 @@ Each tick, per env:
   5. supplies: a brew at or below ``BREW_AT`` hitpoints, a restore below ``RESTORE_PRAYER`` prayer points
      or when ranged is ``RESTORE_RANGED`` below its base (brews drain it), a bastion dose when a wave is on
      and ranged is not boosted, a stamina below ``STAMINA_AT`` run energy.
+
+The finale: a Jad's attack is prayed by its tell (the style its animation shows, released 3 ticks later:
+``next_style``, ``ticks_to_attack``); the kill order tags each healing healer once, then kills the Jads (waves
+67-68: the tile search above, with a Jad counted as a monster of either style); on the Zuk wave
+(``decide_zuk``) it keeps to the glyph's shelter a tick or two ahead (the column nearest the middle that no spark
+is about to hit) and shoots only when standing still keeps it sheltered for Zuk's next attack: healing healers
+first, then Zuk's Jad, the set's mager and ranger, then Zuk.
 
 Moves go through one function (``move_to``: a tile -> a move-head index), the one place that knows the move
 head. Heads it does not know (one a later part appends) are left at 0 (keep).
@@ -542,7 +549,7 @@ def spark_lands_on(s, x, y, within):
 def zuk_goal(s, cfg, ahead):
     """The shelter tile to stand on: the one of the glyph's columns ``ahead`` ticks from now nearest the player
     that no spark is about to hit (the middle row); the player's own tile without a glyph."""
-    if not M._shield_alive(s):
+    if not M.shield_alive(s):
         return np.int64(s.p.x), np.int64(s.p.y)
     g = s.monsters[M.SHIELD_SLOT]
     gx = np.int64(g.x)
@@ -567,7 +574,7 @@ def safe_to_stand(s, cfg):
     z = s.monsters[M.ZUK_SLOT]
     if spark_lands_on(s, s.p.x, s.p.y, 2):
         return False
-    if z.state != ST.SLOT_ALIVE or not M._shield_alive(s):
+    if z.state != ST.SLOT_ALIVE or not M.shield_alive(s):
         return True
     t = max(z.attack_timer - 1, z.stun, 0)       # ticks until his attack (0: the next tick's monster phase)
     if t > 2:

@@ -226,10 +226,12 @@ STATE_DTYPE = np.dtype([
     ("healers_killed", np.int16),
     ("healing_ticks", np.int32),                 # healer turns spent healing
     ("healed", np.int32),                        # hitpoints healers gave back to Jad or Zuk
-    ("sheltered_ticks", np.int32),               # Zuk attacks the glyph took for the player
+    ("sheltered_attacks", np.int32),             # Zuk attacks the glyph took for the player
+    ("sheltered_ticks", np.int32),               # ticks of the Zuk wave the player stood sheltered
     ("zuk_attacks", np.int32),                   # Zuk attacks on the player (unsheltered)
     ("zuk_low", np.int16),                       # Zuk's lowest hitpoints this run (1200 until he is hit)
     ("player_low", np.int16),                    # the player's lowest hitpoints this run
+    ("zuk_start", np.int16),                     # Zuk's hitpoints when the run reached wave 69 (0: never)
     ("deepest_phase", np.int8),                  # PH_*: the furthest phase reached
     ("killer", np.int8),                         # the kind that dealt the killing blow (-1: none or a collapse)
     ("penalty_paid", np.float32),                # the penalty terms' total so far (``penalty_cap``)
@@ -336,6 +338,10 @@ CONFIG_FIELDS = (
                 "curriculum: TzKal-Zuk's hitpoints at a wave-69 start (0: full); what his thresholds passed "
                 "(600, 480, 240) bring is in place: the set timer's pause and resume, the Jad, the healers"),
     ConfigField("zuk_start_sets", np.int32, 0, 0, 2, "curriculum: ranger-mager sets alive at a wave-69 start"),
+    ConfigField("zuk_mid_pct", np.int32, 0, 0, 100,
+                "curriculum: % of wave-69 starts that begin mid-fight, Zuk's hitpoints drawn uniformly from "
+                "zuk_mid_hp..1199 (what his thresholds bring in place, as zuk_start_hp); the others as set above"),
+    ConfigField("zuk_mid_hp", np.int32, 1, 1, 1199, "curriculum: the lowest hitpoints of a mid-fight draw"),
     ConfigField("zuk_start_jad", np.bool_, True, None, None,
                 "curriculum: with zuk_start_hp below 480, Zuk's Jad is alive at the start (false: killed)"),
     ConfigField("zuk_start_healers", np.bool_, True, None, None,

@@ -18,7 +18,10 @@
   OSRS wiki "Attack range"; a ranged weapon: the worn weapon's wiki attack range, osrs_rl/data/items.json,
   e.g. the twisted bow's 10, the blowpipe's 5) and seen along core.line_of_sight's ray over flags built
   here from the reference map and the standing pillars' tiles (blert-io/plugin ``Pillar.java`` world
-  tiles, 3x3), not the kernel's maps.
+  tiles, 3x3), not the kernel's maps. On the Zuk wave (69) the rows north of the floor, where TzKal-Zuk and his
+  healers stand, do not block sight: the dump records movement only, and Zuk and the Jal-MejJak are attacked
+  from the floor (OSRS wiki "TzKal-Zuk": the healers and Zuk are fought from the south of the glyph); the
+  glyph cannot be attacked.
 - ``attackable``: some monster is attackable so by the same rules from the player's tile (no windows:
   ``window`` None).
 - Damage by source: the change of the ``damage_taken`` tallies by the kind that dealt it (metrics
@@ -47,6 +50,7 @@ _DUMP_ROWS = ("#" * 31,) * 14 + ("#" + "." * 29 + "#",) * 30 + ("#" * 31,)
 PILLARS_WORLD = ((2257, 5349), (2274, 5351), (2267, 5335))   # blert-io/plugin Pillar.java, south-west tiles
 PILLAR_SIZE = 3
 SPELL_RANGE = 10                      # OSRS wiki "Attack range": combat spells reach 10 tiles
+ZUK_WAVE = 69
 
 DAMAGE_METRICS = tuple("taken_" + ST.KIND_NAMES[k] for k in V.TALLY_KINDS) + ("collapse_damage",)
 SUPPLY_METRICS = tuple(n + "s_used" for n in ST.SUPPLY_NAMES)     # brews_used, ... (view.METRIC_NAMES)
@@ -75,6 +79,18 @@ def _flags(standing: int) -> np.ndarray:
     for k, (wx, wy) in enumerate(PILLARS_WORLD):
         if standing >> k & 1:
             C.add_block(flags, wx - ORIGIN[0], wy - ORIGIN[1], PILLAR_SIZE, PILLAR_SIZE, blocks_los=True)
+    flags.setflags(write=False)
+    return flags
+
+
+@cache
+def _zuk_flags() -> np.ndarray:
+    """The Zuk wave: no pillars; north of the reference floor nothing walks but sight passes."""
+    flags = _flags(0).copy()
+    w = _walkable()
+    xs = np.flatnonzero(w.any(axis=1))
+    top = int(np.flatnonzero(w.any(axis=0)).max())
+    flags[xs[0]:xs[-1] + 1, top + 1:] = C.BLOCKED
     flags.setflags(write=False)
     return flags
 
@@ -116,7 +132,8 @@ def attackable_from(s, k: int, x: int, y: int, reach: int | None = None) -> bool
         return False
     standing = sum(1 << p for p in range(len(PILLARS_WORLD)) if int(s["pillar_hp"][p]) > 0)
     size = _kind_sizes()[int(m["kind"])]
-    return bool(has_line_of_sight(_flags(standing), x, y, 1, int(m["x"]), int(m["y"]), size, reach))
+    flags = _zuk_flags() if int(s["wave"]) >= ZUK_WAVE else _flags(standing)
+    return bool(has_line_of_sight(flags, x, y, 1, int(m["x"]), int(m["y"]), size, reach))
 
 
 def tick(previous, s, cfg, agent: int = 0) -> dict:

@@ -78,7 +78,7 @@ METRIC_NAMES = (
     # deepest phase (state.PH_*), healers, the glyph, who dealt the killing blow (kind + 1, 0: none)
     "reached_zuk", "zuk_lowest_hp", "player_lowest_hp", "deepest_phase", "sets_spawned", "healers_tagged",
     "healers_killed", "healing_ticks", "healed", "glyph_hp", "sheltered_attacks", "zuk_attacks", "killer",
-    "no_target_ticks", "no_prayer_ticks",
+    "no_target_ticks", "no_prayer_ticks", "zuk_start_hp", "sheltered_ticks",
 )
 CATEGORY_METRICS = ("deepest_phase", "killer")
 # the phase the run ended in (metrics per phase): mechanics.phase_of
@@ -214,6 +214,12 @@ def _observe_scaffolding(s, cfg, o):
         seen += 1
         style = m.scan if 0 <= m.scan < ST.SCAN_UNKNOWN else cfg.kind_style[m.kind]
         t = max(m.attack_timer, m.stun)
+        if m.kind == ST.K_JAD:      # a Jad's style is known from its tell, its attack leaves when the windup ends
+            if m.windup <= 0:
+                continue
+            t = m.windup
+        if style > 2:               # Zuk, the sparks: typeless, no overhead to choose
+            continue
         if t < nxt[style]:
             nxt[style] = t
         if t < INCOMING_TICKS:      # its timer counts down first next tick: t = 0 or 1 attack on the next tick
@@ -249,7 +255,7 @@ def _observe_zuk(s, cfg, o):
     o[4] = 1.0 if s.zuk_jad else 0.0
     o[5] = 1.0 if M.sheltered(s, cfg) else 0.0
     g = s.monsters[M.SHIELD_SLOT]
-    if M._shield_alive(s):
+    if M.shield_alive(s):
         o[6] = (s.p.x - (g.x + 2)) / 5.0           # 0: the middle of its five columns
         o[7] = float(s.shield_dir)
         o[8] = g.frozen / A.SHIELD_PAUSE
@@ -411,11 +417,13 @@ def metrics(s, cfg, out):
     out[j + 8] = s.healed
     g = s.monsters[M.SHIELD_SLOT]
     out[j + 9] = max(g.hp, 0) if s.wave >= W.ZUK_WAVE and g.kind == ST.K_SHIELD else float(A.GLYPH_HP)
-    out[j + 10] = s.sheltered_ticks
+    out[j + 10] = s.sheltered_attacks
     out[j + 11] = s.zuk_attacks
     out[j + 12] = s.killer + 1
     out[j + 13] = s.no_target_ticks
     out[j + 14] = s.no_prayer_ticks
+    out[j + 15] = s.zuk_start
+    out[j + 16] = s.sheltered_ticks
     return M.phase_of(s, cfg)
 
 
