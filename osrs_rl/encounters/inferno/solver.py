@@ -476,6 +476,14 @@ def choose_drink(s, cfg, legal):
 
 # ---- the decision ---------------------------------------------------------------------------------------------
 @njit(cache=True)
+def fire(legal, shot, rigour, out):
+    """Attack slot ``shot`` with the worn set's offensive prayer on (Rigour, Augury) if it is not yet."""
+    out[ST.H_ATTACK] = 1 + shot
+    if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
+        out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
+
+
+@njit(cache=True)
 def decide(s, cfg, legal_rows, dist, queue, out):
     """Write the solver's action row for state ``s`` into ``out`` (every option legal under the mask; heads
     it does not know stay 0)."""
@@ -505,9 +513,7 @@ def decide(s, cfg, legal_rows, dist, queue, out):
                 out[ST.H_GEAR] = 1 + ST.SET_MAGIC
         elif s.gear_set != ST.SET_BOW and shootable_from(s, cfg, shot, s.p.x, s.p.y, ST.SET_BOW):
             out[ST.H_GEAR] = 1 + ST.SET_BOW
-        out[ST.H_ATTACK] = 1 + shot
-        if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
-            out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
+        fire(legal, shot, rigour, out)
         return
     if siphon and s.p.attack_timer > 0 and any_shootable_from_here(s, cfg, ST.SET_BLOWPIPE):
         if s.gear_set != ST.SET_BLOWPIPE:         # the special is masked until the pipe is worn: on now,
@@ -597,9 +603,7 @@ def decide_zuk(s, cfg, legal, shot, rigour, dist, queue, out):
     if shot >= 0 and safe_to_stand(s, cfg):
         if s.gear_set != ST.SET_BOW and shootable_from(s, cfg, shot, s.p.x, s.p.y, ST.SET_BOW):
             out[ST.H_GEAR] = 1 + ST.SET_BOW
-        out[ST.H_ATTACK] = 1 + shot
-        if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
-            out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
+        fire(legal, shot, rigour, out)
         return
     if rigour and s.p.attack_timer > 1:
         out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
