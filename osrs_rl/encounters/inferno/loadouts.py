@@ -108,8 +108,8 @@ _DUAL = {ST.K_JAD: STYLE_RANGED}     # a second distance style with its own list
 
 @cache
 def arena_tables() -> tuple[np.ndarray, np.ndarray]:
-    """(maps, route): the collision map for each set of standing pillars (and the Zuk wave's) and, on each, the game's route
-    (core.pathfinding.first_steps_table, without closest approaches: a click is masked unless its tile is
+    """(maps, route): the collision map for each set of standing pillars (and the Zuk wave's) and, on each, the
+    game's route (core.pathfinding.first_steps_table, without closest approaches: a click is masked unless its tile is
     walkable, and every walkable tile of the arena reaches every other) from every tile to every offset within
     state.ROUTE_RADIUS. Checks the radius: every route to a click within MOVE_RADIUS reaches it in at most
     ROUTE_RADIUS steps."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from osrs_rl.core.events import EV_ATTACK, EV_DEATH, EVF_BLOCKED
+from osrs_rl.core.events import EV_ATTACK, EVF_BLOCKED
 from osrs_rl.core.pending_hits import FLAG_ACCURATE, HIT_PENDING, STYLE_MAGIC, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.skills import HITPOINTS
 from osrs_rl.encounters.inferno import arena as A
@@ -15,7 +15,7 @@ from osrs_rl.encounters.inferno import mechanics as M
 from osrs_rl.encounters.inferno import state as ST
 from osrs_rl.encounters.inferno import view as V
 
-from .helpers import BIG_HP, act, commit, events, inferno, run
+from .helpers import BIG_HP, act, commit, inferno, run
 
 MONSTER = ST.ENT_MONSTER
 ZUK_PRESET = Path(M.__file__).with_name("zuk.toml")
