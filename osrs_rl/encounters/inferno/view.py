@@ -4,7 +4,7 @@ Segments: ``self`` (own state, supplies, the gear set worn, special energy), ``m
 shared layout: alive, kind one-hot, position relative to the player, hitpoints, size, attack timer, stun,
 whether it sees the player, whether the player can shoot it, a blob's scanned style), ``pillars`` (standing,
 hitpoints, relative position), ``incoming`` (hits in flight on the player by style and the tick they land:
-the projectiles one sees, never their damage), ``wave`` (wave number, the gap to the next, monsters left)
+the projectiles one sees, never their damage), ``wave`` (wave number, the gap to the next, monsters left),
 ``scaffolding`` (derived knowledge, zero unless the ``scaffolding`` setting is on: per style, the ticks
 until the next monster with sight of the player may attack with it) and ``zuk`` (zero before wave 69: the set
 timer, Zuk's rage and Jad, the glyph's shelter, direction and pause, lava sparks about to land around the
