@@ -129,7 +129,6 @@ REVIVE_Y = (20, 8)
 REVIVE_FALLBACK = (11, 22)
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in zulrah)
 START_FINALE = (A.PLAYER_START_67, A.PLAYER_START_68, A.PLAYER_START_69)
-JAD_HP, ZUK_HP = 350.0, 1200.0           # the low-watermark rewards' scales (npcs.json hitpoints)
 _OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE,
                     PI.NO_PRAYER)
 
@@ -800,13 +799,17 @@ def split_blob(s, cfg, x, y):
 
 @njit(cache=True)
 def _spare_slot(s):
+    """A slot for a monster that appears mid-wave: a free one, else the slot of a dead monster that can never
+    be revived (a nibbler, a bloblet, one revived already; on waves 67-69 any: nothing is revived there, IT
+    JalZek revives only on the regular waves); -1 when none is left."""
     for slot in range(ST.MONSTER_SLOTS):
         if s.monsters[slot].state == ST.SLOT_FREE:
             return slot
+    finale = s.wave >= W.JAD_WAVE
     for slot in range(ST.MONSTER_SLOTS):
         m = s.monsters[slot]
         never = m.kind == ST.K_NIBBLER or ST.K_BLOBLET_MAGIC <= m.kind <= ST.K_BLOBLET_MELEE
-        if m.state == ST.SLOT_DEAD and (m.revived or never):
+        if m.state == ST.SLOT_DEAD and (finale or m.revived or never):
             return slot
     return -1
 
@@ -1248,23 +1251,10 @@ def attack_speed_of(s, cfg, m):
 
 
 @njit(cache=True)
-def _finale_slot(s):
-    """A slot for a monster the finale brings: a free one, else the slot of any dead monster (nothing is
-    revived on waves 67-69: IT JalZek revives only on the regular waves); -1 when all 16 are alive."""
-    for slot in range(ST.MONSTER_SLOTS):
-        if s.monsters[slot].state == ST.SLOT_FREE:
-            return slot
-    for slot in range(ST.MONSTER_SLOTS):
-        if s.monsters[slot].state == ST.SLOT_DEAD:
-            return slot
-    return -1
-
-
-@njit(cache=True)
 def _spawn(s, cfg, kind, x, y, target, stun, parent=-1):
-    """``kind`` at (x, y) in a finale slot, stunned ``stun`` ticks (its spawn delay); the slot or -1 when
-    none is left (APPROXIMATION of the slot capacity: with 16 alive the monster is not spawned)."""
-    slot = _finale_slot(s)
+    """``kind`` at (x, y) in a spare slot (``_spare_slot``), stunned ``stun`` ticks (its spawn delay); the slot
+    or -1 when none is left (APPROXIMATION of the slot capacity: with 16 alive the monster is not spawned)."""
+    slot = _spare_slot(s)
     if slot >= 0:
         _place(s, cfg, slot, kind, x, y, target)
         s.monsters[slot].stun = stun
@@ -1422,10 +1412,27 @@ def sheltered(s, cfg):
     if not shield_alive(s):
         return False
     g = s.monsters[SHIELD_SLOT]
-    px, py = s.p.x, s.p.y
+    x0, x1, y0, y1 = shelter_box(cfg, np.int64(g.x), np.int64(g.y))
+    return x0 <= s.p.x <= x1 and y0 <= s.p.y <= y1
+
+
+@njit(cache=True)
+def shelter_box(cfg, gx, gy):
+    """(x0, x1, y0, y1), inclusive: the tiles a glyph with south-west tile (gx, gy) shelters (``sheltered``):
+    ``shelter_rule`` 0 its 5 columns, the 3 rows south of it; 1 one column further west, rows 2-4 south."""
     if cfg.shelter_rule == 1:
-        return g.x - 1 <= px <= g.x + 3 and g.y - 4 <= py <= g.y - 2
-    return g.x <= px < g.x + 5 and g.y - 3 <= py < g.y
+        return gx - 1, gx + 3, gy - 4, gy - 2
+    return gx, gx + 4, gy - 3, gy - 1
+
+
+@njit(cache=True)
+def spark_near(s, x, y, within):
+    """A lava spark lands on the 3x3 around (x, y) within ``within`` ticks (what the player sees in the air)."""
+    for i in range(ST.SPARK_CAPACITY):
+        sp = s.sparks[i]
+        if sp.due_tick > 0 and sp.due_tick - s.tick <= within and abs(x - sp.x) <= 1 and abs(y - sp.y) <= 1:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -1812,7 +1819,6 @@ def reset(s, cfg, seed):
     if s.wave == W.ZUK_WAVE:
         zuk_start(s, cfg)
     s.player_low = s.p.levels[HITPOINTS]
-    s.deepest_phase = phase_of(s, cfg)
 
 
 @njit(cache=True)
@@ -1942,9 +1948,6 @@ def step(s, cfg, actions, rewards):
     prayed1, missed1, kills1, doses1, pillar1, jad1, zuk1, tags1 = _tallies(s)
     if s.p.levels[HITPOINTS] < s.player_low:
         s.player_low = max(s.p.levels[HITPOINTS], 0)
-    phase = phase_of(s, cfg)
-    if phase > s.deepest_phase:
-        s.deepest_phase = phase
     _count_empty_heads(s, cfg)
     if s.wave >= W.ZUK_WAVE and s.outcome == ST.OUTCOME_NONE and sheltered(s, cfg):
         s.sheltered_ticks += 1
@@ -1969,8 +1972,8 @@ def step(s, cfg, actions, rewards):
     # stall and no early death; what it changes is when a hit's cost is felt (the tick it lands)
     hp1 = 0.0 if terminated else float(max(s.p.levels[HITPOINTS], 0))
     terms[ST.R_HITPOINTS] = cfg.coef_hitpoints * (cfg.hitpoints_gamma * hp1 - hp0) / 99.0
-    terms[ST.R_ZUK] = cfg.coef_zuk_damage * (zuk0 - zuk1) / ZUK_HP
-    terms[ST.R_JAD] = cfg.coef_jad_damage * (jad1 - jad0) / JAD_HP
+    terms[ST.R_ZUK] = cfg.coef_zuk_damage * (zuk0 - zuk1) / cfg.kind_row[ST.K_ZUK].hitpoints
+    terms[ST.R_JAD] = cfg.coef_jad_damage * (jad1 - jad0) / cfg.kind_row[ST.K_JAD].hitpoints
     terms[ST.R_HEALER_TAG] = cfg.coef_healer_tag * (tags1 - tags0)
     _cap_penalties(s, cfg, terms)
     total = 0.0

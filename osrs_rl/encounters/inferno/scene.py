@@ -64,12 +64,9 @@ def _shelter(s, cfg) -> list[list[int]]:
     g = s["monsters"][M.SHIELD_SLOT]
     if int(s["wave"]) < W.ZUK_WAVE or int(g["state"]) != ST.SLOT_ALIVE or int(g["kind"]) != ST.K_SHIELD:
         return []
-    gx, gy = int(g["x"]), int(g["y"])
-    if int(cfg["shelter_rule"]) == 1:
-        xs, ys = range(gx - 1, gx + 4), range(gy - 4, gy - 1)
-    else:
-        xs, ys = range(gx, gx + 5), range(gy - 3, gy)
-    return [[x, y] for x in xs for y in ys if A.ARENA_X[0] <= x <= A.ARENA_X[1] and A.ARENA_Y[0] <= y <= A.ARENA_Y[1]]
+    x0, x1, y0, y1 = (int(v) for v in M.shelter_box(cfg, int(g["x"]), int(g["y"])))
+    return [[x, y] for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)
+            if A.ARENA_X[0] <= x <= A.ARENA_X[1] and A.ARENA_Y[0] <= y <= A.ARENA_Y[1]]
 
 
 def scene(s, cfg, agent: int = 0, previous=None) -> dict:

@@ -536,19 +536,8 @@ def decide(s, cfg, legal_rows, dist, queue, out):
 def shelter_span(s, cfg, gx):
     """(first, last) x of the tiles the glyph at south-west x ``gx`` shelters, and the row in their middle
     (mechanics.sheltered)."""
-    g = s.monsters[M.SHIELD_SLOT]
-    if cfg.shelter_rule == 1:
-        return gx - 1, gx + 3, np.int64(g.y) - 3
-    return gx, gx + 4, np.int64(g.y) - 2
-
-
-@njit(cache=True)
-def spark_lands_on(s, x, y, within):
-    for i in range(ST.SPARK_CAPACITY):
-        sp = s.sparks[i]
-        if sp.due_tick > 0 and sp.due_tick - s.tick <= within and abs(x - sp.x) <= 1 and abs(y - sp.y) <= 1:
-            return True
-    return False
+    x0, x1, y0, y1 = M.shelter_box(cfg, np.int64(gx), np.int64(s.monsters[M.SHIELD_SLOT].y))
+    return x0, x1, (y0 + y1) // 2
 
 
 @njit(cache=True)
@@ -567,7 +556,7 @@ def zuk_goal(s, cfg, ahead):
     hi = min(hi, np.int64(A.ARENA_X[1]))
     best, bx = 1 << 30, (lo + hi) // 2
     for x in range(lo, hi + 1):
-        d = abs(x - (lo + hi) // 2) + (100 if spark_lands_on(s, x, row, 2) else 0)
+        d = abs(x - (lo + hi) // 2) + (100 if M.spark_near(s, x, row, 2) else 0)
         if d < best:
             best, bx = d, np.int64(x)
     return bx, row
@@ -578,7 +567,7 @@ def safe_to_stand(s, cfg):
     """Standing still this tick keeps the player sheltered when Zuk next attacks (his attack comes in the
     monster phase, after the glyph's step and before the player's) and no spark is about to land here."""
     z = s.monsters[M.ZUK_SLOT]
-    if spark_lands_on(s, s.p.x, s.p.y, 2):
+    if M.spark_near(s, s.p.x, s.p.y, 2):
         return False
     if z.state != ST.SLOT_ALIVE or not M.shield_alive(s):
         return True

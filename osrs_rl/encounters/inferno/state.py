@@ -232,7 +232,6 @@ STATE_DTYPE = np.dtype([
     ("zuk_low", np.int16),                       # Zuk's lowest hitpoints this run (1200 until he is hit)
     ("player_low", np.int16),                    # the player's lowest hitpoints this run
     ("zuk_start", np.int16),                     # Zuk's hitpoints when the run reached wave 69 (0: never)
-    ("deepest_phase", np.int8),                  # PH_*: the furthest phase reached
     ("killer", np.int8),                         # the kind that dealt the killing blow (-1: none or a collapse)
     ("penalty_paid", np.float32),                # the penalty terms' total so far (``penalty_cap``)
     ("jad_low_dealt", np.int32),                 # damage that took a Jad to a new low of its hitpoints
@@ -419,7 +418,6 @@ STATE_BOUNDS = (
     Bound("monsters.windup", 0, 10, "ticks"),
     Bound("shield_dir", -1, 1, "-1 west, +1 east (0 before the Zuk wave)"),
     Bound("sparks.x", 0, A.GRID_W - 1), Bound("sparks.y", 0, A.GRID_H - 1),
-    Bound("deepest_phase", 0, NUM_PHASES - 1, "PH_*"),
     Bound("killer", -1, NUM_KINDS - 1, "-1 or a K_* kind"),
     Bound("monsters.scan", -1, SCAN_UNKNOWN, "-1, a pending-hit STYLE_* other than typeless, or SCAN_UNKNOWN"),
     Bound("monsters.activity", 0, NUM_ACTIVITIES - 1, "ACT_*"),

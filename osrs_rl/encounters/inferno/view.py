@@ -265,12 +265,7 @@ def _observe_zuk(s, cfg, o):
     for d in range(len(SAFE_DIRS)):
         x = s.p.x + SAFE_DIRS[d][0]
         y = s.p.y + SAFE_DIRS[d][1]
-        for i in range(ST.SPARK_CAPACITY):
-            sp = s.sparks[i]
-            if sp.due_tick > 0 and sp.due_tick - s.tick <= SPARK_TICKS and abs(x - sp.x) <= 1 \
-                    and abs(y - sp.y) <= 1:
-                o[9 + d] = 1.0
-                break
+        o[9 + d] = 1.0 if M.spark_near(s, x, y, SPARK_TICKS) else 0.0
 
 
 @njit(cache=True)
@@ -412,7 +407,7 @@ def metrics(s, cfg, out):
     out[j] = 1.0 if s.wave >= W.ZUK_WAVE else 0.0
     out[j + 1] = max(s.zuk_low, 0)
     out[j + 2] = s.player_low
-    out[j + 3] = s.deepest_phase
+    out[j + 3] = M.phase_of(s, cfg)          # milestones never go back: the phase now is the deepest
     out[j + 4] = s.sets_spawned
     out[j + 5] = s.healers_tagged
     out[j + 6] = s.healers_killed
