@@ -1899,6 +1899,15 @@ def _tallies(s):
 
 
 @njit(cache=True)
+def _glyph_left(s):
+    """The Ancestral Glyph's hitpoints while it stands on the Zuk wave, else 0 (the glyph shaping's potential)."""
+    g = s.monsters[SHIELD_SLOT]
+    if s.wave < W.ZUK_WAVE or g.kind != ST.K_SHIELD or g.state != ST.SLOT_ALIVE:
+        return 0.0
+    return float(max(g.hp, 0))
+
+
+@njit(cache=True)
 def _count_empty_heads(s, cfg):
     """The heads left with only their no-op while it matters (monsters alive): the attack head with the
     attack timer ready and no monster in reach, the overhead head at 0 prayer (metrics no_target_ticks,
@@ -1944,6 +1953,7 @@ def step(s, cfg, actions, rewards):
     draws a healing healer (once a healer)."""
     prayed0, missed0, kills0, doses0, pillar0, jad0, zuk0, tags0 = _tallies(s)
     hp0 = s.p.levels[HITPOINTS]
+    glyph0 = _glyph_left(s)
     terminated, truncated, dealt, taken, cleared = tick(s, cfg, actions[0])
     prayed1, missed1, kills1, doses1, pillar1, jad1, zuk1, tags1 = _tallies(s)
     if s.p.levels[HITPOINTS] < s.player_low:
@@ -1972,6 +1982,8 @@ def step(s, cfg, actions, rewards):
     # stall and no early death; what it changes is when a hit's cost is felt (the tick it lands)
     hp1 = 0.0 if terminated else float(max(s.p.levels[HITPOINTS], 0))
     terms[ST.R_HITPOINTS] = cfg.coef_hitpoints * (cfg.hitpoints_gamma * hp1 - hp0) / 99.0
+    glyph1 = 0.0 if terminated else _glyph_left(s)      # the same potential on the glyph's hitpoints
+    terms[ST.R_GLYPH] = cfg.coef_glyph * (cfg.hitpoints_gamma * glyph1 - glyph0) / A.GLYPH_HP
     terms[ST.R_ZUK] = cfg.coef_zuk_damage * (zuk0 - zuk1) / cfg.kind_row[ST.K_ZUK].hitpoints
     terms[ST.R_JAD] = cfg.coef_jad_damage * (jad1 - jad0) / cfg.kind_row[ST.K_JAD].hitpoints
     terms[ST.R_HEALER_TAG] = cfg.coef_healer_tag * (tags1 - tags0)

@@ -42,7 +42,7 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=9,            # 9: waves 67-69 (Jads, Zuk, the glyph, sets, healers, sparks), the finale's reward
+    version=10,           # 10: the glyph reward term; 9: waves 67-69 (Jads, Zuk, the glyph, sets, healers, sparks), the finale's reward
                           # terms, penalty cap, timeout_terminal, phases by milestone; 8: the hitpoints reward
                           # term; 7: core.player.prayer_was_on taken back (audit F8 open); 6: click-to-move
                           # (stored destination, routed); 5: prayer_was_on; 4: gear sets, barrage, specials

@@ -136,9 +136,9 @@ MASK_SIZE = sum(HEAD_SIZES)
 # ---- outcome and reward --------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
 REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "kill", "supplies", "pillar",
-                "hitpoints", "zuk_damage", "jad_damage", "healer_tag")
+                "hitpoints", "zuk_damage", "jad_damage", "healer_tag", "glyph")
 (R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN, R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR, R_HITPOINTS, R_ZUK, R_JAD,
- R_HEALER_TAG) = range(12)
+ R_HEALER_TAG, R_GLYPH) = range(13)
 PENALTY_TERMS = (R_TAKEN, R_PRAYER, R_SUPPLIES, R_PILLAR)   # the per-tick penalties ``penalty_cap`` bounds
 NUM_BANDS = 7                  # start-wave bands of the curriculum
 BANDS = ((1, 17), (18, 34), (35, 49), (50, 66), (67, 67), (68, 68), (69, 69))
@@ -303,6 +303,10 @@ CONFIG_FIELDS = (
     ConfigField("coef_healer_tag", np.float32, 0.0, -10.0, 10.0,
                 "shaping: reward for each hit that draws a healer off its Jad or Zuk while it heals (once a "
                 "healer: a drawn healer heals no more)"),
+    ConfigField("coef_glyph", np.float32, 0.0, -10.0, 10.0,
+                "shaping: potential-based on the Ancestral Glyph's hitpoints / 600 as coef_hitpoints on the "
+                "player's (discounted by hitpoints_gamma, 0 once the run ends): a set's hit on the glyph costs "
+                "on the tick it lands, and no stall, loop or early death pays"),
     ConfigField("hitpoints_gamma", np.float32, 0.995, 0.0, 1.0,
                 "the discount of the hitpoints shaping: the trainer's ppo.gamma (0.995 by default), so no "
                 "per-tick bonus for staying alive creeps in"),

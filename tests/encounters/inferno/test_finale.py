@@ -336,6 +336,36 @@ def test_a_healer_tag_pays_once_and_only_while_the_healer_heals():
     assert _returns(env, 1) == 0.0                               # drawn already: no second tag
 
 
+def test_glyph_shaping_charges_a_sets_hit_when_it_lands_and_sums_to_the_same_however_the_run_ends():
+    """Potential-based on the glyph's hitpoints / 600: a set's hit costs on its tick, and the run's return
+    discounted by hitpoints_gamma is minus the glyph's first hitpoints / 600 whether Zuk dies at once or after
+    the glyph has taken a set's hits (no stall, loop or early end pays)."""
+    gamma = float(np.float32(0.995))
+
+    def branch(kill_at):
+        env = zuk(coef_glyph=1.0, hitpoints_gamma=gamma, zuk_start_sets=1, coef_wave=0.0, cleared_reward=0.0,
+                  death_reward=0.0)
+        shelter(env)
+        total, g, charged = 0.0, 1.0, False
+        for t in range(kill_at + 10):
+            if t == kill_at:
+                land(env, M.ZUK_SLOT, 1200)
+            before = float(env.states[0]["monsters"][M.SHIELD_SLOT]["hp"])
+            _, r, term, _, _ = env.step(act())
+            if term[0]:
+                assert int(env.states[0]["outcome"]) == ST.OUTCOME_CLEARED
+                return total + g * float(r[0]), charged
+            after = float(env.states[0]["monsters"][M.SHIELD_SLOT]["hp"])
+            assert abs(float(r[0]) - (gamma * after - before) / A.GLYPH_HP) < 1e-6
+            charged |= after < before
+            total += g * float(r[0])
+            g *= gamma
+        raise AssertionError("Zuk did not die")
+    (quick, hit_quick), (slow, hit_slow) = branch(2), branch(120)
+    assert not hit_quick and hit_slow
+    assert abs(quick + 1.0) < 1e-4 and abs(slow + 1.0) < 1e-4
+
+
 def _preset_env(seed=3):
     config = {**tomllib.loads(ZUK_PRESET.read_text())["env"]["config"], "zuk_mid_pct": 0}
     return zuk(seed=seed, hp=None, zuk_start_hp=230, zuk_start_jad=False, **config)
