@@ -211,6 +211,11 @@ class VecEnv:
         k = self._done_count
         return self._done_envs[:k].copy(), self._done_metrics[:k, :self.spec.num_metrics].copy()
 
+    def phases_last_step(self) -> np.ndarray:
+        """The phase index (``spec.phase_names``) each episode of :meth:`finished_last_step` ended in, in its
+        order, as a copy."""
+        return self._done_phase[:self._done_count].copy()
+
     def pop_metrics(self) -> dict[str, np.ndarray]:
         """Metrics of all episodes finished since the last call, one array per metric name, plus
         ``phase`` (index) and ``phase_name``; empties the log. The log keeps the newest

@@ -45,6 +45,8 @@ class EvalRow:
     progress: str = ""                  # the outcome's progress metric (the Inferno's final wave), "" for none
     progress_mean: float = float("nan")
     progress_median: float = float("nan")
+    # where the episodes ended: {phase name: [ended there, won, lost]} in the encounter's phase order
+    phases: dict = dataclasses.field(default_factory=dict)
 
 
 def declared_outcome(spec):
@@ -127,6 +129,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     lost = np.zeros(episodes)
     ticks = np.zeros(episodes)
     progressed = np.zeros(episodes)
+    ended_in = np.zeros(episodes, dtype=np.int64)
     progress_col = list(spec.metric_names).index(outcome.progress) if outcome.progress else None
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
@@ -142,15 +145,18 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
             won[ids[fresh]], lost[ids[fresh]], ticks[ids[fresh]] = outcome_columns(spec, env_metrics[fresh])
             if progress_col is not None:
                 progressed[ids[fresh]] = env_metrics[fresh][:, progress_col]
+            ended_in[ids[fresh]] = env.phases_last_step()[fresh]
             done |= ended
             if progress is not None:
                 progress(int(done.sum()), episodes)
     low, high = wilson(float(won.sum()), episodes)
+    phases = {name: [int((ended_in == k).sum()), int(won[ended_in == k].sum()), int(lost[ended_in == k].sum())]
+              for k, name in enumerate(spec.phase_names)}
     return EvalRow(str(opponent) if opponent is not None else "default", episodes, float(won.mean()), low, high,
                    float(ticks.mean()), float(returns.mean()),
                    float(lost.mean()) if outcome.failure else float("nan"), outcome.progress or "",
                    *((float(progressed.mean()), float(np.median(progressed))) if progress_col is not None
-                     else (float("nan"), float("nan"))))
+                     else (float("nan"), float("nan"))), phases)
 
 
 def evaluate(policy: Policy, episodes: int = 256, opponents=None, seed: int = 0, greedy: bool = False,
@@ -200,7 +206,7 @@ def print_table(rows: list[EvalRow], console=None, title: str = "evaluation") ->
 
     console = console or Console()
     if not console.is_terminal:
-        console = Console(width=max(console.width, 120))     # logs and pipes get whole rows, not cut ones
+        console = Console(file=console.file, width=max(console.width, 120))   # logs, pipes: whole rows
     table = Table(title=title)
     progress = next((r.progress for r in rows if r.progress), "")
     extra = (f"mean {progress}", f"median {progress}") if progress else ()
@@ -212,6 +218,29 @@ def print_table(rows: list[EvalRow], console=None, title: str = "evaluation") ->
         table.add_row(r.opponent, str(r.episodes), f"{100 * r.win_rate:.1f} %",
                       f"{100 * r.low:.1f}-{100 * r.high:.1f} %", loss, f"{r.mean_ticks:.0f}", f"{r.mean_return:.3f}",
                       *more)
+    console.print(table)
+    print_phase_table(rows, console)
+
+
+def print_phase_table(rows: list[EvalRow], console) -> None:
+    """Where the episodes ended, by the encounter's fight phase (the phase an episode ends in is its
+    deepest in encounters whose phases follow milestones): per opponent the episodes that ended there,
+    with how many of them were lost and won. Nothing for an encounter whose episodes all end in one phase."""
+    from rich.table import Table
+
+    names = [name for name in (rows[0].phases if rows else ()) if any(r.phases[name][0] for r in rows)]
+    if len(names) < 2:
+        return
+    table = Table(title="where the episodes ended (phase): ended / lost / won")
+    table.add_column("phase", justify="left")
+    for r in rows:
+        table.add_column(r.opponent, justify="right")
+    for name in names:
+        cells = []
+        for r in rows:
+            ended, won, lost = r.phases[name]
+            cells.append(f"{ended} ({100 * ended / r.episodes:.1f} %) / {lost} / {won}" if ended else "-")
+        table.add_row(name, *cells)
     console.print(table)
 
 

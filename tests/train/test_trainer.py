@@ -251,6 +251,36 @@ def test_evaluation_tells_losses_from_undecided_fights(tmp_path):
     assert saved[0]["loss_rate"] is None and saved[1]["loss_rate"] == long.loss_rate
 
 
+def test_evaluation_tells_where_the_episodes_ended():
+    """Each episode is counted once in the phase it ended in, with its outcome (the counts add up to the
+    episodes, the wins and the losses), in the encounter's phase order; the table prints beside the main one
+    when episodes ended in more than one phase (the untrained template wins all its fights in one)."""
+    import io
+
+    from rich.console import Console
+
+    from osrs_rl.agent.policy import Policy
+    from osrs_rl.train.evaluate import print_table
+
+    spec = get_spec("pvp")
+    model = build_model(spec.obs_segments, spec.head_sizes, hidden=16)
+    rows = evaluate(Policy(model, "pvp", {"max_ticks": 600}, ["nightmare", "novice"]), episodes=32, seed=3)
+    for row in rows:
+        assert list(row.phases) == list(spec.phase_names)
+        assert sum(v[0] for v in row.phases.values()) == 32
+        assert sum(v[1] for v in row.phases.values()) == round(row.win_rate * 32)
+        assert sum(v[2] for v in row.phases.values()) == round(row.loss_rate * 32) > 0
+    out = io.StringIO()
+    print_table(rows, Console(file=out, width=160))
+    assert "where the episodes ended" in out.getvalue()
+    template = get_spec("template")
+    model = build_model(template.obs_segments, template.head_sizes, hidden=16)
+    one = evaluate(Policy(model, "template", {}, []), episodes=16, seed=1)
+    out = io.StringIO()
+    print_table(one, Console(file=out, width=160))
+    assert sum(v[0] > 0 for v in one[0].phases.values()) == 1 and "where the episodes" not in out.getvalue()
+
+
 def test_evaluation_reports_its_progress(tmp_path):
     """The final evaluation of a run and `eval --checkpoint` draw a progress bar from these reports:
     episodes done over all opponents, rising to the total, with the opponent being played."""
