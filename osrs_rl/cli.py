@@ -464,10 +464,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _error(str(e))
     rows = []
     if trainer.cfg.run.eval_episodes > 0:
-        from osrs_rl.agent.policy import Policy, training_opponents
+        from osrs_rl.agent.policy import Policy, eval_env_config, training_opponents
 
         trainer.model.eval()
-        policy = Policy(trainer.model, trainer.spec.name, dict(trainer.cfg.env.config), training_opponents(trainer.cfg))
+        policy = Policy(trainer.model, trainer.spec.name, eval_env_config(trainer.cfg),
+                        training_opponents(trainer.cfg))
         with progress_bar(console, "evaluating") as report:
             rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1,
                             progress=report)

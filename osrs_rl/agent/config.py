@@ -156,6 +156,10 @@ class RunSection:
     """Seconds between log lines."""
     eval_episodes: int = 256
     """Episodes of the evaluation after training (0: none)."""
+    eval_config: dict = field(default_factory=dict)
+    """Encounter settings the evaluation plays under in place of ``env.config``'s (the final evaluation,
+    ``osrs-rl eval --checkpoint``, the audit), e.g. ``{zuk_mid_pct = 0}``: a curriculum's mid-fight starts
+    train, the plain starts are the score. ``--set`` on ``osrs-rl eval`` still wins."""
     dist_timeout: float = 300.0
     """Under torchrun: seconds a rank waits in a collective for the others before the job stops with an
     error (a rank lost or stuck)."""
@@ -337,6 +341,10 @@ def apply(cfg: TrainConfig, values: dict, source: str) -> TrainConfig:
     return cfg
 
 
+# the tables of encounter settings (the encounter checks their names and ranges): --env.config.KEY value
+ENCOUNTER_TABLES = (("env", "config"), ("run", "eval_config"))
+
+
 def parse_overrides(args: list[str]) -> dict:
     """``["--ppo.horizon", "128", "--env.config.max_ticks=500"]`` -> nested dict of strings."""
     out: dict = {}
@@ -354,17 +362,17 @@ def parse_overrides(args: list[str]) -> dict:
             k += 1
             value = args[k]
         parts = name.split(".")
-        if len(parts) == 3 and parts[0] == "env" and parts[1] == "config":
+        if len(parts) == 3 and (parts[0], parts[1]) in ENCOUNTER_TABLES:
             # an encounter setting: keep numbers as numbers, the encounter checks names and ranges
             try:
                 parsed = ast.literal_eval(value)
             except (ValueError, SyntaxError):
                 parsed = value
-            out.setdefault("env", {}).setdefault("config", {})[parts[2]] = parsed
+            out.setdefault(parts[0], {}).setdefault(parts[1], {})[parts[2]] = parsed
         elif len(parts) == 2:
             out.setdefault(parts[0], {})[parts[1]] = value
         else:
-            raise ValueError(f"expected --section.key (or --env.config.key), got {arg!r}")
+            raise ValueError(f"expected --section.key (or --env.config.key, --run.eval_config.key), got {arg!r}")
         k += 1
     return out
 
@@ -494,7 +502,7 @@ def from_dict(values: dict) -> TrainConfig:
 # rest shapes the model, the envs, the rollout storage or the optimizer's state (weight decay and betas
 # are restored with it), or is the algorithm itself: changing it would be another run.
 RESUMABLE = {
-    "run": ("total_steps", "eval_episodes", "checkpoint_every", "log_every", "device", "torch_threads",
+    "run": ("total_steps", "eval_episodes", "eval_config", "checkpoint_every", "log_every", "device", "torch_threads",
             "out_dir", "name", "dist_timeout"),
     "log": tuple(f.name for f in dataclasses.fields(LogSection)),
     "optim": ("lr", "lr_final", "schedule"),
@@ -504,7 +512,7 @@ RESUMABLE = {
 def resumable(name: str) -> bool:
     """Whether the setting ``section.key`` may change when a run is resumed."""
     section, _, key = name.partition(".")
-    return key in RESUMABLE.get(section, ())
+    return key.partition(".")[0] in RESUMABLE.get(section, ())
 
 
 def changed_settings(before: TrainConfig, after: TrainConfig) -> list[str]:

@@ -46,6 +46,11 @@ def make_model(cfg: TrainConfig, spec) -> nn.Module:
                        activation=cfg.model.activation, separate_value=cfg.model.separate_value)
 
 
+def eval_env_config(cfg: TrainConfig) -> dict:
+    """The encounter settings a run's policy is evaluated under: ``env.config`` with ``run.eval_config``."""
+    return {**cfg.env.config, **cfg.run.eval_config}
+
+
 def training_opponents(cfg) -> list:
     """The scripted tiers a run trained against: ``env.opponents``, else its league's tiers."""
     if cfg.env.opponents:
@@ -70,4 +75,4 @@ def load_policy(path, device: str = "cpu") -> Policy:
     model = make_model(cfg, spec).to(device)
     load_state_checked(model, payload["model"], f"checkpoint {path}")
     model.eval()
-    return Policy(model, spec.name, dict(cfg.env.config), training_opponents(cfg))
+    return Policy(model, spec.name, eval_env_config(cfg), training_opponents(cfg))

@@ -269,13 +269,13 @@ def run_trial(trial, definition: SweepDefinition, folder: Path, progress: Callab
 
 
 def _train(cfg: TrainConfig, on_log):
-    from osrs_rl.agent.policy import Policy, training_opponents
+    from osrs_rl.agent.policy import Policy, eval_env_config, training_opponents
     from osrs_rl.train.ppo import Trainer
 
     trainer = Trainer(cfg, console=False, on_log=on_log)
     trainer.train()
     trainer.model.eval()
-    return Policy(trainer.model, trainer.spec.name, dict(cfg.env.config), training_opponents(cfg))
+    return Policy(trainer.model, trainer.spec.name, eval_env_config(cfg), training_opponents(cfg))
 
 
 def _evaluate(policy, episodes: int, seed: int) -> float:

@@ -45,8 +45,9 @@ from osrs_rl.agent.checkpoint import (
 )
 from osrs_rl.agent.config import RunSection, TrainConfig, check_resumable, from_dict, parse_overrides, resume_overrides
 from osrs_rl.agent.distributions import log_prob_and_entropy
-from osrs_rl.agent.policy import make_model, model_meta
+from osrs_rl.agent.policy import eval_env_config, make_model, model_meta
 from osrs_rl.io.atomic import remove_stale_temp_files
+from osrs_rl.runtime.config import build_config
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segments
 from osrs_rl.train.distributed import (
@@ -304,6 +305,11 @@ class Trainer:
         if self.group is not None:         # rank 0's clock names a new run: one folder for the job
             cfg.run.name = self.group.broadcast_object(cfg.run.name, "the run folder's name")
             self.run_dir = Path(cfg.run.out_dir) / cfg.run.name
+        if cfg.run.eval_config:      # refused now, not after the training it would evaluate
+            try:
+                build_config(self.spec, eval_env_config(cfg))
+            except ValueError as e:
+                raise ValueError(f"run.eval_config: {e}") from None
         self.envs = self._make_envs()
         self.selfplay = None
         if cfg.league.enabled:

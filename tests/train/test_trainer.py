@@ -74,6 +74,28 @@ def test_parse_overrides_keeps_encounter_settings_typed():
     assert parse_overrides(["--env.config.damage_reward", "0.1"]) == {"env": {"config": {"damage_reward": 0.1}}}
 
 
+def test_eval_config_is_what_the_policy_is_evaluated_under(tmp_path):
+    """run.eval_config (e.g. a curriculum's mid-fight starts off) replaces env.config's settings in the final
+    evaluation and in a loaded checkpoint's policy (osrs-rl eval, the audit); a resume may change it; an
+    unknown setting is refused before training, leaving no run folder."""
+    from osrs_rl.agent.config import resumable
+    from osrs_rl.agent.policy import load_policy
+
+    assert parse_overrides(["--run.eval_config.max_ticks", "5"]) == {"run": {"eval_config": {"max_ticks": 5}}}
+    assert resumable("run.eval_config.max_ticks") and not resumable("env.config.max_ticks")
+    cfg = _cfg(tmp_path, "--run.total_steps", "2048", "--run.eval_episodes", "0", "--env.config.max_ticks", "300",
+               "--run.eval_config.max_ticks", "12")
+    t = Trainer(cfg, console=False)
+    t.train()
+    policy = load_policy(t.checkpoint_path())
+    assert policy.env_config["max_ticks"] == 12
+    assert evaluate(policy, episodes=8)[0].mean_ticks <= 12
+    bad = _cfg(tmp_path, "--run.name", "bad", "--run.eval_config.max_tiks", "5")
+    with pytest.raises(ValueError, match=r"run.eval_config: .*'max_tiks' \(did you mean 'max_ticks'\?\)"):
+        Trainer(bad, console=False)
+    assert not (tmp_path / "bad").exists()
+
+
 def test_schedule_ends():
     assert schedule(1.0, 0.1, 0.0, "cosine") == pytest.approx(1.0)
     assert schedule(1.0, 0.1, 1.0, "cosine") == pytest.approx(0.1)
