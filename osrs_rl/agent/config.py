@@ -139,6 +139,10 @@ class RunSection:
 
     total_steps: int = 20_000_000
     """Env steps (agent decisions) to train for; under torchrun those of all ranks together."""
+    total_minutes: float = 0.0
+    """Also stop after this many minutes of training (0: no limit), at the next iteration's end, then save
+    and evaluate as a finished run. Counted from this process's first iteration (setup and compiling
+    excluded; a resume gets them afresh); the schedules still follow ``total_steps``."""
     seed: int = 0
     """Seeds the envs, torch and the samplers."""
     device: str = "auto"
@@ -261,6 +265,7 @@ class TrainConfig:
                                                                        "or cosine"),
             (self.optim.lr > 0 and self.optim.lr_final >= 0, "optim.lr must be > 0 and optim.lr_final >= 0"),
             (self.run.total_steps >= 1, "run.total_steps must be >= 1"),
+            (0 <= self.run.total_minutes < math.inf, "run.total_minutes must be >= 0 (0: no limit)"),
             (0 <= self.run.seed < 2**63, "run.seed must lie in [0, 2**63)"),
             (self.run.torch_threads >= 0, "run.torch_threads must be >= 0"),
             (self.run.checkpoint_every > 0 and self.run.log_every > 0, "run.checkpoint_every and run.log_every "
@@ -502,7 +507,7 @@ def from_dict(values: dict) -> TrainConfig:
 # rest shapes the model, the envs, the rollout storage or the optimizer's state (weight decay and betas
 # are restored with it), or is the algorithm itself: changing it would be another run.
 RESUMABLE = {
-    "run": ("total_steps", "eval_episodes", "eval_config", "checkpoint_every", "log_every", "device", "torch_threads",
+    "run": ("total_steps", "total_minutes", "eval_episodes", "eval_config", "checkpoint_every", "log_every", "device", "torch_threads",
             "out_dir", "name", "dist_timeout"),
     "log": tuple(f.name for f in dataclasses.fields(LogSection)),
     "optim": ("lr", "lr_final", "schedule"),

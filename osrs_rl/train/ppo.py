@@ -480,7 +480,7 @@ class Trainer:
         if self.group is not None:
             self._wait_mark = self.group.wait      # the setup's broadcasts are not the first window's
         try:
-            next_log = next_ckpt = time.monotonic()
+            next_log = next_ckpt = train_start = time.monotonic()
             next_ckpt += cfg.run.checkpoint_every
             window_start, window_steps, window_iterations = time.monotonic(), 0, 0
             while self.global_step < cfg.run.total_steps:
@@ -510,11 +510,12 @@ class Trainer:
                     self.selfplay.after_iteration(self.iteration, self.model)
                 # ---- log ----
                 now = time.monotonic()
-                log_now = now >= next_log or self.global_step >= cfg.run.total_steps
+                time_up = 0 < cfg.run.total_minutes <= (now - train_start) / 60.0
+                log_now = now >= next_log or self.global_step >= cfg.run.total_steps or time_up
                 save_now = now >= next_ckpt
                 stop = False
                 if self.group is not None:         # rank 0's clock decides for all; any rank's signal stops all
-                    log_now, save_now, stop = self._agree(log_now, save_now)
+                    log_now, save_now, stop, time_up = self._agree(log_now, save_now, time_up)
                 elif cfg.log.param_digests:
                     self._write_digests([parameter_digest(self.model)])
                 if log_now:
@@ -526,6 +527,8 @@ class Trainer:
                     next_log = now + cfg.run.log_every
                     if self.on_log is not None and self.on_log(self.global_step, last):
                         break          # the caller's stop: saved below like a finished run
+                if time_up:
+                    break              # run.total_minutes: saved below like a finished run
                 # ---- checkpoint ----
                 if save_now and not stop:      # a stop saves below
                     if self.dist.is_main:
@@ -564,16 +567,16 @@ class Trainer:
                                       title=f"league after {self.iteration} iterations")
         return last
 
-    def _agree(self, log_now: bool, save_now: bool) -> tuple[bool, bool, bool]:
-        """The ranks' one collective per iteration: whether to log and save (rank 0's clock) and to stop
-        (a signal to any rank), and a check that every rank holds the same parameters (their SHA-256);
+    def _agree(self, log_now: bool, save_now: bool, time_up: bool) -> tuple[bool, bool, bool, bool]:
+        """The ranks' one collective per iteration: whether to log and save and whether ``run.total_minutes``
+        is up (rank 0's clock), and to stop (a signal to any rank), and a check that every rank holds the same parameters (their SHA-256);
         with ``log.param_digests`` rank 0 writes every rank's digest to ``param_digests.txt``."""
         digest = parameter_digest(self.model)
         main = self.dist.is_main
         requested = self._signals.requested if self._signals is not None else 0
-        (log_now, save_now, stop), same = self.group.agree(
+        (log_now, save_now, stop, time_up), same = self.group.agree(
             [int(log_now and main or self.global_step >= self.cfg.run.total_steps), int(save_now and main),
-             int(bool(requested))], digest)
+             int(bool(requested)), int(time_up and main)], digest)
         if self.cfg.log.param_digests:
             digests = self.group.gather(digest, "the parameter digests")
             if main:
@@ -582,7 +585,7 @@ class Trainer:
             raise DistributedError(f"rank {self.dist.rank}: the ranks' parameters differ after iteration "
                                    f"{self.iteration} (step {self.global_step:,}): their gradients were not "
                                    "averaged alike")
-        return bool(log_now), bool(save_now), bool(stop)
+        return bool(log_now or time_up), bool(save_now), bool(stop), bool(time_up)
 
     def _write_digests(self, digests: list[str]) -> None:
         """One line per update: iteration, step, then each rank's parameter digest (a debugging record)."""

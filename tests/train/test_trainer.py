@@ -96,6 +96,20 @@ def test_eval_config_is_what_the_policy_is_evaluated_under(tmp_path):
     assert not (tmp_path / "bad").exists()
 
 
+def test_total_minutes_stops_a_run_that_saves_like_a_finished_one(tmp_path):
+    """run.total_minutes ends a run long before its total_steps: the checkpoint holds the steps it took."""
+    from osrs_rl.agent.checkpoint import load_checkpoint
+
+    cfg = _cfg(tmp_path, "--run.total_steps", "1000000000", "--run.total_minutes", "0.02", "--run.eval_episodes", "0")
+    t = Trainer(cfg, console=False)
+    t.train()
+    assert 0 < t.global_step < cfg.run.total_steps
+    payload, _ = load_checkpoint(t.checkpoint_path())
+    assert payload["global_step"] == t.global_step
+    with pytest.raises(ValueError, match="run.total_minutes must be >= 0"):
+        _cfg(tmp_path, "--run.total_minutes", "-1")
+
+
 def test_schedule_ends():
     assert schedule(1.0, 0.1, 0.0, "cosine") == pytest.approx(1.0)
     assert schedule(1.0, 0.1, 1.0, "cosine") == pytest.approx(0.1)
