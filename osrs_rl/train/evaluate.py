@@ -231,10 +231,10 @@ def print_phase_table(rows: list[EvalRow], console) -> None:
     names = [name for name in (rows[0].phases if rows else ()) if any(r.phases[name][0] for r in rows)]
     if len(names) < 2:
         return
-    table = Table(title="where the episodes ended (phase): ended / lost / won")
+    table = Table(title="where the episodes ended")
     table.add_column("phase", justify="left")
     for r in rows:
-        table.add_column(r.opponent, justify="right")
+        table.add_column(f"{r.opponent}: ended / lost / won", justify="right")
     for name in names:
         cells = []
         for r in rows:
