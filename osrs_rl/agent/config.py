@@ -507,8 +507,8 @@ def from_dict(values: dict) -> TrainConfig:
 # rest shapes the model, the envs, the rollout storage or the optimizer's state (weight decay and betas
 # are restored with it), or is the algorithm itself: changing it would be another run.
 RESUMABLE = {
-    "run": ("total_steps", "total_minutes", "eval_episodes", "eval_config", "checkpoint_every", "log_every", "device", "torch_threads",
-            "out_dir", "name", "dist_timeout"),
+    "run": ("total_steps", "total_minutes", "eval_episodes", "eval_config", "checkpoint_every", "log_every",
+            "device", "torch_threads", "out_dir", "name", "dist_timeout"),
     "log": tuple(f.name for f in dataclasses.fields(LogSection)),
     "optim": ("lr", "lr_final", "schedule"),
 }

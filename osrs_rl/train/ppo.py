@@ -569,7 +569,8 @@ class Trainer:
 
     def _agree(self, log_now: bool, save_now: bool, time_up: bool) -> tuple[bool, bool, bool, bool]:
         """The ranks' one collective per iteration: whether to log and save and whether ``run.total_minutes``
-        is up (rank 0's clock), and to stop (a signal to any rank), and a check that every rank holds the same parameters (their SHA-256);
+        is up (rank 0's clock), and to stop (a signal to any rank), and a check that every rank holds the
+        same parameters (their SHA-256);
         with ``log.param_digests`` rank 0 writes every rank's digest to ``param_digests.txt``."""
         digest = parameter_digest(self.model)
         main = self.dist.is_main

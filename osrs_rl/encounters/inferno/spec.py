@@ -42,10 +42,11 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=10,           # 10: the glyph reward term; 9: waves 67-69 (Jads, Zuk, the glyph, sets, healers, sparks), the finale's reward
-                          # terms, penalty cap, timeout_terminal, phases by milestone; 8: the hitpoints reward
-                          # term; 7: core.player.prayer_was_on taken back (audit F8 open); 6: click-to-move
-                          # (stored destination, routed); 5: prayer_was_on; 4: gear sets, barrage, specials
+    version=10,           # 10: the glyph reward term; 9: waves 67-69 (Jads, Zuk, the glyph, sets, healers,
+                          # sparks), the finale's reward terms, penalty cap, timeout_terminal, phases by
+                          # milestone; 8: the hitpoints reward term; 7: core.player.prayer_was_on taken back
+                          # (audit F8 open); 6: click-to-move (stored destination, routed); 5: prayer_was_on;
+                          # 4: gear sets, barrage, specials
     description="The Inferno, waves 1-69: pillars, shuffled spawns, six wave monsters, the Jads, TzKal-Zuk",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,
