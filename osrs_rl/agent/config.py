@@ -162,8 +162,8 @@ class RunSection:
     """Episodes of the evaluation after training (0: none)."""
     eval_config: dict = field(default_factory=dict)
     """Encounter settings the evaluation plays under in place of ``env.config``'s (the final evaluation,
-    ``osrs-rl eval --checkpoint``, the audit), e.g. ``{zuk_mid_pct = 0}``: a curriculum's mid-fight starts
-    train, the plain starts are the score. ``--set`` on ``osrs-rl eval`` still wins."""
+    ``osrs-rl eval --checkpoint``, the audit), e.g. a curriculum's mid-fight starts turned off: they train,
+    the plain starts are the score. ``--set`` on ``osrs-rl eval`` still wins."""
     dist_timeout: float = 300.0
     """Under torchrun: seconds a rank waits in a collective for the others before the job stops with an
     error (a rank lost or stuck)."""

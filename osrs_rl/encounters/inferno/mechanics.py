@@ -1900,11 +1900,8 @@ def _tallies(s):
 
 @njit(cache=True)
 def _glyph_left(s):
-    """The Ancestral Glyph's hitpoints while it stands on the Zuk wave, else 0 (the glyph shaping's potential)."""
-    g = s.monsters[SHIELD_SLOT]
-    if s.wave < W.ZUK_WAVE or g.kind != ST.K_SHIELD or g.state != ST.SLOT_ALIVE:
-        return 0.0
-    return float(max(g.hp, 0))
+    """The Ancestral Glyph's hitpoints while it stands (``shield_alive``), else 0 (the glyph shaping's potential)."""
+    return float(max(s.monsters[SHIELD_SLOT].hp, 0)) if shield_alive(s) else 0.0
 
 
 @njit(cache=True)
