@@ -141,8 +141,9 @@ class RunSection:
     """Env steps (agent decisions) to train for; under torchrun those of all ranks together."""
     total_minutes: float = 0.0
     """Also stop after this many minutes of training (0: no limit), at the next iteration's end, then save
-    and evaluate as a finished run. Counted from this process's first iteration (setup and compiling
-    excluded; a resume gets them afresh); the schedules still follow ``total_steps``."""
+    and evaluate as a finished run. Training time only (setup, compiling and evaluation excluded), kept in
+    the checkpoint so a resume goes on counting. The schedules (learning rate, entropy) follow whichever of
+    the two budgets is further along, so a run that the minutes stop has finished its schedules too."""
     seed: int = 0
     """Seeds the envs, torch and the samplers."""
     device: str = "auto"

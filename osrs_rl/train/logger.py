@@ -47,6 +47,7 @@ PHASE_PREFIX = "phase/"
 TIME_PREFIX = "time/"
 CATEGORY_PREFIX = "category/"
 EPISODE_COUNT = "episode/count"
+TRAIN_SECONDS = "perf/train_seconds"       # the trainer's training time so far (run.total_minutes' budget)
 # metrics the framework itself knows to be indices (the opponents hook of ``EncounterSpec``); an
 # encounter names its own in ``category_metrics``
 CATEGORY_METRICS = ("opponent_tier", "opponent_slot")
@@ -190,8 +191,10 @@ class Dashboard:
         rate_window: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
         rate_metrics: Sequence[str] = (),
+        total_seconds: float | None = None,
     ):
         self.total_steps = total_steps
+        self.total_seconds = total_seconds       # a training-time budget (run.total_minutes): eta()
         self.rate_metrics = frozenset(rate_metrics)
         self.console = console or Console()
         self.live_mode = self.console.is_terminal
@@ -255,10 +258,15 @@ class Dashboard:
         return (s_b - s_a) / (t_b - t_a) if t_b > t_a else None
 
     def eta(self) -> float | None:
+        """Seconds left: to ``total_steps`` at the recent rate, or to ``total_seconds`` of training (the
+        logged ``perf/train_seconds``) if that comes first."""
         rate = self.steps_per_second()
-        if not self.total_steps or not rate or rate <= 0:
-            return None
-        return max(self.total_steps - self.step, 0) / rate
+        by_steps = max(self.total_steps - self.step, 0) / rate if self.total_steps and rate and rate > 0 else None
+        trained = self.latest.get(TRAIN_SECONDS)
+        if not self.total_seconds or trained is None:
+            return by_steps
+        by_time = max(self.total_seconds - trained, 0.0)
+        return by_time if by_steps is None else min(by_steps, by_time)
 
     def episode_means(self) -> dict[str, float]:
         """Each episode/phase scalar averaged over the episodes of the last ``window`` logs (each log's
@@ -432,6 +440,7 @@ class Logger:
         start_step: int = 0,
         run_name: str | None = None,
         rate_metrics: Sequence[str] = (),
+        total_seconds: float | None = None,
     ):
         # everything that can refuse the inputs runs before any file is written
         self.config = _json_config(config)
@@ -462,7 +471,7 @@ class Logger:
         self.dashboard = None
         if self.console is not None:
             self.dashboard = Dashboard(total_steps, self.console, start_step=start_step,
-                                       rate_metrics=rate_metrics).start()
+                                       rate_metrics=rate_metrics, total_seconds=total_seconds).start()
 
     def log(self, step: int, scalars: Mapping[str, float]) -> None:
         """Send ``scalars`` (numbers, 0-d arrays or one-element tensors) at ``step`` to every sink."""

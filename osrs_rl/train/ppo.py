@@ -291,6 +291,7 @@ class Trainer:
                                          adamw_patterns=self.model.edge_layers())    # input and output layers
         self.global_step = 0
         self.iteration = 0
+        self.train_seconds = 0.0               # training time so far (setup excluded), kept across resumes
         self.saved_step: int | None = None     # global_step of the last checkpoint this run wrote
         self._signals: _StopSignals | None = None
         if self.resume_payload is not None:
@@ -409,7 +410,7 @@ class Trainer:
         payload = {
             "model": state, "optimizer": self.optimizer.state_dict(),
             "global_step": self.global_step, "iteration": self.iteration, "config": self.cfg.to_dict(),
-            "rng": capture_rng_state(self.np_rng),
+            "rng": capture_rng_state(self.np_rng), "train_seconds": self.train_seconds,
         }
         if self.selfplay is not None:
             payload["selfplay"] = self.selfplay.state_dict()
@@ -439,6 +440,7 @@ class Trainer:
             raise CheckpointError(f"{source}: its optimizer state does not fit this model's optimizer: {e}") from None
         self.global_step = int(payload["global_step"])
         self.iteration = int(payload["iteration"])
+        self.train_seconds = float(payload.get("train_seconds", 0.0))     # older checkpoints did not count it
         restore_rng_state(payload["rng"], self.np_rng)
 
     # ---- the loop ------------------------------------------------------------------------------------
@@ -470,7 +472,8 @@ class Trainer:
                 logger = Logger(self.run_dir, cfg.to_dict(), use_tensorboard=cfg.log.tensorboard,
                                 wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,
                                 total_steps=cfg.run.total_steps, start_step=self.global_step,
-                                run_name=self.run_dir.name, rate_metrics=outcome_rates(self.spec.outcome))
+                                run_name=self.run_dir.name, rate_metrics=outcome_rates(self.spec.outcome),
+                                total_seconds=60.0 * cfg.run.total_minutes or None)
             except BaseException:             # e.g. W&B asked for and not installed: nothing was written yet
                 self._remove_empty_run_dir()
                 raise
@@ -480,13 +483,13 @@ class Trainer:
         if self.group is not None:
             self._wait_mark = self.group.wait      # the setup's broadcasts are not the first window's
         try:
-            next_log = next_ckpt = train_start = time.monotonic()
+            next_log = next_ckpt = mark = time.monotonic()
             next_ckpt += cfg.run.checkpoint_every
             window_start, window_steps, window_iterations = time.monotonic(), 0, 0
-            while self.global_step < cfg.run.total_steps:
+            while self.global_step < cfg.run.total_steps and not self.time_up():
                 if self._signals is not None and self.group is None:
                     self._signals.check()
-                progress = self.global_step / cfg.run.total_steps
+                progress = self.progress()
                 # ---- rollout ----
                 t0 = time.perf_counter()
                 self.model.eval()
@@ -510,14 +513,15 @@ class Trainer:
                     self.selfplay.after_iteration(self.iteration, self.model)
                 # ---- log ----
                 now = time.monotonic()
-                time_up = 0 < cfg.run.total_minutes <= (now - train_start) / 60.0
-                log_now = now >= next_log or self.global_step >= cfg.run.total_steps or time_up
-                save_now = now >= next_ckpt
-                stop = False
+                self.train_seconds += now - mark
+                mark = now
+                log_now, save_now, stop = now >= next_log, now >= next_ckpt, False
                 if self.group is not None:         # rank 0's clock decides for all; any rank's signal stops all
-                    log_now, save_now, stop, time_up = self._agree(log_now, save_now, time_up)
+                    log_now, save_now, stop = self._agree(log_now, save_now)
                 elif cfg.log.param_digests:
                     self._write_digests([parameter_digest(self.model)])
+                time_up = self.time_up()
+                log_now = log_now or time_up or self.global_step >= cfg.run.total_steps
                 if log_now:
                     elapsed = max(now - window_start, 1e-9)
                     last = self._scalars(stats, window_iterations, window_steps / elapsed, elapsed)
@@ -567,17 +571,31 @@ class Trainer:
                                       title=f"league after {self.iteration} iterations")
         return last
 
-    def _agree(self, log_now: bool, save_now: bool, time_up: bool) -> tuple[bool, bool, bool, bool]:
-        """The ranks' one collective per iteration: whether to log and save and whether ``run.total_minutes``
-        is up (rank 0's clock), and to stop (a signal to any rank), and a check that every rank holds the
-        same parameters (their SHA-256);
+    def progress(self) -> float:
+        """How far the run is, 0..1, for the schedules: the share of ``run.total_steps`` taken or, with
+        ``run.total_minutes``, of those minutes trained, whichever is further, so a run stopped by either
+        budget ends its schedules there."""
+        done = self.global_step / self.cfg.run.total_steps
+        if self.cfg.run.total_minutes > 0:
+            done = max(done, self.train_seconds / (60.0 * self.cfg.run.total_minutes))
+        return min(done, 1.0)
+
+    def time_up(self) -> bool:
+        """``run.total_minutes`` of training are done (counted across resumes)."""
+        return 0 < self.cfg.run.total_minutes * 60.0 <= self.train_seconds
+
+    def _agree(self, log_now: bool, save_now: bool) -> tuple[bool, bool, bool]:
+        """The ranks' one collective per iteration: whether to log and save (rank 0's clock), to stop (a signal
+        to any rank), rank 0's training time (``train_seconds`` on every rank, so the schedules' progress and
+        ``run.total_minutes`` agree), and a check that every rank holds the same parameters (their SHA-256);
         with ``log.param_digests`` rank 0 writes every rank's digest to ``param_digests.txt``."""
         digest = parameter_digest(self.model)
         main = self.dist.is_main
         requested = self._signals.requested if self._signals is not None else 0
-        (log_now, save_now, stop, time_up), same = self.group.agree(
-            [int(log_now and main or self.global_step >= self.cfg.run.total_steps), int(save_now and main),
-             int(bool(requested)), int(time_up and main)], digest)
+        (log_now, save_now, stop, micros), same = self.group.agree(
+            [int(log_now and main), int(save_now and main), int(bool(requested)),
+             int(self.train_seconds * 1e6) if main else 0], digest)
+        self.train_seconds = micros / 1e6
         if self.cfg.log.param_digests:
             digests = self.group.gather(digest, "the parameter digests")
             if main:
@@ -586,7 +604,7 @@ class Trainer:
             raise DistributedError(f"rank {self.dist.rank}: the ranks' parameters differ after iteration "
                                    f"{self.iteration} (step {self.global_step:,}): their gradients were not "
                                    "averaged alike")
-        return bool(log_now or time_up), bool(save_now), bool(stop), bool(time_up)
+        return bool(log_now), bool(save_now), bool(stop)
 
     def _write_digests(self, digests: list[str]) -> None:
         """One line per update: iteration, step, then each rank's parameter digest (a debugging record)."""
@@ -607,7 +625,8 @@ class Trainer:
         if self.selfplay is not None:
             out["time/opponent"] = opp_t / n
             out.update(self.selfplay.scalars())
-        out.update({"perf/steps_per_second": steps_per_second, "perf/iteration": self.iteration})
+        out.update({"perf/steps_per_second": steps_per_second, "perf/iteration": self.iteration,
+                    "perf/train_seconds": self.train_seconds, "perf/progress": self.progress()})
         timing.clear()
         timing.update(env=0.0, inference=0.0)
         episodes = self.collector.pop_episodes()

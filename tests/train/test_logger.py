@@ -120,6 +120,20 @@ def test_dashboard_renders_progress_speed_losses_episodes_and_time():
         assert part in text, part
 
 
+def test_dashboard_time_left_is_the_nearer_budget():
+    """With a training-time budget (run.total_minutes) the time left is the steps' or the minutes', whichever
+    ends first; the minutes come from the trainer's logged perf/train_seconds."""
+    clock = Clock()
+    d = Dashboard(total_steps=1000, console=_console(False), clock=clock, total_seconds=60.0)
+    for i in range(1, 6):
+        clock.t += 1.0
+        d.update(100 * i, {"perf/train_seconds": 40.0 + i})
+    assert d.eta() == pytest.approx(5.0)                 # 500 steps at 100/s: before the 15 s of time left
+    d.update(600, {"perf/train_seconds": 58.0})
+    assert d.eta() == pytest.approx(2.0)                 # the minutes end first
+    assert Dashboard(console=_console(False), total_seconds=60.0).eta() is None     # nothing logged yet
+
+
 def test_dashboard_redraws_at_most_twice_a_second():
     console, clock = _console(True), Clock()
     d = Dashboard(total_steps=100, console=console, clock=clock).start()

@@ -106,8 +106,34 @@ def test_total_minutes_stops_a_run_that_saves_like_a_finished_one(tmp_path):
     assert 0 < t.global_step < cfg.run.total_steps
     payload, _ = load_checkpoint(t.checkpoint_path())
     assert payload["global_step"] == t.global_step
+    assert payload["train_seconds"] == t.train_seconds >= 1.2 and t.progress() == 1.0
+    # a resume goes on counting: the same budget is spent already, a larger one trains on from the count
+    again = Trainer(cfg, resume=t.checkpoint_path(), console=False)
+    assert again.train_seconds == t.train_seconds and again.time_up()
+    again.train()
+    assert again.global_step == t.global_step
+    budget = t.train_seconds / 60 + 0.02
+    more = _cfg(tmp_path, "--run.total_steps", "1000000000", "--run.total_minutes", str(budget),
+                "--run.eval_episodes", "0")
+    longer = Trainer(more, resume=t.checkpoint_path(), console=False)
+    longer.train()
+    assert longer.global_step > t.global_step and longer.train_seconds >= budget * 60
     with pytest.raises(ValueError, match="run.total_minutes must be >= 0"):
         _cfg(tmp_path, "--run.total_minutes", "-1")
+
+
+def test_schedules_follow_the_budget_further_along(tmp_path):
+    """With run.total_minutes the schedules' progress is the larger share of the steps or the minutes."""
+    t = Trainer(_cfg(tmp_path, "--run.total_steps", "1000000", "--run.total_minutes", "10"), console=False)
+    t.global_step, t.train_seconds = 250_000, 60.0          # a quarter of the steps, a tenth of the time
+    assert t.progress() == pytest.approx(0.25) and not t.time_up()
+    t.train_seconds = 450.0                                  # three quarters of the time
+    assert t.progress() == pytest.approx(0.75) and not t.time_up()
+    t.train_seconds = 600.0
+    assert t.progress() == 1.0 and t.time_up()
+    steps_only = Trainer(_cfg(tmp_path, "--run.total_steps", "1000000", "--run.name", "u"), console=False)
+    steps_only.global_step, steps_only.train_seconds = 500_000, 1e6
+    assert steps_only.progress() == pytest.approx(0.5) and not steps_only.time_up()
 
 
 def test_schedule_ends():
