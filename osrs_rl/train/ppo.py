@@ -61,7 +61,14 @@ from osrs_rl.train.distributed import (
     rank_seed,
     seed_sequence,
 )
-from osrs_rl.train.logger import Logger, episode_scalars, opponent_metrics, opponent_scalars, outcome_rates
+from osrs_rl.train.logger import (
+    TRAIN_SECONDS,
+    Logger,
+    episode_scalars,
+    opponent_metrics,
+    opponent_scalars,
+    outcome_rates,
+)
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.policy_view import with_policy_view
@@ -626,7 +633,7 @@ class Trainer:
             out["time/opponent"] = opp_t / n
             out.update(self.selfplay.scalars())
         out.update({"perf/steps_per_second": steps_per_second, "perf/iteration": self.iteration,
-                    "perf/train_seconds": self.train_seconds, "perf/progress": self.progress()})
+                    TRAIN_SECONDS: self.train_seconds, "perf/progress": self.progress()})
         timing.clear()
         timing.update(env=0.0, inference=0.0)
         episodes = self.collector.pop_episodes()
