@@ -17,6 +17,8 @@
                   against the encounter's reference (heatmap.png, report.md, report.json)
   osrs-rl sweep   ``sweep ENCOUNTER --space FILE``: an Optuna study of training runs (``sweep report DIR``,
                   ``sweep worker --storage URL``; README, "Sweeps")
+  osrs-rl archive ``archive build ENCOUNTER --out FILE``: a Go-Explore archive by exploring; ``archive show
+                  FILE``: its cells by phase (``--cell KEY --replay OUT``: how a run reached one)
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from osrs_rl.explore.command import add_archive_parser
 from osrs_rl.replay.cli_web import add_play_parser, add_view_parser
 from osrs_rl.sweep.command import add_sweep_parser
 
@@ -771,6 +774,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_audit)
 
     add_sweep_parser(sub)          # osrs-rl sweep ENCOUNTER --space FILE, sweep report DIR, sweep worker
+    add_archive_parser(sub)        # osrs-rl archive build ENCOUNTER --out FILE, archive show FILE
     return parser
 
 

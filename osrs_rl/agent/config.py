@@ -214,6 +214,32 @@ class LeagueSection:
 
 
 @dataclass
+class ExploreSection:
+    """Go-Explore archive starts (``osrs_rl.explore``): the run keeps an archive of the cells its envs reach
+    (``spec.cell_key``; the best state of each by ``spec.progress``) and starts some episodes from cells beyond
+    where normal starts already succeed. Normal starts stay the score: their metrics are logged as ``episode/...``,
+    archive starts' as ``archive/episode/...``."""
+
+    enabled: bool = False
+    """Keep the archive and start episodes from it (the encounter must declare ``cell_key`` and ``progress``)."""
+    fraction: float = 0.25
+    """Share of episode starts restored from an archive cell, while eligible cells exist (the rest are normal)."""
+    archive: str = ""
+    """An archive file to begin with (``osrs-rl archive build``, or a run's ``archive.orla``); empty: start empty.
+    It is read, never written: the run saves its own archive as ``archive.orla`` in its folder."""
+    max_cells: int = 20_000
+    """Cells the archive holds at most (a full one drops the cell of least progress for one of more)."""
+    success_threshold: float = 0.5
+    """Cells that normal-start episodes passing through them win from at least this often are not restored."""
+    min_passes: int = 8
+    """... judged once that many normal-start episodes passed through; a cell passed fewer times is eligible."""
+    reseed: bool = True
+    """Draw a fresh RNG for each restored state, so that one cell does not replay one future."""
+    start_flag: bool = True
+    """The value reads the episode's start type (1: an archive start), so one critic can tell the two apart."""
+
+
+@dataclass
 class TrainConfig:
     env: EnvSection = field(default_factory=EnvSection)
     model: ModelSection = field(default_factory=ModelSection)
@@ -222,6 +248,7 @@ class TrainConfig:
     run: RunSection = field(default_factory=RunSection)
     log: LogSection = field(default_factory=LogSection)
     league: LeagueSection = field(default_factory=LeagueSection)
+    explore: ExploreSection = field(default_factory=ExploreSection)
 
     # ---- derived sizes -------------------------------------------------------------------------
     @property
@@ -285,6 +312,11 @@ class TrainConfig:
             (self.league.elo_k > 0, "league.elo_k must be > 0"),
             (not (self.league.enabled and self.env.opponents), "league.enabled draws the opponents: leave "
                                                                "env.opponents empty and list tiers in league.scripted"),
+            (0.0 <= self.explore.fraction <= 1.0, "explore.fraction must lie in [0, 1]"),
+            (self.explore.max_cells >= 1, "explore.max_cells must be >= 1"),
+            (0.0 <= self.explore.success_threshold <= 1.0, "explore.success_threshold must lie in [0, 1]"),
+            (self.explore.min_passes >= 0, "explore.min_passes must be >= 0"),
+            (self.explore.enabled or not self.explore.archive, "explore.archive needs explore.enabled true"),
         ]
         for ok, message in checks:
             if not ok:

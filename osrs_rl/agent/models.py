@@ -147,7 +147,8 @@ class Feedforward(nn.Module):
         """``x [B, hidden]``, ``state [B, 0]`` -> (``x``, ``state``)."""
         return x, state
 
-    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor,
+               start_state: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """``x [T, B, hidden]`` -> (``x``, ``state``)."""
         return x, state
 
@@ -185,12 +186,15 @@ class LSTMCore(nn.Module):
         y, state = self._run(x.unsqueeze(0), state)
         return y[0], state
 
-    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``x [T, B, hidden]``, ``state [B, 2 * hidden]``, ``reset [T, B]`` -> (``y [T, B, hidden]``, final state)."""
+    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor,
+               start_state: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x [T, B, hidden]``, ``state [B, 2 * hidden]``, ``reset [T, B]`` -> (``y [T, B, hidden]``, final state).
+        ``start_state [T, B, 2 * hidden]``: the state a reset at ``t`` starts from (zeros when None)."""
         cuts = [0] + (reset[1:].any(dim=1).nonzero().flatten() + 1).tolist() + [x.shape[0]]
         ys = []
         for t0, t1 in zip(cuts[:-1], cuts[1:], strict=True):
-            state = state.masked_fill(reset[t0].unsqueeze(-1), 0.0)
+            cut = reset[t0].unsqueeze(-1)
+            state = state.masked_fill(cut, 0.0) if start_state is None else torch.where(cut, start_state[t0], state)
             y, state = self._run(x[t0:t1], state)
             ys.append(y)
         return torch.cat(ys, dim=0), state
@@ -207,13 +211,16 @@ def _log_g(x: torch.Tensor) -> torch.Tensor:
     return torch.where(x >= 0, torch.log(F.relu(x) + 0.5), F.logsigmoid(x))
 
 
-def mingru_scan(k: torch.Tensor, p: torch.Tensor, h0: torch.Tensor, reset: torch.Tensor) -> torch.Tensor:
+def mingru_scan(k: torch.Tensor, p: torch.Tensor, h0: torch.Tensor, reset: torch.Tensor,
+                start_state: torch.Tensor | None = None) -> torch.Tensor:
     """All hidden states of ``h_t = (1 - z_t) h_{t-1} + z_t g(p_t)``, ``z_t = sigmoid(k_t)``, in parallel.
 
     Args:
         k, p: gate and candidate pre-activations ``[T, B, H]``.
         h0: state before the first step ``[B, H]`` (any sign: it never goes through a log).
         reset: bool ``[T, B]``; True at ``t`` means ``h_{t-1}`` is replaced by 0 before step ``t``.
+        start_state: ``[T, B, H]`` or None: what ``h_{t-1}`` is replaced by at a reset instead of 0 (an archive
+            start's stored state; minGRU states are positive, as ``g`` is, so its log is taken; 0 stays 0).
     Returns:
         ``h [T, B, H]`` in the dtype of ``k``.
 
@@ -221,7 +228,8 @@ def mingru_scan(k: torch.Tensor, p: torch.Tensor, h0: torch.Tensor, reset: torch
     unrolls to ``h_t = exp(A_t) h0 + sum_{s<=t} exp(A_t - A_s) b_s``, and Heinsen's method writes the
     sum as ``exp(A_t + logcumsumexp_s(log b_s - A_s))``: one cumsum and one logcumsumexp over time.
     A reset at ``t`` makes ``a_t = 0``; we use ``log a_t = -RESET_CUT`` instead of ``-inf``, which
-    scales every earlier term by ``exp(-RESET_CUT) = 0`` exactly. The two scans run in float64
+    scales every earlier term by ``exp(-RESET_CUT) = 0`` exactly; a start state ``s`` at a reset adds
+    ``a_t s`` to ``b_t`` there (``h_t = a_t s + b_t``). The two scans run in float64
     because the cuts pile up in ``A`` (``-RESET_CUT`` per reset) and ``log h`` is the small difference
     of two such large numbers: in float32 the tests' segments come out up to 2% wrong, in float64
     the error is under ``1e-9``. Only ``A`` and ``log h`` need it; the pointwise work stays in the
@@ -230,8 +238,13 @@ def mingru_scan(k: torch.Tensor, p: torch.Tensor, h0: torch.Tensor, reset: torch
     dtype = k.dtype
     log_a = -F.softplus(k)                                      # log(1 - z)
     log_b = log_a + k + _log_g(p)                               # log z = log(1 - z) + k
-    a_star = log_a.double().masked_fill(reset.unsqueeze(-1), -RESET_CUT).cumsum(dim=0)
-    log_h = a_star + torch.logcumsumexp(log_b.double() - a_star, dim=0)
+    cut = reset.unsqueeze(-1)
+    log_b = log_b.double()
+    if start_state is not None:
+        injected = log_a.double() + torch.log(start_state.double().clamp(min=0.0))
+        log_b = torch.where(cut, torch.logaddexp(log_b, injected), log_b)
+    a_star = log_a.double().masked_fill(cut, -RESET_CUT).cumsum(dim=0)
+    log_h = a_star + torch.logcumsumexp(log_b - a_star, dim=0)
     return torch.exp(a_star).to(dtype) * h0 + torch.exp(log_h.to(dtype))
 
 
@@ -259,10 +272,12 @@ class MinGRUCore(nn.Module):
         h = torch.lerp(state, _g(p), torch.sigmoid(k))       # (1 - z) h + z g(p) in one op
         return x + h, h
 
-    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``x [T, B, hidden]``, ``state [B, hidden]``, ``reset [T, B]`` -> (``y [T, B, hidden]``, final state)."""
+    def unroll(self, x: torch.Tensor, state: torch.Tensor, reset: torch.Tensor,
+               start_state: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """``x [T, B, hidden]``, ``state [B, hidden]``, ``reset [T, B]`` -> (``y [T, B, hidden]``, final state).
+        ``start_state [T, B, hidden]``: the state a reset at ``t`` starts from (zeros when None)."""
         k, p = self.gates(x).chunk(2, dim=-1)
-        h = mingru_scan(k, p, state, reset)
+        h = mingru_scan(k, p, state, reset, start_state)
         return x + h, h[-1]
 
 
@@ -276,7 +291,8 @@ class ActorCritic(nn.Module):
 
     def __init__(self, obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], kind: str = "mlp",
                  hidden: int = 256, layers: int = 2, entity_encoder: bool = False,
-                 privileged: Sequence[str] = ("privileged",), activation: str = "relu", separate_value: bool = False):
+                 privileged: Sequence[str] = ("privileged",), activation: str = "relu", separate_value: bool = False,
+                 start_input: bool = False):
         super().__init__()
         if kind not in KINDS:
             raise ValueError(f"unknown model kind {kind!r}; choose one of {', '.join(KINDS)}")
@@ -301,7 +317,9 @@ class ActorCritic(nn.Module):
         self.critic_segments = tuple(s.name for s, a in zip(segments, is_actor, strict=True) if not a)
         self._actor_runs = _column_runs(segments, is_actor)
         self._critic_runs = _column_runs(segments, [not a for a in is_actor])
-        critic_extra = sum(b - a for a, b in self._critic_runs)
+        # the start-type input (1 for an episode restored from an archive cell) goes to the value alone
+        self.start_input = bool(start_input)
+        critic_extra = sum(b - a for a, b in self._critic_runs) + int(self.start_input)
 
         actor = [s for s, a in zip(segments, is_actor, strict=True) if a]
         self.encoder = ObsEncoder(actor, hidden, layers, entity_encoder, activation)
@@ -339,19 +357,26 @@ class ActorCritic(nn.Module):
             want = "[T, B, " if dims == 3 else "[B, "
             raise ValueError(f"obs has shape {tuple(obs.shape)}; expected {want}{self.obs_size}]")
 
-    def _heads(self, out: torch.Tensor, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Core output ``[N, hidden]`` and observation ``[N, obs_size]`` -> (logits ``[N, A]``, value ``[N]``)."""
+    def _heads(self, out: torch.Tensor, obs: torch.Tensor,
+               start: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """Core output ``[N, hidden]`` and observation ``[N, obs_size]`` -> (logits ``[N, A]``, value ``[N]``);
+        ``start [N]``: the start-type input of a model with one (zeros, normal starts, when None)."""
         features = out if self.value_encoder is None else self.value_encoder(_take(obs, self._actor_runs))
-        critic_in = torch.cat([features, _take(obs, self._critic_runs)], dim=-1) if self._critic_runs else features
+        parts = [features] + ([_take(obs, self._critic_runs)] if self._critic_runs else [])
+        if self.start_input:
+            parts.append(torch.zeros_like(features[:, :1]) if start is None else
+                         start.reshape(-1, 1).to(features.dtype))
+        critic_in = torch.cat(parts, dim=-1) if len(parts) > 1 else features
         return self.policy(out), self.value(critic_in).squeeze(-1)
 
-    def step(self, obs: torch.Tensor, state: torch.Tensor,
-             reset: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def step(self, obs: torch.Tensor, state: torch.Tensor, reset: torch.Tensor | None = None,
+             start: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """One tick for a batch of envs, as in a rollout.
 
         Args:
             obs: ``[B, obs_size]``; state: ``[B, state_size]``; reset: bool ``[B]``, True where an
-                episode starts this tick (that env's state is zeroed first), ``None`` for none.
+                episode starts this tick (that env's state is zeroed first), ``None`` for none; start:
+                ``[B]`` the value's start-type input (1: an archive start; None: 0), if the model has one.
         Returns:
             ``(logits [B, num_actions], value [B], new_state [B, state_size])``.
         """
@@ -359,16 +384,19 @@ class ActorCritic(nn.Module):
         if reset is not None:
             state = state.masked_fill(reset.unsqueeze(-1), 0.0)
         out, state = self.core.step(self.encoder(_take(obs, self._actor_runs)), state)
-        logits, value = self._heads(out, obs)
+        logits, value = self._heads(out, obs, start)
         return logits, value, state
 
-    def unroll(self, obs: torch.Tensor, state: torch.Tensor,
-               reset: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def unroll(self, obs: torch.Tensor, state: torch.Tensor, reset: torch.Tensor | None = None,
+               start: torch.Tensor | None = None,
+               start_state: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """A whole segment at once, for training; equal to calling :meth:`step` for ``t = 0 .. T-1``.
 
         Args:
             obs: ``[T, B, obs_size]``; state: ``[B, state_size]`` before ``t = 0``; reset: bool
-                ``[T, B]`` (``reset[t]`` as :meth:`step` would get it), ``None`` for none.
+                ``[T, B]`` (``reset[t]`` as :meth:`step` would get it), ``None`` for none; start: ``[T, B]``
+                the value's start-type input (as :meth:`step`); start_state: ``[T, B, state_size]``, the state
+                a reset at ``t`` starts from instead of zeros (an archive start's stored state), or None.
         Returns:
             ``(logits [T, B, num_actions], value [T, B], final_state [B, state_size])``.
         """
@@ -378,15 +406,15 @@ class ActorCritic(nn.Module):
             reset = torch.zeros(steps, batch, dtype=torch.bool, device=obs.device)
         flat = obs.reshape(steps * batch, self.obs_size)
         x = self.encoder(_take(flat, self._actor_runs)).view(steps, batch, -1)
-        out, state = self.core.unroll(x, state, reset)
-        logits, value = self._heads(out.reshape(steps * batch, -1), flat)
+        out, state = self.core.unroll(x, state, reset, start_state)
+        logits, value = self._heads(out.reshape(steps * batch, -1), flat, None if start is None else start.reshape(-1))
         return logits.view(steps, batch, -1), value.view(steps, batch), state
 
 
 def build_model(obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], kind: str = "mlp",
                 hidden: int = 256, layers: int = 2, entity_encoder: bool = False,
                 privileged: Sequence[str] = ("privileged",), activation: str = "relu",
-                separate_value: bool = False) -> ActorCritic:
+                separate_value: bool = False, start_input: bool = False) -> ActorCritic:
     """An :class:`ActorCritic` for an encounter's layout (typically ``spec.obs_segments, spec.head_sizes``).
 
     Args:
@@ -399,7 +427,8 @@ def build_model(obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], k
         privileged: names of segments only the value may read.
         activation: ``"relu"`` or ``"tanh"``, for every hidden layer (encoders and value MLP).
         separate_value: the value reads an encoder of its own, not the policy's (``kind="mlp"`` only).
+        start_input: the value reads one more input, the episode's start type (1: restored from an archive cell).
     """
     return ActorCritic(obs_segments, head_sizes, kind=kind, hidden=hidden, layers=layers,
                        entity_encoder=entity_encoder, privileged=privileged, activation=activation,
-                       separate_value=separate_value)
+                       separate_value=separate_value, start_input=start_input)

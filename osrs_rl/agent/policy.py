@@ -37,13 +37,19 @@ def model_meta(cfg: TrainConfig, spec) -> dict:
     return {"encounter": spec.name, "spec_version": spec.version, "obs_size": spec.obs_size,
             "head_sizes": [int(h) for h in spec.head_sizes], "model_kind": cfg.model.kind,
             "model_hidden": cfg.model.hidden, "model_layers": cfg.model.layers,
-            "entity_encoder": cfg.model.entity_encoder}
+            "entity_encoder": cfg.model.entity_encoder, **({"start_input": True} if start_input(cfg) else {})}
+
+
+def start_input(cfg: TrainConfig) -> bool:
+    """Whether the run's value reads a start-type input (archive starts with ``explore.start_flag``)."""
+    return bool(cfg.explore.enabled and cfg.explore.start_flag)
 
 
 def make_model(cfg: TrainConfig, spec) -> nn.Module:
     return build_model(spec.obs_segments, spec.head_sizes, kind=cfg.model.kind, hidden=cfg.model.hidden,
                        layers=cfg.model.layers, entity_encoder=cfg.model.entity_encoder,
-                       activation=cfg.model.activation, separate_value=cfg.model.separate_value)
+                       activation=cfg.model.activation, separate_value=cfg.model.separate_value,
+                       start_input=start_input(cfg))
 
 
 def eval_env_config(cfg: TrainConfig) -> dict:

@@ -165,8 +165,8 @@ COARSE_SHARE = 0.5                         # a cell key names at most this share
 
 
 def check_cell_key(spec_or_name, ticks: int = 100, num_envs: int = 8, seed: int = 123, **config) -> None:
-    """Raise ContractError naming the first broken rule of ``spec.cell_key`` (nothing to check when the
-    encounter declares none)."""
+    """Raise ContractError naming the first broken rule of ``spec.cell_key`` and ``spec.progress`` (nothing to
+    check when the encounter declares none)."""
     spec: EncounterSpec = get_spec(spec_or_name) if isinstance(spec_or_name, str) else spec_or_name
     if spec.cell_key is None:
         return
@@ -193,6 +193,8 @@ def check_cell_key(spec_or_name, ticks: int = 100, num_envs: int = 8, seed: int 
             if flipped != key:
                 raise ContractError(f"{spec.name}: cell_key reads the RNG: {key} and {flipped} for states that differ "
                                     f"only in their rng (env {i}, tick {t})")
+            if spec.progress is not None:
+                _check_progress(spec, record, other, cfg, f"env {i}, tick {t}")
             keys.add(int(key))
             states.add(before)
         if t < ticks:
@@ -200,3 +202,18 @@ def check_cell_key(spec_or_name, ticks: int = 100, num_envs: int = 8, seed: int 
     if len(keys) > COARSE_SHARE * len(states):
         raise ContractError(f"{spec.name}: cell_key is not coarse: {len(keys)} keys for {len(states)} distinct states "
                             f"(at most {COARSE_SHARE:.0%} as many keys as states)")
+
+
+def _check_progress(spec, record, other, cfg, where: str) -> None:
+    """``spec.progress``: a finite number, the same for one state, blind to the RNG, leaving the record as it was."""
+    before = record.tobytes()
+    value = spec.progress(record[0], cfg)
+    if not isinstance(value, float | np.floating | int | np.integer) or isinstance(value, bool | np.bool_) \
+            or not np.isfinite(value):
+        raise ContractError(f"{spec.name}: progress returned {value!r}, not a finite number ({where})")
+    if record.tobytes() != before:
+        raise ContractError(f"{spec.name}: progress changed the state record ({where})")
+    again, flipped = spec.progress(record.copy()[0], cfg), spec.progress(other[0], cfg)
+    if again != value or flipped != value:
+        raise ContractError(f"{spec.name}: progress gave {value}, {again} and {flipped} for one state and its copy "
+                            f"with another rng ({where})")

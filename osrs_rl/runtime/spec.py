@@ -16,6 +16,9 @@ kernels with these signatures (all ``@njit``; ``state`` and ``config`` are recor
                                                             index of the phase the episode ended in
     cell_key(state, config)                       -> int64  optional, for Go-Explore archives:
                                                             coarse, the same for one state, blind to the RNG
+    progress(state, config)                       -> float64  with cell_key: how far the fight has got
+                                                            (higher is further); an archive keeps the
+                                                            best-progress state of each cell
 
 Besides the kernels, a spec declares what the framework would otherwise guess: its ``outcome``
 (:class:`Outcome`: which metrics say success, failure, timeout and the episode's length, read by
@@ -325,6 +328,11 @@ class EncounterSpec:
     mask: Callable
     metrics: Callable
     cell_key: Callable | None = None
+    progress: Callable | None = None
+    start_settings: tuple[str, ...] = ()
+    """Config fields that only say where an episode starts (a curriculum's draw: a start wave, a phase, hitpoints
+    at the start): an archive's states (``osrs_rl.explore``) made under other values of these may be restored,
+    since a state once running does not read them; any other setting must match."""
     agents: tuple[str, ...] = ("player",)
     description: str = ""
     config_hook: Callable | None = field(default=None, compare=False)
@@ -438,6 +446,11 @@ class EncounterSpec:
         validate_bounds(self.state_dtype, self.state_bounds)
         self._check_reward_terms()
         self._check_declarations()
+        unknown = [s for s in self.start_settings if s not in names]
+        if unknown:
+            raise ValueError(f"encounter {self.name!r}: start_settings {unknown} are not config fields of the spec")
+        if self.progress is not None and self.cell_key is None:
+            raise ValueError(f"encounter {self.name!r} declares progress but no cell_key: an archive needs both")
         if any(f.derived for f in self.config_fields) and self.config_hook is None:
             raise ValueError(f"encounter {self.name!r} has derived config fields but no config_hook to fill them")
 

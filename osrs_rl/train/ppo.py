@@ -77,6 +77,7 @@ from osrs_rl.train.selfplay import SelfPlay
 from osrs_rl.train.training_replays import TrainingReplays
 
 CHECKPOINT_NAME = "checkpoint.pt"
+ARCHIVE_NAME = "archive.orla"      # the run's Go-Explore archive (explore.enabled), saved with each checkpoint
 RESUME_ENTRIES = ("config", "model", "optimizer", "global_step", "iteration", "rng")
 DIGESTS_NAME = "param_digests.txt"
 STOP_BARRIER_SECONDS = 30.0     # torchrun gives its workers 30 s after its SIGTERM before it kills them
@@ -221,6 +222,16 @@ def schedule(start: float, end: float, progress: float, kind: str) -> float:
     return end + (start - end) * 0.5 * (1.0 + math.cos(math.pi * p))
 
 
+def split_starts(episodes: dict) -> tuple[dict, dict]:
+    """Finished-episode metrics split into normal starts and archive starts (by their ``archive_start``), each
+    without that key; the normal starts are the run's score."""
+    if not episodes or "archive_start" not in episodes:
+        return ({k: v for k, v in episodes.items() if k != "archive_start"} if episodes else episodes), {}
+    restored = episodes["archive_start"] > 0.5
+    pick = {k: v for k, v in episodes.items() if k != "archive_start"}
+    return {k: v[~restored] for k, v in pick.items()}, {k: v[restored] for k, v in pick.items()}
+
+
 def spread_opponents(env, spec, tiers: list, offset: int = 0) -> None:
     """Give env i the scripted tier ``tiers[(i + offset) % len(tiers)]`` (from each env's next reset)."""
     if not tiers:
@@ -332,11 +343,14 @@ class Trainer:
                                                     cfg.log.replay_keep, seed=cfg.run.seed + self.iteration,
                                                     annotate=self._with_policy_view)
         sampler_seed = rank_seed(cfg.run.seed + self.iteration, cfg.run.seed, self.dist.rank, "sampler", self.iteration)
+        self.archive_starts = self._archive_starts(resume) if cfg.explore.enabled else None
         self.collector = Collector(self.envs, self.model, self.device, seed=sampler_seed,
                                    opponent_act=self.selfplay.act if self.selfplay is not None else None,
-                                   reset_state=cfg.model.reset_on_episode, replays=self.training_replays)
+                                   reset_state=cfg.model.reset_on_episode, replays=self.training_replays,
+                                   starts=self.archive_starts)
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
-                                    self.spec.num_heads, self.model.state_size)
+                                    self.spec.num_heads, self.model.state_size,
+                                    archive_starts=self.archive_starts is not None)
         self.console = console
         self._made_run_dir = False
         self._wait_mark = 0.0               # Group.wait at the last log
@@ -345,6 +359,39 @@ class Trainer:
             self.run_dir.mkdir(parents=True, exist_ok=True)
             for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
                 remove_stale_temp_files(folder)     # left by a run killed in the middle of a write
+
+    def _archive_starts(self, resume):
+        """The run's archive starts (``explore``): its archive from the resumed run's folder, else from
+        ``explore.archive``, else empty; refused when its states were made under other encounter settings."""
+        from osrs_rl.explore.archive import Archive
+        from osrs_rl.explore.starts import ArchiveStarts
+        from osrs_rl.runtime.recording import user_settings
+
+        ex = self.cfg.explore
+        settings = user_settings(self.envs[0])
+        source = None
+        if resume is not None and (Path(resume).parent / ARCHIVE_NAME).exists():
+            source = Path(resume).parent / ARCHIVE_NAME
+        elif ex.archive:
+            source = Path(ex.archive)
+        if source is not None:
+            archive = Archive.load(source, self.spec)
+            archive.check_config(settings, str(source))
+            if archive.hidden_size != self.model.state_size:
+                raise ValueError(f"{source} keeps recurrent states of {archive.hidden_size} values; this model's have "
+                                 f"{self.model.state_size} (another model.kind or model.hidden)")
+            archive.max_cells = ex.max_cells
+        else:
+            archive = Archive(self.spec, settings, self.model.state_size, ex.max_cells)
+
+        def hidden_of(k: int, ids) -> np.ndarray:
+            state = self.collector.halves[k].state
+            return state[torch.as_tensor(ids, device=state.device)].float().cpu().numpy()
+
+        seed = rank_seed(self.cfg.run.seed + self.iteration, self.cfg.run.seed, self.dist.rank, "archive",
+                         self.iteration)
+        return ArchiveStarts(self.envs, archive, ex.fraction, ex.success_threshold, ex.min_passes, ex.reseed, seed,
+                             hidden_of=hidden_of if self.model.state_size else None)
 
     def _pick_device(self) -> torch.device:
         """``run.device``; under torchrun a CUDA device is the rank's own, ``cuda:LOCAL_RANK``."""
@@ -424,6 +471,8 @@ class Trainer:
         if self.dist.enabled:              # a plain run's checkpoint is as before: 1 rank
             payload["world_size"] = self.dist.world_size
         path = save_checkpoint(path or self.checkpoint_path(), payload, model_meta(self.cfg, self.spec))
+        if self.archive_starts is not None:
+            self.archive_starts.archive.save(Path(path).parent / ARCHIVE_NAME)
         self.saved_step = self.global_step
         return path
 
@@ -501,6 +550,8 @@ class Trainer:
                 t0 = time.perf_counter()
                 self.model.eval()
                 torch.set_num_threads(self.rollout_threads)
+                if self.archive_starts is not None:
+                    self.archive_starts.set_step(self.global_step)
                 self.collector.collect(self.store)
                 t_rollout = time.perf_counter() - t0
                 if self.training_replays is not None:
@@ -645,6 +696,11 @@ class Trainer:
                 return {}
             out = self._merge_ranks(parts)
             episodes = merge_episodes([p["episodes"] for p in parts])
+        if self.archive_starts is not None:
+            out.update(self.archive_starts.scalars())
+            episodes, restored = split_starts(episodes)
+            out.update({f"archive/{k}": v for k, v in
+                        episode_scalars(restored, self.spec.phase_names, self.spec.category_metrics).items()})
         if episodes:
             out.update(episode_scalars(episodes, self.spec.phase_names, self.spec.category_metrics))
             if self.spec.opponents is not None:
@@ -732,7 +788,9 @@ class Trainer:
         obs = envs(s.obs[:T])
         valid = envs(s.valid)
         reset = envs(s.reset[:T]) if self.cfg.model.reset_on_episode else None
-        logits, value, _ = self.model.unroll(obs, s.state0.index_select(0, idx).to(dev), reset)
+        start = envs(s.start[:T]) if self.model.start_input else None
+        start_state = envs(s.start_state[:T]) if s.start_state is not None and reset is not None else None
+        logits, value, _ = self.model.unroll(obs, s.state0.index_select(0, idx).to(dev), reset, start, start_state)
         new_logprob, entropy_per_sample = log_prob_and_entropy(logits, envs(s.mask), envs(s.action),
                                                                self.collector.head_sizes)
         old_logprob = envs(s.logprob)

@@ -9,6 +9,10 @@ Storage layout (one rollout of ``T`` ticks over ``N`` envs; the learner is agent
     reward[t], terminated[t], truncated[t]: what acting at t gave
     valid[t]     False on an autoreset tick: the env ignored the action (Gymnasium next-step mode)
     state0       recurrent state before tick 0                      [N, state]
+    start[t]     obs[t] is of an archive start (the value's start-type input; 0 without archive starts)
+    start_state[t]  where reset[t]: the recurrent state that episode starts from (an archive start's stored
+                 one, else 0)                                       [T + 1, N, state]  (None: no archive starts
+                 with a recurrent model)
 
 With next-step autoreset the tick after an episode ends resets that env: its action is ignored and
 it returns the first observation of the next episode. So ``valid[t] = not done[t - 1]`` and
@@ -36,7 +40,7 @@ class RolloutStorage:
     """Preallocated rollout tensors (CPU; moved to the device per minibatch)."""
 
     def __init__(self, horizon: int, num_envs: int, obs_size: int, mask_size: int, num_heads: int,
-                 state_size: int):
+                 state_size: int, archive_starts: bool = False):
         T, N = horizon, num_envs
         self.horizon, self.num_envs = T, N
         self.obs = torch.zeros(T + 1, N, obs_size)
@@ -50,6 +54,8 @@ class RolloutStorage:
         self.truncated = torch.zeros(T, N, dtype=torch.bool)
         self.valid = torch.zeros(T, N, dtype=torch.bool)
         self.state0 = torch.zeros(N, state_size)
+        self.start = torch.zeros(T + 1, N)
+        self.start_state = torch.zeros(T + 1, N, state_size) if archive_starts and state_size else None
 
 
 class _Half:
@@ -67,6 +73,8 @@ class _Half:
         self.first = torch.ones(env.num_envs, dtype=torch.bool)   # obs starts an episode
         self.tape = None         # an EpisodeTape when training replays are kept
         self.sent = None         # the actions of the step in flight
+        self.restored = torch.zeros(env.num_envs, dtype=torch.bool)   # obs starts an archive start (state set)
+        self.start = torch.zeros(env.num_envs)                        # 1.0 while an archive start runs
 
 
 class Collector:
@@ -78,11 +86,13 @@ class Collector:
     episode; without it agent 1 gets zeros (the no-op), which the encounter may replace (a scripted
     opponent). It runs once per tick of each half, while that half is not stepping.
     ``replays``, optional, a :class:`~osrs_rl.train.training_replays.TrainingReplays` offered every
-    finished episode.
+    finished episode (of a normal start). ``starts``, optional, an :class:`~osrs_rl.explore.starts.ArchiveStarts`
+    that turns some episode starts into archive starts and follows every env through the archive's cells;
+    finished episodes' metrics then carry ``archive_start`` (1 for those).
     """
 
     def __init__(self, envs, model, device, seed: int, opponent_act=None, reset_state: bool = True,
-                 replays=None):
+                 replays=None, starts=None):
         self.envs = list(envs)
         self.model = model
         self.device = torch.device(device)
@@ -109,10 +119,13 @@ class Collector:
             self._thread = threading.Thread(target=self._worker, name="osrs-rl-env", daemon=True)
             self._thread.start()
         self.replays = replays
-        for h in self.halves:
+        self.starts = starts
+        for k, h in enumerate(self.halves):
             self._observe(h, *h.env.reset())
             if replays is not None:
                 h.tape = EpisodeTape(h.env)
+            if starts is not None:
+                starts.begin(k)
 
     # ---- env side ------------------------------------------------------------------------------
     def _learner(self, arr):
@@ -164,6 +177,8 @@ class Collector:
     def collect(self, store: RolloutStorage) -> None:
         """Run ``store.horizon`` ticks in every env and fill ``store`` (values at T for bootstrapping)."""
         T = store.horizon
+        if self.starts is not None:
+            self.starts.refresh()
         for h in self.halves:
             store.state0[h.columns] = h.state.cpu()
         for t in range(T + 1):
@@ -173,9 +188,13 @@ class Collector:
                 c = h.columns
                 store.obs[t, c] = torch.from_numpy(h.obs)
                 store.reset[t, c] = h.first
+                store.start[t, c] = h.start
+                if store.start_state is not None:
+                    store.start_state[t, c] = torch.where(h.restored.unsqueeze(-1), h.state.cpu(), 0.0)
                 if t == T:
                     t0 = time.perf_counter()
-                    _, value, _ = self.model.step(store.obs[t, c].to(self.device), h.state, self._reset_flags(h))
+                    _, value, _ = self.model.step(store.obs[t, c].to(self.device), h.state, self._reset_flags(h),
+                                                  self._start(h))
                     store.value[t, c] = value.float().cpu()
                     self.timing["inference"] += time.perf_counter() - t0
                     continue
@@ -196,14 +215,19 @@ class Collector:
                 self._submit(k, actions)
 
     def _reset_flags(self, h: _Half):
-        """Where the model zeroes its recurrent state this tick (None: never, memory spans episodes)."""
-        return h.first.to(self.device) if self.reset_state else None
+        """Where the model zeroes its recurrent state this tick (None: never, memory spans episodes). An archive
+        start's state was set to the one stored with its cell: it is not zeroed."""
+        return (h.first & ~h.restored).to(self.device) if self.reset_state else None
+
+    def _start(self, h: _Half):
+        """The value's start-type input for half ``h`` (None without archive starts: the model reads zeros)."""
+        return h.start.to(self.device) if self.starts is not None else None
 
     def _act(self, store: RolloutStorage, t: int, h: _Half) -> np.ndarray:
         c = h.columns
         obs = store.obs[t, c].to(self.device, non_blocking=True)
         mask = store.mask[t, c].to(self.device, non_blocking=True)
-        logits, value, h.state = self.model.step(obs, h.state, self._reset_flags(h))
+        logits, value, h.state = self.model.step(obs, h.state, self._reset_flags(h), self._start(h))
         action, logprob = sample_with_log_prob(logits, mask, self.head_sizes, self.generator)
         store.action[t, c] = action.cpu()
         store.logprob[t, c] = logprob.cpu()
@@ -221,14 +245,36 @@ class Collector:
         h.first = torch.from_numpy(was_reset)
         h.pending = terminated | truncated
         self._observe(h, obs, info)
+        k = next(j for j, other in enumerate(self.halves) if other is h)
         if h.tape is not None:
             finished = h.tape.record(h.sent, reward, h.pending, was_reset)
+            if finished and self.starts is not None:      # replays are of normal starts
+                kinds = self.starts.kinds(k, [f.index for f in finished])
+                finished = [f for f, archive in zip(finished, kinds, strict=True) if not archive]
             if finished:
                 self.replays.offer(finished, terminated, truncated, self._episode_meta(h))
         if h.pending.any() or h.first.any():
+            ended = h.env.finished_last_step()[0] if self.starts is not None else None
             m = h.env.pop_metrics()
             if len(m["phase"]):
+                if ended is not None:
+                    m["archive_start"] = self.starts.kinds(k, ended).astype(np.float64)
                 self.episodes.append(m)
+        if self.starts is not None:
+            self._archive_step(k, h, reward, was_reset)
+
+    def _archive_step(self, k: int, h: _Half, reward, was_reset: np.ndarray) -> None:
+        """Let the archive follow the tick and start the episodes it reset; restored envs take the stored state."""
+        restored, hidden = self.starts.after_step(k, h.sent, np.asarray(self._learner(reward)), h.pending, was_reset)
+        h.restored = torch.zeros(h.env.num_envs, dtype=torch.bool)
+        if len(restored):
+            ids = torch.from_numpy(restored)
+            h.restored[ids] = True
+            if hidden is not None:
+                h.state[ids.to(h.state.device)] = torch.from_numpy(hidden).to(h.state.device, h.state.dtype)
+            if h.tape is not None:
+                h.tape.restart(restored)
+        h.start = torch.from_numpy(self.starts.start_flags(k))
 
     def _episode_meta(self, h: _Half):
         """``meta(i)`` for a replay of env ``i`` of half ``h``: where it ran and, with an opponent hook,

@@ -81,6 +81,12 @@ class EpisodeTape:
             self.returns[reset] = 0.0
         return finished
 
+    def restart(self, ids) -> None:
+        """Envs ``ids`` were set to other states right after the step that reset them (archive starts): their
+        episodes start from those states instead."""
+        ids = np.asarray(ids, dtype=np.int64)
+        self.records[ids] = self._rows()[ids]
+
     def _grow(self) -> None:
         old, cap = self.capacity, 2 * self.capacity
         kept = np.arange(self.tick - old, self.tick)           # the ticks the ring holds, oldest first

@@ -425,8 +425,53 @@ def metrics(s, cfg, out):
     return M.phase_of(s, cfg)
 
 
+ZUK_MAX_HP = 1200              # TzKal-Zuk's hitpoints [W: TzKal-Zuk]; his low-watermark starts there
+
+
+@njit(cache=True)
+def _fraction_left(now, full, buckets):
+    """``now`` of ``full`` in ``buckets`` equal parts (0 .. buckets; full: buckets)."""
+    return (buckets * max(now, 0)) // max(full, 1)
+
+
 @njit(cache=True)
 def cell_key(s, cfg):
-    """Archive cell: the wave, monsters left, the player's hitpoints in tenths, standing pillars."""
-    me = (10 * max(s.p.levels[HITPOINTS], 0)) // max(s.p.base_levels[HITPOINTS], 1)
-    return np.int64(s.wave) * 100_000 + np.int64(M.monsters_alive(s)) * 1000 + me * 10 + M.pillar_mask(s)
+    """Archive cell (``osrs_rl.explore``): coarse on purpose, a situation rather than a tick: the wave, the
+    fight's phase, monsters alive, the player's hitpoints and prayer in quarters, brews and restores left in
+    quarters of the start's, and on the Zuk wave his hitpoints in hundreds and the glyph's third of its track."""
+    me = _fraction_left(s.p.levels[HITPOINTS], s.p.base_levels[HITPOINTS], 4)
+    pray = _fraction_left(s.p.levels[PRAYER], s.p.base_levels[PRAYER], 4)
+    doses = _fraction_left(s.supplies[ST.SUP_BREW] + s.supplies[ST.SUP_RESTORE], cfg.brews + cfg.restores, 4)
+    zuk = np.int64(0)
+    side = np.int64(0)
+    if s.wave >= W.ZUK_WAVE:
+        z = s.monsters[M.ZUK_SLOT]
+        zuk = 1 + max(z.hp, 0) // 100 if z.kind == ST.K_ZUK else 0
+        g = s.monsters[M.SHIELD_SLOT]
+        if g.kind == ST.K_SHIELD and g.state == ST.SLOT_ALIVE:
+            side = 1 + (3 * (g.x - A.SHIELD_X[0])) // (A.SHIELD_X[1] - A.SHIELD_X[0] + 1)
+    key = np.int64(s.wave)
+    key = key * ST.NUM_PHASES + M.phase_of(s, cfg)
+    key = key * (ST.MONSTER_SLOTS + 1) + M.monsters_alive(s)
+    key = (key * 5 + me) * 5 + pray
+    key = key * 5 + doses
+    key = (key * 14 + zuk) * 4 + side
+    return key
+
+
+@njit(cache=True)
+def progress(s, cfg):
+    """How far a run has got, for the archive's best state of a cell: the wave (plus 0.9 once it is cleared,
+    else 0.5 x the share of the 16 slots' monsters gone), on the Zuk wave 0.9 x the share of his hitpoints
+    taken off his low-watermark; a win 70. Hitpoints and doses left break ties (at most 0.09)."""
+    if s.outcome == ST.OUTCOME_CLEARED:
+        return 70.0
+    if s.wave >= W.ZUK_WAVE:
+        base = W.ZUK_WAVE + 0.9 * (ZUK_MAX_HP - min(max(s.zuk_low, 0), ZUK_MAX_HP)) / ZUK_MAX_HP
+    elif s.next_wave_in > 0:
+        base = s.wave + 0.9
+    else:
+        base = s.wave + 0.5 * (ST.MONSTER_SLOTS - M.monsters_alive(s)) / ST.MONSTER_SLOTS
+    hp = max(s.p.levels[HITPOINTS], 0) / max(s.p.base_levels[HITPOINTS], 1)
+    doses = (s.supplies[ST.SUP_BREW] + s.supplies[ST.SUP_RESTORE]) / max(cfg.brews + cfg.restores, 1)
+    return base + 0.05 * min(hp, 1.0) + 0.04 * min(doses, 1.0)

@@ -211,3 +211,10 @@ def cell_key(s, cfg):
     """Archive cell: hitpoints of both fighters in tenths, and food left."""
     return np.int64((10 * s.npc_hp) // cfg.npc_max_hp) * 1000 + ((10 * s.player_hp) // cfg.player_max_hp) * 100 \
         + s.food
+
+
+@njit(cache=True)
+def progress(s, cfg):
+    """How far a fight has got (higher is further): the share of the NPC's hitpoints taken, the player's
+    hitpoints left as a tie-break; an archive keeps each cell's state with the most."""
+    return 1.0 - s.npc_hp / cfg.npc_max_hp + 0.1 * s.player_hp / cfg.player_max_hp

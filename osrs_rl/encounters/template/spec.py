@@ -45,6 +45,7 @@ SPEC = EncounterSpec(
     # ---- optional ----------------------------------------------------------------------------------
     description="A player with a whip fights one melee NPC: the encounter the guide walks through.",
     cell_key=M.cell_key,                  # Go-Explore archives' cell of a state
+    progress=M.progress,                  # ... and how far a state has got (each cell keeps its best)
     reward_terms=REWARD_TERMS,            # the reward by term, per tick (replays, the viewer)
     scene=scene,                          # replay render, view, play
     truth=TRUTH,                          # osrs-rl audit

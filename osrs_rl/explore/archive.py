@@ -1,0 +1,361 @@
+"""The archive: one entry per cell (``spec.cell_key``), holding the best state seen there.
+
+Each cell keeps, for the state with the highest ``spec.progress`` found in it so far:
+
+- ``record``: the encounter's state record (raw bytes; ``VecEnv.snapshot_of_record`` makes it a snapshot);
+- ``hidden``: the policy's recurrent state at that moment (the one it would act on next; empty for an MLP)
+  and ``policy_step``, the training step of the policy that held it;
+- ``chunk``: the actions from the previous cell's state to this one, with ``parent`` (that cell's key),
+  ``chunk_rng`` (the state's RNG where the chunk began) and ``parent_digest`` (a digest of the parent's
+  record then, RNG left out): restoring the parent, setting that RNG and stepping the chunk gives this
+  record exactly while the parent still holds that record (``replayable``);
+- ``ret`` and ``ticks``: the episode's return and ticks up to it.
+
+and counts: ``visits`` (times a tracked env entered the cell), ``selected`` (archive starts from it),
+``passes``/``wins`` (normal-start episodes that went through it, and how many of them won: where normal
+starts already succeed, restoring teaches little), ``start_wins``/``start_tries`` (archive starts from it
+and their wins, decayed so they say what happens now), the phase its state is in, and when it was found.
+
+A full archive (``max_cells``) evicts the entry of least progress (ties: the most visited) to make room
+for one of more progress; a new cell of less progress than every entry is not added.
+
+File format (``save``/``load``, written atomically): ``b"ORLA"``, a uint16 format version, a uint32 header
+length, a JSON header (encounter, its version and state layout digest, the settings the states were made
+under, counts), then an ``.npz`` body (no pickles); the header holds a blake2b checksum of the body. A file
+from another encounter, spec version or state layout, of another format version, or with a body that
+changed by a byte is refused with a message saying which.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from osrs_rl.io.atomic import atomic_write
+from osrs_rl.runtime.snapshot import layout_digest
+
+MAGIC = b"ORLA"
+FORMAT_VERSION = 1
+_HEAD = struct.Struct("<4sHI")
+DEFAULT_MAX_CELLS = 20_000
+START_DECAY = 0.98        # each new archive-start outcome of a cell scales its older ones by this
+
+
+class ArchiveError(ValueError):
+    """An archive file or entry that does not fit; the message says which check failed."""
+
+
+def record_digest(record: bytes, rng_slice: slice) -> bytes:
+    """A 16-byte digest of a state record with its RNG bytes left out (a chunk's parent check)."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(record[:rng_slice.start])
+    h.update(record[rng_slice.stop:])
+    return h.digest()
+
+
+def rng_slice(dtype: np.dtype) -> slice:
+    """Where the ``rng`` field lies in a state record's bytes."""
+    field, offset = dtype.fields["rng"][:2]
+    return slice(offset, offset + field.itemsize)
+
+
+class Archive:
+    """Cells of one encounter (``spec``), their best states and counts. ``config``: the encounter settings
+    the states were made under (stored, shown, and compared by ``check_config``)."""
+
+    COUNTS = ("visits", "selected", "passes", "wins", "found_step", "phase", "ticks", "parent", "policy_step")
+    FLOATS = ("progress", "ret", "start_wins", "start_tries")
+
+    def __init__(self, spec, config: dict | None = None, hidden_size: int = 0,
+                 max_cells: int = DEFAULT_MAX_CELLS):
+        if max_cells < 1:
+            raise ValueError(f"max_cells must be at least 1, got {max_cells}")
+        if spec.cell_key is None or spec.progress is None:
+            raise ArchiveError(f"encounter {spec.name!r} declares no cell_key and progress: it has no archive "
+                               f"(docs/writing-an-encounter.md, 'cell_key')")
+        self.spec = spec
+        self.config = dict(config or {})
+        self.hidden_size = int(hidden_size)
+        self.max_cells = int(max_cells)
+        self.record_size = spec.state_dtype.itemsize
+        self._rng = rng_slice(spec.state_dtype)
+        self.index: dict[int, int] = {}           # cell key -> row
+        self.keys: list[int] = []
+        self.records: list[bytes] = []
+        self.hidden: list[np.ndarray] = []
+        self.chunks: list[np.ndarray] = []        # int16 [ticks, agents, heads] each
+        self.chunk_rng: list[bytes] = []
+        self.parent_digest: list[bytes] = []
+        self.counts = {name: [] for name in self.COUNTS}
+        self.floats = {name: [] for name in self.FLOATS}
+        self.evicted = 0
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    # ---- adding --------------------------------------------------------------------------------------
+    def offer(self, key: int, progress: float, record: bytes, *, hidden=None, chunk=None, parent: int = -1,
+              chunk_rng: bytes = b"", parent_digest: bytes = b"", ret: float = 0.0, ticks: int = 0,
+              phase: int = 0, step: int = 0, policy_step: int = 0) -> bool:
+        """A state seen in cell ``key``: counted as a visit; kept when the cell is new or it has more progress
+        than the state kept there (ties: the higher return, then the fewer ticks). Returns whether it was kept."""
+        key = int(key)
+        row = self.index.get(key)
+        if row is not None:
+            self.counts["visits"][row] += 1
+            old = (self.floats["progress"][row], self.floats["ret"][row], -self.counts["ticks"][row])
+            if (progress, ret, -ticks) <= old:
+                return False
+        elif len(self.keys) >= self.max_cells:
+            row = self._evictable(progress)
+            if row is None:
+                return False
+            self._evict(row)
+            row = None
+        if len(record) != self.record_size:
+            raise ArchiveError(f"a {self.spec.name} state record has {self.record_size} bytes, got {len(record)}")
+        hidden = np.zeros(self.hidden_size, np.float32) if hidden is None else np.asarray(hidden, np.float32)
+        if hidden.shape != (self.hidden_size,):
+            raise ArchiveError(f"hidden state of shape {hidden.shape}; this archive keeps ({self.hidden_size},)")
+        agents, heads = self.spec.num_agents, self.spec.num_heads
+        chunk = np.zeros((0, agents, heads), np.int16) if chunk is None else \
+            np.asarray(chunk, np.int16).reshape(-1, agents, heads)
+        values = {"record": bytes(record), "hidden": hidden.copy(), "chunk": chunk.copy(),
+                  "chunk_rng": bytes(chunk_rng), "parent_digest": bytes(parent_digest)}
+        best = {"progress": float(progress), "ret": float(ret), "ticks": int(ticks), "parent": int(parent),
+                "phase": int(phase), "policy_step": int(policy_step)}
+        if row is None:
+            row = len(self.keys)
+            self.index[key] = row
+            self.keys.append(key)
+            for name, value in values.items():
+                getattr(self, name + "s" if name in ("record", "chunk") else name).append(value)
+            for name in self.COUNTS:
+                self.counts[name].append(best.get(name, 0))
+            for name in self.FLOATS:
+                self.floats[name].append(best.get(name, 0.0))
+            self.counts["visits"][row] = 1
+            self.counts["found_step"][row] = int(step)
+        else:
+            for name, value in values.items():
+                getattr(self, name + "s" if name in ("record", "chunk") else name)[row] = value
+            for name, value in best.items():
+                (self.counts if name in self.counts else self.floats)[name][row] = value
+        return True
+
+    def _evictable(self, progress: float) -> int | None:
+        """The row to drop for a new cell of ``progress``: the least progress (ties: most visited), if below it."""
+        prog = np.asarray(self.floats["progress"])
+        low = prog.min()
+        if low >= progress:
+            return None
+        rows = np.flatnonzero(prog == low)
+        return int(rows[np.argmax(np.asarray(self.counts["visits"])[rows])])
+
+    def _evict(self, row: int) -> None:
+        """Drop ``row`` by moving the last row into its place."""
+        last = len(self.keys) - 1
+        key = self.keys[row]
+        for seq in (self.keys, self.records, self.hidden, self.chunks, self.chunk_rng, self.parent_digest,
+                    *self.counts.values(), *self.floats.values()):
+            seq[row] = seq[last]
+            seq.pop()
+        del self.index[key]
+        if row != last:
+            self.index[self.keys[row]] = row
+        self.evicted += 1
+
+    # ---- outcomes --------------------------------------------------------------------------------------
+    def note_pass(self, rows, won: bool) -> None:
+        """A normal-start episode went through ``rows`` (cells still present) and won or not."""
+        for row in rows:
+            self.counts["passes"][row] += 1
+            self.counts["wins"][row] += int(won)
+
+    def note_start(self, row: int, won: bool) -> None:
+        """An archive start from ``row`` ended, won or not (older outcomes decay: recent ones weigh most)."""
+        self.floats["start_tries"][row] = self.floats["start_tries"][row] * START_DECAY + 1.0
+        self.floats["start_wins"][row] = self.floats["start_wins"][row] * START_DECAY + float(won)
+
+    def row_of(self, key: int) -> int | None:
+        return self.index.get(int(key))
+
+    def array(self, name: str) -> np.ndarray:
+        """One count or float column as an array (a copy)."""
+        if name in self.counts:
+            return np.asarray(self.counts[name], dtype=np.int64)
+        return np.asarray(self.floats[name], dtype=np.float64)
+
+    # ---- choosing starts ------------------------------------------------------------------------------
+    def eligible(self, success_threshold: float, min_passes: int) -> np.ndarray:
+        """Rows beyond where normal starts already succeed: passed by fewer than ``min_passes`` normal-start
+        episodes, or won from in less than ``success_threshold`` of them."""
+        passes, wins = self.array("passes"), self.array("wins")
+        rate = wins / np.maximum(passes, 1)
+        return np.flatnonzero((passes < min_passes) | (rate < success_threshold))
+
+    def weights(self, rows: np.ndarray) -> np.ndarray:
+        """Selection weights of ``rows``: more for more progress (up to 2x, by rank), for starts whose outcome
+        is uncertain (a recent win rate near one half: 0.1 + 4 p (1 - p), p smoothed), and for cells seldom
+        chosen or visited (1 / sqrt(1 + selections), 1 / sqrt(1 + visits) halved)."""
+        if len(rows) == 0:
+            return np.zeros(0)
+        prog = self.array("progress")[rows]
+        rank = np.argsort(np.argsort(prog)) / max(len(rows) - 1, 1)
+        p = (self.array("start_wins")[rows] + 1.0) / (self.array("start_tries")[rows] + 2.0)
+        learnable = 0.1 + 4.0 * p * (1.0 - p)
+        fresh = 1.0 / np.sqrt(1.0 + self.array("selected")[rows]) + 0.5 / np.sqrt(1.0 + self.array("visits")[rows])
+        return (1.0 + rank) * learnable * fresh
+
+    def select(self, rng: np.random.Generator, count: int, rows: np.ndarray) -> np.ndarray:
+        """``count`` rows drawn from ``rows`` by ``weights`` (with replacement), counted as selected."""
+        if count <= 0 or len(rows) == 0:
+            return np.zeros(0, dtype=np.int64)
+        w = self.weights(rows)
+        chosen = rows[rng.choice(len(rows), size=count, p=w / w.sum())]
+        for row in chosen:
+            self.counts["selected"][row] += 1
+        return chosen.astype(np.int64)
+
+    # ---- replaying a chunk ----------------------------------------------------------------------------
+    def replayable(self, row: int) -> bool:
+        """Whether restoring the parent's record with ``chunk_rng`` and stepping ``chunk`` gives ``row``'s record:
+        the parent is still in the archive, holds the record the chunk began from, and a chunk was kept."""
+        parent = self.row_of(self.counts["parent"][row]) if self.counts["parent"][row] != -1 else None
+        if parent is None or len(self.chunks[row]) == 0 or len(self.chunk_rng[row]) == 0:
+            return False
+        return record_digest(self.records[parent], self._rng) == self.parent_digest[row]
+
+    def chunk_start(self, row: int) -> bytes:
+        """The record the chunk of ``row`` began from: the parent's, with the RNG it had then."""
+        if not self.replayable(row):
+            raise ArchiveError(f"cell {self.keys[row]} cannot be replayed from its parent (gone, changed since, or "
+                               f"no chunk kept)")
+        parent = bytearray(self.records[self.index[self.counts["parent"][row]]])
+        parent[self._rng] = self.chunk_rng[row]
+        return bytes(parent)
+
+    # ---- files -----------------------------------------------------------------------------------------
+    def header(self) -> dict:
+        spec = self.spec
+        return {"format": FORMAT_VERSION, "encounter": spec.name, "spec_version": spec.version,
+                "layout": layout_digest(spec.name, spec.state_dtype).hex(), "record_size": self.record_size,
+                "hidden_size": self.hidden_size, "max_cells": self.max_cells, "cells": len(self),
+                "evicted": self.evicted, "config": self.config, "agents": spec.num_agents, "heads": spec.num_heads}
+
+    def to_bytes(self) -> bytes:
+        n = len(self)
+        lengths = np.array([len(c) for c in self.chunks], dtype=np.int64)
+        arrays = {
+            "keys": np.array(self.keys, dtype=np.int64).reshape(n),
+            "records": np.frombuffer(b"".join(self.records), dtype=np.uint8).reshape(n, self.record_size),
+            "hidden": np.array(self.hidden, dtype=np.float32).reshape(n, self.hidden_size),
+            "chunk_lengths": lengths,
+            "chunks": (np.concatenate(self.chunks) if n else np.zeros((0,), np.int16)).astype(np.int16).reshape(
+                -1, self.spec.num_agents, self.spec.num_heads),
+            "chunk_rng": np.array([r.ljust(self._rng.stop - self._rng.start, b"\0") for r in self.chunk_rng],
+                                  dtype=f"S{self._rng.stop - self._rng.start}").reshape(n),
+            "chunk_rng_kept": np.array([len(r) > 0 for r in self.chunk_rng], dtype=np.bool_).reshape(n),
+            "parent_digest": np.array([d.ljust(16, b"\0") for d in self.parent_digest], dtype="S16").reshape(n),
+            **{name: self.array(name) for name in self.COUNTS + self.FLOATS},
+        }
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        body = buf.getvalue()
+        head = dict(self.header(), checksum=hashlib.blake2b(body, digest_size=16).hexdigest())
+        text = json.dumps(head, sort_keys=True).encode()
+        return _HEAD.pack(MAGIC, FORMAT_VERSION, len(text)) + text + body
+
+    def save(self, path: str | Path) -> Path:
+        """Write the archive to ``path`` atomically (the old file stays whole until the new one is)."""
+        return atomic_write(Path(path), self.to_bytes())
+
+    @classmethod
+    def from_bytes(cls, data: bytes, spec, where: str = "archive") -> Archive:
+        head, body = read_header(data, where)
+        if head.get("encounter") != spec.name:
+            raise ArchiveError(f"{where} is an archive of {head.get('encounter')!r}, not {spec.name!r}")
+        if head.get("spec_version") != spec.version:
+            raise ArchiveError(f"{where} was made with {spec.name} version {head.get('spec_version')}; this build is "
+                               f"version {spec.version} (its states or cells changed): build the archive again")
+        if head.get("layout") != layout_digest(spec.name, spec.state_dtype).hex() or \
+                head.get("record_size") != spec.state_dtype.itemsize:
+            raise ArchiveError(f"{where}: its state records are of another layout than {spec.name}'s")
+        try:
+            with np.load(io.BytesIO(bytes(body)), allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+        except Exception as e:            # a zip that does not open, an array that does not parse
+            raise ArchiveError(f"{where}: its body does not read ({e})") from None
+        archive = cls(spec, head.get("config", {}), int(head["hidden_size"]), int(head["max_cells"]))
+        archive.evicted = int(head.get("evicted", 0))
+        archive._fill(arrays, int(head["cells"]), where)
+        return archive
+
+    def _fill(self, a: dict, n: int, where: str) -> None:
+        needed = ("keys", "records", "hidden", "chunk_lengths", "chunks", "chunk_rng", "chunk_rng_kept",
+                  "parent_digest", *self.COUNTS, *self.FLOATS)
+        missing = [k for k in needed if k not in a]
+        if missing:
+            raise ArchiveError(f"{where}: its body lacks {missing}")
+        if any(len(a[k]) != n for k in needed if k != "chunks") or a["chunk_lengths"].sum() != len(a["chunks"]):
+            raise ArchiveError(f"{where}: its arrays disagree in length with its {n} cells")
+        ends = np.cumsum(a["chunk_lengths"])
+        self.keys = [int(k) for k in a["keys"]]
+        self.index = {k: i for i, k in enumerate(self.keys)}
+        if len(self.index) != n:
+            raise ArchiveError(f"{where}: a cell key appears twice")
+        self.records = [bytes(r) for r in a["records"]]
+        self.hidden = [h.astype(np.float32) for h in a["hidden"]]
+        self.chunks = [a["chunks"][e - k:e].astype(np.int16) for e, k in zip(ends, a["chunk_lengths"], strict=True)]
+        width = self._rng.stop - self._rng.start
+        self.chunk_rng = [bytes(r).ljust(width, b"\0") if kept else b""
+                          for r, kept in zip(a["chunk_rng"], a["chunk_rng_kept"], strict=True)]
+        self.parent_digest = [bytes(d).ljust(16, b"\0") if len(bytes(d)) else b"" for d in a["parent_digest"]]
+        self.counts = {name: [int(v) for v in a[name]] for name in self.COUNTS}
+        self.floats = {name: [float(v) for v in a[name]] for name in self.FLOATS}
+
+    @classmethod
+    def load(cls, path: str | Path, spec) -> Archive:
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise ArchiveError(f"cannot read archive {path}: {e.strerror or e}") from None
+        return cls.from_bytes(data, spec, str(path))
+
+    def check_config(self, config: dict, where: str = "archive") -> None:
+        """Refuse to restore these states into envs whose settings (user settings, as ``osrs_rl.replay.record.
+        user_config`` gives them) differ from the ones they were made under, except the encounter's
+        ``start_settings``: where a run starts does not change a state once it is running."""
+        starts = set(self.spec.start_settings)
+        differ = sorted(k for k in set(self.config) | set(config)
+                        if k not in starts and self.config.get(k) != config.get(k))
+        if differ:
+            pairs = ", ".join(f"{k}: {self.config.get(k)!r} there, {config.get(k)!r} here" for k in differ[:6])
+            raise ArchiveError(f"{where} was made under other encounter settings ({pairs}): its states would play "
+                               f"under rules they were not found with; build it with these settings")
+
+
+def read_header(data: bytes, where: str = "archive") -> tuple[dict, memoryview]:
+    """The JSON header of an archive file and a view of its body, the body's checksum checked."""
+    view = memoryview(data)
+    if len(view) < _HEAD.size:
+        raise ArchiveError(f"{where} is too short ({len(view)} bytes) to be an osrs-rl archive")
+    magic, version, size = _HEAD.unpack(view[:_HEAD.size])
+    if magic != MAGIC:
+        raise ArchiveError(f"{where} is not an osrs-rl archive (bad magic bytes)")
+    if version != FORMAT_VERSION:
+        raise ArchiveError(f"{where} is archive format {version}; this build reads format {FORMAT_VERSION}")
+    try:
+        head = json.loads(bytes(view[_HEAD.size:_HEAD.size + size]))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ArchiveError(f"{where}: its header is not valid JSON (the file is corrupted)") from None
+    body = view[_HEAD.size + size:]
+    if hashlib.blake2b(body, digest_size=16).hexdigest() != head.get("checksum"):
+        raise ArchiveError(f"{where}: its body is corrupted (checksum mismatch)")
+    return head, body
