@@ -5,7 +5,7 @@ much as one at the top; a string that is a whole module path, as ``importlib.imp
 counts too). A top-level folder (or module) may import only itself and the layers below it:
 
     core -> data -> runtime -> osrs_rl (the package root: make, __version__) -> encounters -> io -> agent
-         -> replay -> train -> audit -> sweep -> calc -> cli
+         -> replay -> explore -> train -> audit -> sweep -> calc -> cli
 
 - ``core``: Numba kernels shared by all encounters; ``data``: the JSON facts, their tables, and
   combatant building from them (``data/combatants.py``, which the loadouts and ``calc.py`` share).
@@ -20,6 +20,8 @@ counts too). A top-level folder (or module) may import only itself and the layer
   files, evaluation saves replays of its episodes), so ``train`` imports ``replay``; the replay viewer
   and human play only need a trained policy, which they load through ``agent``, so ``replay`` never
   imports ``train``.
+- ``explore`` (Go-Explore archives: cells, the archive file, exploration, archive starts) below ``train``,
+  whose trainer starts episodes from an archive; above ``replay``, as a cell is shown as a replay.
 - ``sweep`` (Optuna studies whose trials are training runs) above ``train`` and ``audit``, below the
   command line.
 - ``audit`` (plays and re-simulates a run's policy), ``calc.py`` (the user-facing calculator, a view
@@ -41,8 +43,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "osrs_rl"
 ROOT = "osrs_rl"     # the node of the package root itself (osrs_rl/__init__.py)
 
-LAYERS = ("core", "data", "runtime", ROOT, "encounters", "io", "agent", "replay", "train", "audit", "sweep", "calc",
-          "cli")
+LAYERS = ("core", "data", "runtime", ROOT, "encounters", "io", "agent", "replay", "explore", "train", "audit", "sweep",
+          "calc", "cli")
 
 # (importing module, imported module prefix) -> why it may name an encounter from outside its folder.
 # Each entry must still occur (a stale one fails), so the list only shrinks.

@@ -64,9 +64,9 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
 
 def _build(args, console) -> int:
-    from osrs_rl.cli import encounter_settings
     from osrs_rl.explore.archive import DEFAULT_MAX_CELLS, Archive
     from osrs_rl.explore.explorer import explore
+    from osrs_rl.runtime.config import settings_from_text
     from osrs_rl.runtime.recording import user_settings
     from osrs_rl.runtime.registry import get_spec, make
 
@@ -88,7 +88,13 @@ def _build(args, console) -> int:
         if policy.encounter != spec.name:
             raise ValueError(f"{args.checkpoint} is a policy for {policy.encounter}, not {spec.name}")
         model, config = policy.model, dict(policy.env_config)
-    config.update(encounter_settings(spec, args.set))
+    pairs = {}
+    for item in args.set or []:
+        if "=" not in item:
+            raise ValueError(f"--set expects KEY=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        pairs[key.strip()] = value.strip()
+    config.update(settings_from_text(spec, pairs))
     env = make(spec.name, num_envs=args.envs, seed=args.seed, **config)
     hidden = model.state_size if model is not None else 0
     if out.exists():

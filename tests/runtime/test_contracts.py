@@ -1,5 +1,7 @@
 """Every registered encounter keeps the runtime contract (checks are library functions)."""
 
+import math
+
 import pytest
 
 from osrs_rl.runtime import checks, registry
@@ -86,3 +88,51 @@ def test_a_broken_cell_key_is_named(fn, message):
     with pytest.raises(checks.ContractError, match=message):
         checks.check_cell_key(_with_cell_key(njit(fn)), ticks=30)
 
+
+
+def _progress_good(s, cfg):
+    return s.counter[0] / 4.0
+
+
+def _progress_reads_rng(s, cfg):
+    return float(s.counter[0]) + float(s.rng[0] & 1)
+
+
+def _progress_writes(s, cfg):
+    s.total += 1
+    return 0.0
+
+
+def _progress_nan(s, cfg):
+    return math.inf - math.inf
+
+
+def test_a_cell_keys_progress_passes_when_it_keeps_the_rules():
+    import dataclasses
+
+    from numba import njit
+
+    checks.check_cell_key(dataclasses.replace(_with_cell_key(njit(_key_good)), progress=njit(_progress_good)), ticks=30)
+
+
+@pytest.mark.parametrize("fn, message", [
+    (_progress_reads_rng, "another rng"),
+    (_progress_writes, "progress changed the state record"),
+    (_progress_nan, "not a finite number"),
+])
+def test_a_broken_progress_is_named(fn, message):
+    import dataclasses
+
+    from numba import njit
+
+    spec = dataclasses.replace(_with_cell_key(njit(_key_good)), progress=njit(fn))
+    with pytest.raises(checks.ContractError, match=message):
+        checks.check_cell_key(spec, ticks=30)
+
+
+def test_progress_without_a_cell_key_is_refused():
+    import dataclasses
+
+    from tests.runtime import counting
+    with pytest.raises(ValueError, match="progress but no cell_key"):
+        dataclasses.replace(counting.make_spec(1), progress=lambda s, c: 0.0)
