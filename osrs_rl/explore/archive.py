@@ -6,9 +6,10 @@ Each cell keeps, for the state with the highest ``spec.progress`` found in it so
 - ``hidden``: the policy's recurrent state at that moment (the one it would act on next; empty for an MLP)
   and ``policy_step``, the training step of the policy that held it;
 - ``chunk``: the actions from the previous cell's state to this one, with ``parent`` (that cell's key),
-  ``chunk_rng`` (the state's RNG where the chunk began) and ``parent_digest`` (a digest of the parent's
-  record then, RNG left out): restoring the parent, setting that RNG and stepping the chunk gives this
-  record exactly while the parent still holds that record (``replayable``);
+  ``chunk_rng`` (the state's RNG where the chunk began) and ``parent_version`` (the version of the
+  parent's record the chunk began from: every record kept gets a new number, and a chunk begun from a
+  state the parent did not keep gets none): restoring the parent, setting that RNG and stepping the chunk
+  gives this record exactly while the parent still holds that version (``replayable``);
 - ``ret`` and ``ticks``: the episode's return and ticks up to it.
 
 and counts: ``visits`` (times a tracked env entered the cell), ``selected`` (archive starts from it),
@@ -20,15 +21,17 @@ A full archive (``max_cells``) evicts the entry of least progress (ties: the mos
 for one of more progress; a new cell of less progress than every entry is not added.
 
 File format (``save``/``load``, written atomically): ``b"ORLA"``, a uint16 format version, a uint32 header
-length, a JSON header (encounter, its version and state layout digest, the settings the states were made
-under, counts), then an ``.npz`` body (no pickles); the header holds a blake2b checksum of the body. A file
-from another encounter, spec version or state layout, of another format version, or with a body that
-changed by a byte is refused with a message saying which.
+length, a JSON header (encounter, its version and state layout digest, a digest of its ``cell_key`` and
+``progress`` source, the settings the states were made under, counts), then an ``.npz`` body (no
+pickles); the header holds a blake2b checksum of the body. A file from another encounter, spec version,
+state layout or cell key, of another format version, or with a body that changed by a byte is refused with
+a message saying which.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import io
 import json
 import struct
@@ -50,12 +53,18 @@ class ArchiveError(ValueError):
     """An archive file or entry that does not fit; the message says which check failed."""
 
 
-def record_digest(record: bytes, rng_slice: slice) -> bytes:
-    """A 16-byte digest of a state record with its RNG bytes left out (a chunk's parent check)."""
-    h = hashlib.blake2b(digest_size=16)
-    h.update(record[:rng_slice.start])
-    h.update(record[rng_slice.stop:])
-    return h.digest()
+def cells_digest(spec) -> str:
+    """A digest of the source of ``spec.cell_key`` and ``spec.progress``: an archive made before either changed
+    groups and ranks states otherwise, so it is refused (as far as their own source shows: a helper they call
+    is not read)."""
+    h = hashlib.blake2b(digest_size=8)
+    for fn in (spec.cell_key, spec.progress):
+        fn = getattr(fn, "py_func", fn)
+        try:
+            h.update(inspect.getsource(fn).encode())
+        except (OSError, TypeError):       # no source to read (a built function): its name stands for it
+            h.update(getattr(fn, "__qualname__", repr(fn)).encode())
+    return h.hexdigest()
 
 
 def rng_slice(dtype: np.dtype) -> slice:
@@ -68,7 +77,8 @@ class Archive:
     """Cells of one encounter (``spec``), their best states and counts. ``config``: the encounter settings
     the states were made under (stored, shown, and compared by ``check_config``)."""
 
-    COUNTS = ("visits", "selected", "passes", "wins", "found_step", "phase", "ticks", "parent", "policy_step")
+    COUNTS = ("visits", "selected", "passes", "wins", "found_step", "phase", "ticks", "parent", "policy_step",
+              "version", "parent_version")
     FLOATS = ("progress", "ret", "start_wins", "start_tries")
 
     def __init__(self, spec, config: dict | None = None, hidden_size: int = 0,
@@ -90,31 +100,32 @@ class Archive:
         self.hidden: list[np.ndarray] = []
         self.chunks: list[np.ndarray] = []        # int16 [ticks, agents, heads] each
         self.chunk_rng: list[bytes] = []
-        self.parent_digest: list[bytes] = []
         self.counts = {name: [] for name in self.COUNTS}
         self.floats = {name: [] for name in self.FLOATS}
         self.evicted = 0
+        self.next_version = 1          # the number the next kept record gets (never reused, so never stale)
 
     def __len__(self) -> int:
         return len(self.keys)
 
     # ---- adding --------------------------------------------------------------------------------------
     def offer(self, key: int, progress: float, record: bytes, *, hidden=None, chunk=None, parent: int = -1,
-              chunk_rng: bytes = b"", parent_digest: bytes = b"", ret: float = 0.0, ticks: int = 0,
-              phase: int = 0, step: int = 0, policy_step: int = 0) -> bool:
+              chunk_rng: bytes = b"", parent_version: int = -1, ret: float = 0.0, ticks: int = 0,
+              phase: int = 0, step: int = 0, policy_step: int = 0) -> int:
         """A state seen in cell ``key``: counted as a visit; kept when the cell is new or it has more progress
-        than the state kept there (ties: the higher return, then the fewer ticks). Returns whether it was kept."""
+        than the state kept there (ties: the higher return, then the fewer ticks). Returns the version number
+        the record was kept as (at least 1), or 0 when it was not kept."""
         key = int(key)
         row = self.index.get(key)
         if row is not None:
             self.counts["visits"][row] += 1
             old = (self.floats["progress"][row], self.floats["ret"][row], -self.counts["ticks"][row])
             if (progress, ret, -ticks) <= old:
-                return False
+                return 0
         elif len(self.keys) >= self.max_cells:
             row = self._evictable(progress)
             if row is None:
-                return False
+                return 0
             self._evict(row)
             row = None
         if len(record) != self.record_size:
@@ -126,9 +137,12 @@ class Archive:
         chunk = np.zeros((0, agents, heads), np.int16) if chunk is None else \
             np.asarray(chunk, np.int16).reshape(-1, agents, heads)
         values = {"record": bytes(record), "hidden": hidden.copy(), "chunk": chunk.copy(),
-                  "chunk_rng": bytes(chunk_rng), "parent_digest": bytes(parent_digest)}
+                  "chunk_rng": bytes(chunk_rng)}
+        version = self.next_version
+        self.next_version += 1
         best = {"progress": float(progress), "ret": float(ret), "ticks": int(ticks), "parent": int(parent),
-                "phase": int(phase), "policy_step": int(policy_step)}
+                "phase": int(phase), "policy_step": int(policy_step), "version": version,
+                "parent_version": int(parent_version)}
         if row is None:
             row = len(self.keys)
             self.index[key] = row
@@ -146,7 +160,7 @@ class Archive:
                 getattr(self, name + "s" if name in ("record", "chunk") else name)[row] = value
             for name, value in best.items():
                 (self.counts if name in self.counts else self.floats)[name][row] = value
-        return True
+        return version
 
     def _evictable(self, progress: float) -> int | None:
         """The row to drop for a new cell of ``progress``: the least progress (ties: most visited), if below it."""
@@ -161,8 +175,8 @@ class Archive:
         """Drop ``row`` by moving the last row into its place."""
         last = len(self.keys) - 1
         key = self.keys[row]
-        for seq in (self.keys, self.records, self.hidden, self.chunks, self.chunk_rng, self.parent_digest,
-                    *self.counts.values(), *self.floats.values()):
+        for seq in (self.keys, self.records, self.hidden, self.chunks, self.chunk_rng, *self.counts.values(),
+                    *self.floats.values()):
             seq[row] = seq[last]
             seq.pop()
         del self.index[key]
@@ -225,11 +239,13 @@ class Archive:
     # ---- replaying a chunk ----------------------------------------------------------------------------
     def replayable(self, row: int) -> bool:
         """Whether restoring the parent's record with ``chunk_rng`` and stepping ``chunk`` gives ``row``'s record:
-        the parent is still in the archive, holds the record the chunk began from, and a chunk was kept."""
+        the parent is still in the archive, holds the record (the version) the chunk began from, and a chunk
+        was kept."""
         parent = self.row_of(self.counts["parent"][row]) if self.counts["parent"][row] != -1 else None
         if parent is None or len(self.chunks[row]) == 0 or len(self.chunk_rng[row]) == 0:
             return False
-        return record_digest(self.records[parent], self._rng) == self.parent_digest[row]
+        return self.counts["parent_version"][row] > 0 and \
+            self.counts["version"][parent] == self.counts["parent_version"][row]
 
     def chunk_start(self, row: int) -> bytes:
         """The record the chunk of ``row`` began from: the parent's, with the RNG it had then."""
@@ -245,8 +261,9 @@ class Archive:
         spec = self.spec
         return {"format": FORMAT_VERSION, "encounter": spec.name, "spec_version": spec.version,
                 "layout": layout_digest(spec.name, spec.state_dtype).hex(), "record_size": self.record_size,
-                "hidden_size": self.hidden_size, "max_cells": self.max_cells, "cells": len(self),
-                "evicted": self.evicted, "config": self.config, "agents": spec.num_agents, "heads": spec.num_heads}
+                "cells_digest": cells_digest(spec), "hidden_size": self.hidden_size, "max_cells": self.max_cells,
+                "cells": len(self), "evicted": self.evicted, "next_version": self.next_version, "config": self.config,
+                "agents": spec.num_agents, "heads": spec.num_heads}
 
     def to_bytes(self) -> bytes:
         n = len(self)
@@ -261,7 +278,6 @@ class Archive:
             "chunk_rng": np.array([r.ljust(self._rng.stop - self._rng.start, b"\0") for r in self.chunk_rng],
                                   dtype=f"S{self._rng.stop - self._rng.start}").reshape(n),
             "chunk_rng_kept": np.array([len(r) > 0 for r in self.chunk_rng], dtype=np.bool_).reshape(n),
-            "parent_digest": np.array([d.ljust(16, b"\0") for d in self.parent_digest], dtype="S16").reshape(n),
             **{name: self.array(name) for name in self.COUNTS + self.FLOATS},
         }
         buf = io.BytesIO()
@@ -286,6 +302,9 @@ class Archive:
         if head.get("layout") != layout_digest(spec.name, spec.state_dtype).hex() or \
                 head.get("record_size") != spec.state_dtype.itemsize:
             raise ArchiveError(f"{where}: its state records are of another layout than {spec.name}'s")
+        if head.get("cells_digest") != cells_digest(spec):
+            raise ArchiveError(f"{where} was made with another {spec.name} cell_key or progress (their source changed "
+                               f"since): its cells are not this build's; build the archive again")
         try:
             with np.load(io.BytesIO(bytes(body)), allow_pickle=False) as z:
                 arrays = {k: z[k] for k in z.files}
@@ -293,12 +312,13 @@ class Archive:
             raise ArchiveError(f"{where}: its body does not read ({e})") from None
         archive = cls(spec, head.get("config", {}), int(head["hidden_size"]), int(head["max_cells"]))
         archive.evicted = int(head.get("evicted", 0))
+        archive.next_version = int(head.get("next_version", 1))
         archive._fill(arrays, int(head["cells"]), where)
         return archive
 
     def _fill(self, a: dict, n: int, where: str) -> None:
         needed = ("keys", "records", "hidden", "chunk_lengths", "chunks", "chunk_rng", "chunk_rng_kept",
-                  "parent_digest", *self.COUNTS, *self.FLOATS)
+                  *self.COUNTS, *self.FLOATS)
         missing = [k for k in needed if k not in a]
         if missing:
             raise ArchiveError(f"{where}: its body lacks {missing}")
@@ -315,7 +335,6 @@ class Archive:
         width = self._rng.stop - self._rng.start
         self.chunk_rng = [bytes(r).ljust(width, b"\0") if kept else b""
                           for r, kept in zip(a["chunk_rng"], a["chunk_rng_kept"], strict=True)]
-        self.parent_digest = [bytes(d).ljust(16, b"\0") if len(bytes(d)) else b"" for d in a["parent_digest"]]
         self.counts = {name: [int(v) for v in a[name]] for name in self.COUNTS}
         self.floats = {name: [float(v) for v in a[name]] for name in self.FLOATS}
 
@@ -327,6 +346,12 @@ class Archive:
         except OSError as e:
             raise ArchiveError(f"cannot read archive {path}: {e.strerror or e}") from None
         return cls.from_bytes(data, spec, str(path))
+
+    def check_states(self, env) -> None:
+        """Check every kept record against the bounds of ``env``'s encounter (``VecEnv.check_states``): a file's
+        records are checked once, when it is loaded, so restores need not check them again."""
+        if len(self):
+            env.check_states(np.frombuffer(b"".join(self.records), dtype=self.spec.state_dtype))
 
     def check_config(self, config: dict, where: str = "archive") -> None:
         """Refuse to restore these states into envs whose settings (user settings, as ``osrs_rl.replay.record.

@@ -12,8 +12,8 @@ import types
 import numpy as np
 from numba import njit
 
-# placeholders the template's clones see replaced by an encounter's kernels (``cell_reader``)
-cell_fn = progress_fn = None
+# placeholders the templates' clones see replaced by an encounter's kernels (``cell_reader``, ``phase_reader``)
+cell_fn = progress_fn = metrics_fn = None
 
 
 def _read_template(states, configs, keys, progress):
@@ -46,7 +46,24 @@ def read_cells(env, keys: np.ndarray | None = None, progress: np.ndarray | None 
     return keys, progress
 
 
-def phase_of(env, i: int) -> int:
-    """The phase (index into ``spec.phase_names``) env ``i``'s state is in: what its metrics kernel returns."""
-    out = np.zeros(max(env.spec.num_metrics, 1), np.float64)
-    return int(env.spec.metrics(env.states[i], env.config[0], out))
+def _phase_template(states, configs, ids, phases, scratch):
+    config = configs[0]
+    for k in range(ids.shape[0]):
+        phases[k] = metrics_fn(states[ids[k]], config, scratch)
+
+
+_PHASES: dict[int, tuple] = {}
+
+
+def read_phases(env, ids) -> np.ndarray:
+    """The phase (index into ``spec.phase_names``) the states of envs ``ids`` are in: what the encounter's
+    metrics kernel returns for them, in one compiled call."""
+    spec = env.spec
+    if id(spec) not in _PHASES:
+        bound = dict(_phase_template.__globals__, metrics_fn=spec.metrics)
+        fn = types.FunctionType(_phase_template.__code__, bound, f"read_phases_{spec.name}")
+        _PHASES[id(spec)] = (spec, njit(nogil=True)(fn))
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    phases = np.zeros(len(ids), np.int64)
+    _PHASES[id(spec)][1](env.states, env.config, ids, phases, np.zeros(max(spec.num_metrics, 1), np.float64))
+    return phases

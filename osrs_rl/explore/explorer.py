@@ -31,6 +31,7 @@ def explore(env, archive: Archive, iterations: int, ticks: int, model=None, norm
         raise ValueError(f"the archive keeps recurrent states of {archive.hidden_size} values; the policy's have "
                          f"{model.state_size}")
     spec = env.spec
+    archive.check_states(env)                 # once, so that restores need not
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
     heads = tuple(int(h) for h in spec.head_sizes)
@@ -47,7 +48,7 @@ def explore(env, archive: Archive, iterations: int, ticks: int, model=None, norm
             records = np.frombuffer(b"".join(archive.records[r] for r in rows), dtype=spec.state_dtype).copy()
             if reseed:
                 records["rng"] = rng.integers(0, 2**64, size=records["rng"].shape, dtype=np.uint64)
-            env.set_states(chosen, records)
+            env.set_states(chosen, records, checked=True)     # the archive's records are checked
         tracker.started(np.setdiff1d(np.arange(n), chosen))
         tracker.started(chosen, cells=rows)
         first = torch.ones(n, dtype=torch.bool)

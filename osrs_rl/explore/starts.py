@@ -80,7 +80,7 @@ class ArchiveStarts:
                 records = np.frombuffer(b"".join(a.records[r] for r in rows), dtype=env.spec.state_dtype).copy()
                 if self.reseed:
                     records["rng"] = self.rng.integers(0, 2**64, size=records["rng"].shape, dtype=np.uint64)
-                env.set_states(restored, records)
+                env.set_states(restored, records, checked=True)     # the archive's records are checked
                 hidden = np.stack([a.hidden[r] for r in rows]) if a.hidden_size else None
                 self.starts += len(restored)
             normal = np.setdiff1d(reset, restored)

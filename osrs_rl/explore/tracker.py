@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from osrs_rl.explore.archive import Archive, record_digest, rng_slice
-from osrs_rl.explore.cells import phase_of, read_cells
+from osrs_rl.explore.archive import Archive, rng_slice
+from osrs_rl.explore.cells import read_cells, read_phases
 
 CHUNK_LIMIT = 512         # actions kept per env since its last cell; a longer stretch keeps no chunk
 
@@ -35,7 +35,7 @@ class CellTracker:
         self.chunk = np.zeros((n, CHUNK_LIMIT, spec.num_agents, spec.num_heads), np.int16)
         self.chunk_len = np.zeros(n, np.int64)
         self.chunk_rng = [b""] * n
-        self.parent_digest = [b""] * n
+        self.parent_version = np.zeros(n, np.int64)        # the archive's version of the chunk's start (0: none)
         self.ret = np.zeros(n, np.float64)
         self.ticks = np.zeros(n, np.int64)
         self.archive_start = np.zeros(n, np.bool_)          # the episode running in env i started from a cell
@@ -59,24 +59,25 @@ class CellTracker:
         read_cells(self.env, self._keys, self._prog)
         rows = self._rows()
         a = self.archive
+        phases = read_phases(self.env, ids) if cells is None else None
         for j, i in enumerate(ids):
             record = rows[i].tobytes()
             self.key[i], self.progress[i] = self._keys[i], self._prog[i]
             self.chunk_len[i] = 0
             self.chunk_rng[i] = record[self._rng]
-            self.parent_digest[i] = record_digest(record, self._rng)
             self.visited[i] = {int(self.key[i])}
             if cells is None:
                 self.archive_start[i] = False
                 self.ret[i], self.ticks[i] = 0.0, 0
                 # a start's recurrent state is the zero one: hidden left as None
-                a.offer(self.key[i], self.progress[i], record, ret=0.0, ticks=0,
-                        phase=phase_of(self.env, i), step=self.step, policy_step=self.step)
+                self.parent_version[i] = a.offer(self.key[i], self.progress[i], record, ret=0.0, ticks=0,
+                                                 phase=phases[j], step=self.step, policy_step=self.step)
             else:
                 row = int(cells[j])
                 self.archive_start[i] = True
                 self.start_key[i] = a.keys[row]
                 self.ret[i], self.ticks[i] = a.floats["ret"][row], a.counts["ticks"][row]
+                self.parent_version[i] = a.counts["version"][row]
 
     def after_step(self, actions, rewards, done, was_reset) -> None:
         """One tick of every env: ``actions`` [envs, agents, heads] as sent, agent 0's ``rewards`` [envs], which
@@ -100,19 +101,19 @@ class CellTracker:
             return
         rows = self._rows()
         hidden = self.hidden_of(moved) if self.hidden_of is not None and a.hidden_size else None
+        phases = read_phases(self.env, moved)
         for j, i in enumerate(moved):
             record = rows[i].tobytes()
             key, parent = int(self._keys[i]), int(self.key[i])
             full = lengths[i] <= CHUNK_LIMIT
-            a.offer(key, self._prog[i], record, hidden=None if hidden is None else hidden[j],
-                    chunk=self.chunk[i, :lengths[i]] if full else None, parent=parent,
-                    chunk_rng=self.chunk_rng[i] if full else b"", parent_digest=self.parent_digest[i] if full else b"",
-                    ret=self.ret[i], ticks=self.ticks[i], phase=phase_of(self.env, i), step=self.step,
-                    policy_step=self.step)
+            self.parent_version[i] = a.offer(
+                key, self._prog[i], record, hidden=None if hidden is None else hidden[j],
+                chunk=self.chunk[i, :lengths[i]] if full else None, parent=parent,
+                chunk_rng=self.chunk_rng[i] if full else b"", parent_version=self.parent_version[i] if full else 0,
+                ret=self.ret[i], ticks=self.ticks[i], phase=phases[j], step=self.step, policy_step=self.step)
             self.key[i], self.progress[i] = key, self._prog[i]
             lengths[i] = 0
             self.chunk_rng[i] = record[self._rng]
-            self.parent_digest[i] = record_digest(record, self._rng)
             self.visited[i].add(key)
 
     def _episodes_ended(self, ids: np.ndarray) -> None:

@@ -306,15 +306,18 @@ class VecEnv:
             raise IndexError("env indices must not repeat")
         return idx
 
-    def set_states(self, indices, records: np.ndarray) -> None:
-        """Copy state records (e.g. a start-state set) into the envs ``indices``."""
+    def set_states(self, indices, records: np.ndarray, checked: bool = False) -> None:
+        """Copy state records (e.g. a start-state set) into the envs ``indices``. ``checked``: the caller has
+        already passed these records through ``check_states`` (an archive checks its records once, when it
+        is loaded, not on every restore)."""
         indices = self._indices(indices)
         records = np.asarray(records)
         if records.dtype != self.spec.state_dtype:
             raise ValueError(f"records must have the {self.spec.name!r} state dtype, got {records.dtype}")
         if records.shape != (len(indices),):
             raise ValueError(f"{len(indices)} indices but records of shape {records.shape}")
-        self.check_states(records, indices)
+        if not checked:
+            self.check_states(records, indices)
         rows = self.states.view(np.uint8).reshape(self.num_envs, -1)
         rows[indices] = records.view(np.uint8).reshape(len(indices), -1)
         self._after_state_change(indices)

@@ -47,6 +47,8 @@ class EvalRow:
     progress_median: float = float("nan")
     # where the episodes ended: {phase name: [ended there, won, lost]} in the encounter's phase order
     phases: dict = dataclasses.field(default_factory=dict)
+    # every episode metric's mean over the episodes (the Inferno's zuk_lowest_hp, ...): eval.json keeps them
+    metric_means: dict = dataclasses.field(default_factory=dict)
 
 
 def declared_outcome(spec):
@@ -130,6 +132,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
     ticks = np.zeros(episodes)
     progressed = np.zeros(episodes)
     ended_in = np.zeros(episodes, dtype=np.int64)
+    finals = np.zeros((episodes, spec.num_metrics))
     progress_col = list(spec.metric_names).index(outcome.progress) if outcome.progress else None
     generator = torch.Generator(device=device)
     generator.manual_seed(seed)
@@ -146,6 +149,7 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
             if progress_col is not None:
                 progressed[ids[fresh]] = env_metrics[fresh][:, progress_col]
             ended_in[ids[fresh]] = env.phases_last_step()[fresh]
+            finals[ids[fresh]] = env_metrics[fresh]
             done |= ended
             if progress is not None:
                 progress(int(done.sum()), episodes)
@@ -156,7 +160,8 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
                    float(ticks.mean()), float(returns.mean()),
                    float(lost.mean()) if outcome.failure else float("nan"), outcome.progress or "",
                    *((float(progressed.mean()), float(np.median(progressed))) if progress_col is not None
-                     else (float("nan"), float("nan"))), phases)
+                     else (float("nan"), float("nan"))), phases,
+                   {name: float(finals[:, k].mean()) for k, name in enumerate(spec.metric_names)})
 
 
 def evaluate(policy: Policy, episodes: int = 256, opponents=None, seed: int = 0, greedy: bool = False,

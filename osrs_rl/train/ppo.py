@@ -377,6 +377,7 @@ class Trainer:
         if source is not None:
             archive = Archive.load(source, self.spec)
             archive.check_config(settings, str(source))
+            archive.check_states(self.envs[0])
             if archive.hidden_size != self.model.state_size:
                 raise ValueError(f"{source} keeps recurrent states of {archive.hidden_size} values; this model's have "
                                  f"{self.model.state_size} (another model.kind or model.hidden)")

@@ -114,7 +114,7 @@ def test_an_archive_file_round_trips(tmp_path, explored):
     back = Archive.load(path, archive.spec)
     assert back.keys == archive.keys and back.records == archive.records
     assert all(np.array_equal(x, y) for x, y in zip(back.chunks, archive.chunks, strict=True))
-    assert back.chunk_rng == archive.chunk_rng and back.parent_digest == archive.parent_digest
+    assert back.chunk_rng == archive.chunk_rng and back.next_version == archive.next_version
     for name in Archive.COUNTS + Archive.FLOATS:
         assert np.array_equal(back.array(name), archive.array(name)), name
     assert back.config == archive.config and back.to_bytes() == archive.to_bytes()
@@ -154,3 +154,11 @@ def test_states_made_under_other_rules_are_refused_but_another_start_is_allowed(
 def test_an_encounter_without_cells_has_no_archive():
     with pytest.raises(ArchiveError, match="no cell_key"):
         Archive(get_spec("pvp"))
+
+
+def test_an_archive_made_with_other_cells_is_refused(explored):
+    _, archive, _ = explored
+    data = archive.to_bytes()
+    other = dataclasses.replace(archive.spec, cell_key=get_spec("zulrah").cell_key)
+    with pytest.raises(ArchiveError, match="another template cell_key or progress"):
+        Archive.from_bytes(data, other)

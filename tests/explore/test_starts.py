@@ -65,17 +65,23 @@ def test_only_cells_beyond_where_normal_starts_succeed_are_restored():
     assert sorted(starts._keys.tolist()) == sorted(archive.keys[-3:])
 
 
-def test_restored_envs_act_on_the_stored_recurrent_state_and_the_learner_sees_what_the_actor_saw():
+DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA"))]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("kind", ["lstm", "mingru"])
+def test_restored_envs_act_on_the_stored_recurrent_state_and_the_learner_sees_what_the_actor_saw(kind, device):
     torch.manual_seed(0)
     spec_env = make("template", num_envs=4)
-    model = build_model(spec_env.spec.obs_segments, spec_env.spec.head_sizes, kind="lstm", hidden=16, layers=1,
+    model = build_model(spec_env.spec.obs_segments, spec_env.spec.head_sizes, kind=kind, hidden=16, layers=1,
                         start_input=True)
     archive = _archive(model=model)
+    model = model.to(device)
     assert any(np.abs(h).sum() > 0 for h in archive.hidden)
     envs = [make("template", num_envs=8, seed=s) for s in (1, 2)]
     starts = ArchiveStarts(envs, archive, 0.7, success_threshold=1.1, min_passes=10**9, reseed=True, seed=1,
-                           hidden_of=lambda k, ids: collector.halves[k].state[torch.as_tensor(ids)].numpy())
-    collector = Collector(envs, model, "cpu", seed=0, starts=starts)
+                           hidden_of=lambda k, ids: collector.halves[k].state[torch.as_tensor(ids)].cpu().numpy())
+    collector = Collector(envs, model, device, seed=0, starts=starts)
     store = RolloutStorage(32, 16, spec_env.spec.obs_size, spec_env.spec.mask_size, spec_env.spec.num_heads,
                            model.state_size, archive_starts=True)
     seen = 0
@@ -84,11 +90,12 @@ def test_restored_envs_act_on_the_stored_recurrent_state_and_the_learner_sees_wh
         restored = store.reset & (store.start_state.abs().sum(-1) > 0)
         seen += int(restored.sum())
         with torch.no_grad():
-            logits, value, _ = model.unroll(store.obs[:32], store.state0, store.reset[:32], store.start[:32],
-                                            store.start_state[:32])
-            logprob, _ = log_prob_and_entropy(logits, store.mask, store.action, collector.head_sizes)
-        torch.testing.assert_close(logprob, store.logprob, rtol=0, atol=1e-5)
-        torch.testing.assert_close(value, store.value[:32], rtol=0, atol=1e-5)
+            d = torch.device(device)
+            logits, value, _ = model.unroll(store.obs[:32].to(d), store.state0.to(d), store.reset[:32].to(d),
+                                            store.start[:32].to(d), store.start_state[:32].to(d))
+            logprob, _ = log_prob_and_entropy(logits, store.mask.to(d), store.action.to(d), collector.head_sizes)
+        torch.testing.assert_close(logprob.cpu(), store.logprob, rtol=0, atol=1e-4)
+        torch.testing.assert_close(value.cpu(), store.value[:32], rtol=0, atol=1e-4)
     collector.close()
     assert seen > 0 and store.start.sum() > 0
 

@@ -1,0 +1,48 @@
+"""scripts/archive_experiment.py, issue 20's experiment: it trains both arms, reads their normal-start
+evaluations, and its intervals and table say what the runs gave."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "archive_experiment.py"
+
+
+@pytest.fixture(scope="module")
+def ex():
+    spec = importlib.util.spec_from_file_location("archive_experiment", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bootstrap_intervals_cover_the_mean_and_shrink_with_agreement(ex):
+    m, lo, hi = ex.bootstrap_mean([0.2, 0.4, 0.6])
+    assert lo < m < hi and m == pytest.approx(0.4)
+    assert ex.bootstrap_mean([0.5] * 6) == (0.5, 0.5, 0.5)
+    d, dlo, dhi = ex.bootstrap_difference([1.0, 1.1, 0.9], [0.0, 0.1, -0.1])
+    assert d == pytest.approx(1.0) and 0.7 < dlo < d < dhi < 1.3
+
+
+def test_both_arms_train_then_the_table_reads_their_evaluations(ex, tmp_path):
+    runs, out = tmp_path / "runs", tmp_path / "docs" / "exp"
+    args = ["--encounter", "template", "--seeds", "2", "--steps", "4096", "--runs-dir", str(runs), "--out", str(out),
+            "--extra", "--env.num_envs 16 --run.eval_episodes 8", "--metric", "damage_taken"]
+    assert ex.main(args) == 0
+    for arm in ("baseline", "archive"):
+        for s in (0, 1):
+            assert (runs / f"{arm}-s{s}" / "eval.json").exists()
+    assert (runs / "archive-s0" / "archive.orla").exists() and not (runs / "baseline-s0" / "archive.orla").exists()
+    table = out.with_suffix(".md").read_text()
+    assert "| clear rate |" in table and "| damage_taken |" in table and "archive - baseline" in table
+    data = json.loads(out.with_suffix(".json").read_text())
+    evals = [json.loads((runs / f"baseline-s{s}" / "eval.json").read_text())[0]["win_rate"] for s in (0, 1)]
+    clear = next(r for r in data["rows"] if r["key"] == "clear_rate")
+    assert clear["baseline"][0] == pytest.approx(np.mean(evals))
+    # a second call reads the finished runs instead of training them again
+    stamp = (runs / "baseline-s0" / "eval.json").stat().st_mtime_ns
+    assert ex.main(args) == 0
+    assert (runs / "baseline-s0" / "eval.json").stat().st_mtime_ns == stamp
