@@ -230,7 +230,8 @@ class ExploreSection:
     max_cells: int = 20_000
     """Cells the archive holds at most (a full one drops the cell of least progress for one of more)."""
     success_threshold: float = 0.5
-    """Cells that normal-start episodes passing through them win from at least this often are not restored."""
+    """Cells that normal-start episodes passing through them get past at least this often (end in a deeper phase
+    of the fight, or win) are not restored."""
     min_passes: int = 8
     """... judged once that many normal-start episodes passed through; a cell passed fewer times is eligible."""
     reseed: bool = True

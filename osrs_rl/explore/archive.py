@@ -13,9 +13,11 @@ Each cell keeps, for the state with the highest ``spec.progress`` found in it so
 - ``ret`` and ``ticks``: the episode's return and ticks up to it.
 
 and counts: ``visits`` (times a tracked env entered the cell), ``selected`` (archive starts from it),
-``passes``/``wins`` (normal-start episodes that went through it, and how many of them won: where normal
-starts already succeed, restoring teaches little), ``start_wins``/``start_tries`` (archive starts from it
-and their wins, decayed so they say what happens now), the phase its state is in, and when it was found.
+``passes``/``advanced`` (normal-start episodes that went through it, and how many of them went on to a
+deeper phase of the fight than the cell's, or won: where normal starts already get past a cell, restoring
+it teaches little), ``start_advanced``/``start_tries`` (archive starts from it and how many of those went on
+to a deeper phase or won, decayed so they say what happens now), the phase its state is in (the phase the
+encounter's metrics kernel names for it) and when it was found.
 
 A full archive (``max_cells``) evicts the entry of least progress (ties: the most visited) to make room
 for one of more progress; a new cell of less progress than every entry is not added.
@@ -77,9 +79,9 @@ class Archive:
     """Cells of one encounter (``spec``), their best states and counts. ``config``: the encounter settings
     the states were made under (stored, shown, and compared by ``check_config``)."""
 
-    COUNTS = ("visits", "selected", "passes", "wins", "found_step", "phase", "ticks", "parent", "policy_step",
+    COUNTS = ("visits", "selected", "passes", "advanced", "found_step", "phase", "ticks", "parent", "policy_step",
               "version", "parent_version")
-    FLOATS = ("progress", "ret", "start_wins", "start_tries")
+    FLOATS = ("progress", "ret", "start_advanced", "start_tries")
 
     def __init__(self, spec, config: dict | None = None, hidden_size: int = 0,
                  max_cells: int = DEFAULT_MAX_CELLS):
@@ -185,16 +187,22 @@ class Archive:
         self.evicted += 1
 
     # ---- outcomes --------------------------------------------------------------------------------------
-    def note_pass(self, rows, won: bool) -> None:
-        """A normal-start episode went through ``rows`` (cells still present) and won or not."""
+    def advanced_from(self, row: int, final_phase: int, won: bool) -> bool:
+        """Whether an episode that went through ``row`` and ended in ``final_phase`` (or won) got past it: a phase
+        of the fight deeper than the cell's (phases are in the encounter's order, deepest last)."""
+        return bool(won) or final_phase > self.counts["phase"][row]
+
+    def note_pass(self, rows, final_phase: int, won: bool) -> None:
+        """A normal-start episode went through ``rows`` (cells still present) and ended in ``final_phase``."""
         for row in rows:
             self.counts["passes"][row] += 1
-            self.counts["wins"][row] += int(won)
+            self.counts["advanced"][row] += int(self.advanced_from(row, final_phase, won))
 
-    def note_start(self, row: int, won: bool) -> None:
-        """An archive start from ``row`` ended, won or not (older outcomes decay: recent ones weigh most)."""
+    def note_start(self, row: int, final_phase: int, won: bool) -> None:
+        """An archive start from ``row`` ended in ``final_phase`` (older outcomes decay: recent ones weigh most)."""
         self.floats["start_tries"][row] = self.floats["start_tries"][row] * START_DECAY + 1.0
-        self.floats["start_wins"][row] = self.floats["start_wins"][row] * START_DECAY + float(won)
+        self.floats["start_advanced"][row] = self.floats["start_advanced"][row] * START_DECAY + \
+            float(self.advanced_from(row, final_phase, won))
 
     def row_of(self, key: int) -> int | None:
         return self.index.get(int(key))
@@ -208,23 +216,32 @@ class Archive:
     # ---- choosing starts ------------------------------------------------------------------------------
     def eligible(self, success_threshold: float, min_passes: int) -> np.ndarray:
         """Rows beyond where normal starts already succeed: passed by fewer than ``min_passes`` normal-start
-        episodes, or won from in less than ``success_threshold`` of them."""
-        passes, wins = self.array("passes"), self.array("wins")
-        rate = wins / np.maximum(passes, 1)
+        episodes, or got past (a deeper phase, or a win) in less than ``success_threshold`` of those passes."""
+        passes, advanced = self.array("passes"), self.array("advanced")
+        rate = advanced / np.maximum(passes, 1)
         return np.flatnonzero((passes < min_passes) | (rate < success_threshold))
 
     def weights(self, rows: np.ndarray) -> np.ndarray:
-        """Selection weights of ``rows``: more for more progress (up to 2x, by rank), for starts whose outcome
-        is uncertain (a recent win rate near one half: 0.1 + 4 p (1 - p), p smoothed), and for cells seldom
-        chosen or visited (1 / sqrt(1 + selections), 1 / sqrt(1 + visits) halved)."""
+        """Selection weights of ``rows``. Every phase among them gets the same share, so a phase where the
+        archive holds many cells (a long one, or one the policy stalls in) does not take the starts of a
+        rarer, deeper one. Within a phase: more for more progress (up to 2x, by rank), for starts whose
+        outcome is uncertain (a recent rate of getting past the cell near one half: 0.1 + 4 p (1 - p), p
+        smoothed), and for cells seldom chosen or visited (1 / sqrt(1 + selections), 1 / sqrt(1 + visits)
+        halved)."""
         if len(rows) == 0:
             return np.zeros(0)
         prog = self.array("progress")[rows]
-        rank = np.argsort(np.argsort(prog)) / max(len(rows) - 1, 1)
-        p = (self.array("start_wins")[rows] + 1.0) / (self.array("start_tries")[rows] + 2.0)
+        phase = self.array("phase")[rows]
+        p = (self.array("start_advanced")[rows] + 1.0) / (self.array("start_tries")[rows] + 2.0)
         learnable = 0.1 + 4.0 * p * (1.0 - p)
         fresh = 1.0 / np.sqrt(1.0 + self.array("selected")[rows]) + 0.5 / np.sqrt(1.0 + self.array("visits")[rows])
-        return (1.0 + rank) * learnable * fresh
+        w = learnable * fresh
+        for ph in np.unique(phase):
+            inside = phase == ph
+            rank = np.argsort(np.argsort(prog[inside])) / max(int(inside.sum()) - 1, 1)
+            w[inside] *= 1.0 + rank
+            w[inside] /= w[inside].sum()
+        return w
 
     def select(self, rng: np.random.Generator, count: int, rows: np.ndarray) -> np.ndarray:
         """``count`` rows drawn from ``rows`` by ``weights`` (with replacement), counted as selected."""

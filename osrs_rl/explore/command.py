@@ -161,22 +161,22 @@ def _show(args, console) -> int:
 
 
 def phase_table(archive) -> Table:
-    """Per phase of the cells' states: cells, visits, archive starts, normal-start passes and their win rate,
-    archive starts' recent win rate, progress."""
+    """Per phase of the cells' states: cells, visits, archive starts, normal-start passes and the share that got
+    past the cell (a deeper phase, or a win), the same share of archive starts (recent), progress."""
     phases = archive.array("phase")
     table = Table(title="cells by phase")
-    for col in ("phase", "cells", "visits", "archive starts", "normal passes", "passes won", "starts won (recent)",
+    for col in ("phase", "cells", "visits", "archive starts", "normal passes", "passes got past", "starts got past",
                 "best progress", "mean progress"):
         table.add_column(col, justify="left" if col == "phase" else "right")
     names = archive.spec.phase_names
     for ph in np.unique(phases):
         rows = phases == ph
-        passes, wins = archive.array("passes")[rows].sum(), archive.array("wins")[rows].sum()
-        tries, won = archive.array("start_tries")[rows].sum(), archive.array("start_wins")[rows].sum()
+        passes, past = archive.array("passes")[rows].sum(), archive.array("advanced")[rows].sum()
+        tries, won = archive.array("start_tries")[rows].sum(), archive.array("start_advanced")[rows].sum()
         prog = archive.array("progress")[rows]
         table.add_row(names[ph] if 0 <= ph < len(names) else str(ph), str(int(rows.sum())),
                       f"{archive.array('visits')[rows].sum():,}", f"{archive.array('selected')[rows].sum():,}",
-                      f"{passes:,}", f"{wins / passes:.1%}" if passes else "-", f"{won / tries:.1%}" if tries else "-",
+                      f"{passes:,}", f"{past / passes:.1%}" if passes else "-", f"{won / tries:.1%}" if tries else "-",
                       f"{prog.max():.3f}", f"{prog.mean():.3f}")
     return table
 
@@ -205,7 +205,8 @@ def _show_cell(archive, args, console) -> int:
     ph = c["phase"][row]
     console.print(f"cell {args.cell}: phase {archive.spec.phase_names[ph]}, progress {f['progress'][row]:.3f}, "
                   f"return {f['ret'][row]:.3f} after {c['ticks'][row]} ticks; visits {c['visits'][row]}, archive "
-                  f"starts {c['selected'][row]}, normal passes {c['passes'][row]} (won {c['wins'][row]}); parent "
+                  f"starts {c['selected'][row]}, normal passes {c['passes'][row]} (got past {c['advanced'][row]}); "
+                  f"parent "
                   f"{c['parent'][row]}, {len(archive.chunks[row])} actions from it, "
                   f"{'replayable' if archive.replayable(row) else 'not replayable'}", highlight=False)
     if args.replay:

@@ -3,9 +3,10 @@
 A :class:`CellTracker` follows every env of one VecEnv. After each tick it reads every env's cell and
 progress (one compiled call); an env whose cell changed offers its state to the archive with the
 policy's recurrent state, the actions since the previous cell (its chunk), that chunk's start (parent
-cell, RNG, a digest of the record) and the episode's return and ticks so far. When an episode ends, a
-normal start's cells are credited with a pass (and a win, if it won): that is how the archive learns
-where normal starts already succeed; an archive start's outcome goes to the cell it started from.
+cell, RNG, the version of the parent's record it began from) and the episode's return and ticks so far.
+When an episode ends, a normal start's cells are credited with a pass, and with having got past them
+when it ended in a deeper phase of the fight or won: that is how the archive learns where normal starts
+already succeed; an archive start's outcome goes to the cell it started from.
 """
 
 from __future__ import annotations
@@ -120,13 +121,14 @@ class CellTracker:
         if self.success is None or len(ids) == 0:
             return
         finished, metrics = self.env.finished_last_step()
-        won = dict(zip(finished.tolist(), (metrics[:, self.success] > 0.5).tolist(), strict=True))
+        ended = {int(e): (bool(m[self.success] > 0.5), int(ph))
+                 for e, m, ph in zip(finished, metrics, self.env.phases_last_step(), strict=True)}
         a = self.archive
         for i in ids:
-            w = bool(won.get(int(i), False))
+            won, phase = ended.get(int(i), (False, -1))
             if self.archive_start[i]:
                 row = a.row_of(self.start_key[i])
                 if row is not None:
-                    a.note_start(row, w)
+                    a.note_start(row, phase, won)
             else:
-                a.note_pass([r for r in (a.row_of(k) for k in self.visited[i]) if r is not None], w)
+                a.note_pass([r for r in (a.row_of(k) for k in self.visited[i]) if r is not None], phase, won)

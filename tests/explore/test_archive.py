@@ -162,3 +162,26 @@ def test_an_archive_made_with_other_cells_is_refused(explored):
     other = dataclasses.replace(archive.spec, cell_key=get_spec("zulrah").cell_key)
     with pytest.raises(ArchiveError, match="another template cell_key or progress"):
         Archive.from_bytes(data, other)
+
+
+def test_a_pass_counts_as_getting_past_a_cell_when_it_ends_deeper_or_wins():
+    spec = get_spec("template")
+    a = Archive(spec)
+    rec = bytes(spec.state_dtype.itemsize)
+    a.offer(1, 0.1, rec, phase=0)
+    a.offer(2, 0.6, rec, phase=1)
+    a.note_pass([0, 1], final_phase=1, won=False)      # past the phase-0 cell, not the phase-1 one
+    a.note_pass([0, 1], final_phase=1, won=True)       # a win gets past both
+    assert a.counts["passes"] == [2, 2] and a.counts["advanced"] == [2, 1]
+    assert a.eligible(success_threshold=0.75, min_passes=2).tolist() == [1]
+    assert a.eligible(success_threshold=0.75, min_passes=3).tolist() == [0, 1]
+
+
+def test_every_phase_gets_the_same_share_of_archive_starts():
+    spec = get_spec("template")
+    a = Archive(spec)
+    rec = bytes(spec.state_dtype.itemsize)
+    for key in range(10):                               # nine cells in phase 0, one in phase 1
+        a.offer(key, key / 10, rec, phase=int(key == 9))
+    w = a.weights(np.arange(10))
+    assert w[:9].sum() == pytest.approx(w[9]) and np.all(np.diff(w[:9]) > 0)   # within a phase: more progress

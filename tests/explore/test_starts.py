@@ -58,7 +58,7 @@ def test_only_cells_beyond_where_normal_starts_succeed_are_restored():
     archive = _archive()
     n = len(archive)
     archive.counts["passes"] = [20] * n
-    archive.counts["wins"] = [20] * (n - 3) + [2, 2, 2]          # three cells where normal starts mostly lose
+    archive.counts["advanced"] = [20] * (n - 3) + [2, 2, 2]      # three cells normal starts seldom get past
     env = make("template", num_envs=16, seed=1)
     starts = ArchiveStarts([env], archive, 1.0, success_threshold=0.5, min_passes=8, reseed=False, seed=0)
     starts.refresh()
