@@ -145,13 +145,17 @@ def main(argv=None) -> int:
     p.add_argument("--runs-dir", default="runs/archive-experiment")
     p.add_argument("--out", required=True, help="where the table goes: OUT.md and OUT.json")
     p.add_argument("--parallel", type=int, default=1, help="trainings at once (default 1)")
-    p.add_argument("--arms", default=",".join(ARMS), help="which arms to run now (both are read for the table)")
+    p.add_argument("--arms", default=",".join(ARMS), help="which arms to train now, comma-separated (both are read "
+                                                          "for the table; empty: train none, only tabulate)")
     args = p.parse_args(argv)
     args.runs_dir = Path(args.runs_dir)
     seeds = list(range(args.first_seed, args.first_seed + args.seeds))
     threads = max(1, (os.cpu_count() or 1) // args.parallel) if args.parallel > 1 else 0
-    todo = [(arm, s) for s in seeds for arm in args.arms.split(",")
-            if read_result(args.runs_dir / f"{arm}-s{s}", args.metric) is None]
+    arms = [a for a in args.arms.split(",") if a]
+    unknown = [a for a in arms if a not in ARMS]
+    if unknown:
+        raise SystemExit(f"--arms takes {', '.join(ARMS)} (comma-separated; empty: only tabulate), got {unknown}")
+    todo = [(arm, s) for s in seeds for arm in arms if read_result(args.runs_dir / f"{arm}-s{s}", args.metric) is None]
     seconds_file = args.runs_dir / "seconds.json"
     seconds = json.loads(seconds_file.read_text()) if seconds_file.exists() else {}
 

@@ -184,7 +184,7 @@ class Collector:
         for t in range(T + 1):
             for k, h in enumerate(self.halves):
                 if t > 0:
-                    self._record_step(store, t - 1, h, self._collect(k))
+                    self._record_step(store, t - 1, k, h, self._collect(k))
                 c = h.columns
                 store.obs[t, c] = torch.from_numpy(h.obs)
                 store.reset[t, c] = h.first
@@ -234,7 +234,7 @@ class Collector:
         store.value[t, c] = value.float().cpu()
         return store.action[t, c].numpy()
 
-    def _record_step(self, store: RolloutStorage, t: int, h: _Half, out) -> None:
+    def _record_step(self, store: RolloutStorage, t: int, k: int, h: _Half, out) -> None:
         obs, reward, terminated, truncated, info = out
         c = h.columns
         store.reward[t, c] = torch.from_numpy(np.asarray(self._learner(reward), dtype=np.float32))
@@ -245,7 +245,6 @@ class Collector:
         h.first = torch.from_numpy(was_reset)
         h.pending = terminated | truncated
         self._observe(h, obs, info)
-        k = next(j for j, other in enumerate(self.halves) if other is h)
         if h.tape is not None:
             finished = h.tape.record(h.sent, reward, h.pending, was_reset)
             if finished and self.starts is not None:      # replays are of normal starts

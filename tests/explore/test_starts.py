@@ -150,3 +150,11 @@ def test_explore_settings_are_checked():
         load_config("template", overrides=["--explore.fraction", "1.5"])
     with pytest.raises(ValueError, match="explore.archive needs explore.enabled"):
         load_config("template", overrides=["--explore.archive", "x.orla"])
+
+
+def test_archive_starts_on_an_encounter_without_cells_are_refused_before_any_folder(tmp_path):
+    cfg = load_config("pvp", overrides=["--run.out_dir", str(tmp_path), "--log.console", "false", "--run.name", "p",
+                                        "--env.num_envs", "8", "--explore.enabled", "true"])
+    with pytest.raises(ValueError, match="no cell_key"):
+        Trainer(cfg, console=False)
+    assert not (tmp_path / "p").exists()
