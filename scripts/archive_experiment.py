@@ -92,10 +92,12 @@ def read_result(folder: Path, metrics: list[str]) -> dict | None:
     return out
 
 
-def summarize(results: dict, metrics: list[str], progress_name: str) -> tuple[list[dict], list[str]]:
+def summarize(results: dict, metrics: list[str], progress_name: str,
+              success_name: str = "") -> tuple[list[dict], list[str]]:
     """Per measure: each arm's mean and interval, the difference and its interval. ``results[arm][seed]``."""
     measures = ["clear_rate", "progress", *metrics]
-    labels = {"clear_rate": "clear rate", "progress": f"mean {progress_name or 'progress'}"}
+    labels = {"clear_rate": f"success rate ({success_name})" if success_name else "success rate",
+              "progress": f"mean {progress_name or 'progress'}"}
     rows = []
     for m in measures:
         base = [r[m] for r in results["baseline"].values() if r.get(m) is not None]
@@ -183,14 +185,15 @@ def main(argv=None) -> int:
             r = read_result(args.runs_dir / f"{arm}-s{s}", args.metric)
             if r is not None:
                 results[arm][s] = r
-    progress_name = ""
+    progress_name = success_name = ""
     try:
         from osrs_rl.runtime.registry import get_spec
 
-        progress_name = get_spec(args.encounter).outcome.progress or ""
-    except Exception:            # the table still reads without the name
+        outcome = get_spec(args.encounter).outcome
+        progress_name, success_name = outcome.progress or "", outcome.success
+    except Exception:            # the table still reads without the names
         pass
-    rows, measures = summarize(results, args.metric, progress_name)
+    rows, measures = summarize(results, args.metric, progress_name, success_name)
     command = "python scripts/archive_experiment.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     text = markdown(rows, results, measures, command, args.steps, seconds)
     out = Path(args.out)

@@ -164,6 +164,14 @@ class Archive:
                 (self.counts if name in self.counts else self.floats)[name][row] = value
         return version
 
+    def set_max_cells(self, max_cells: int) -> None:
+        """Hold at most ``max_cells`` from now on; a fuller archive drops its cells of least progress now."""
+        if max_cells < 1:
+            raise ValueError(f"max_cells must be at least 1, got {max_cells}")
+        self.max_cells = int(max_cells)
+        while len(self.keys) > self.max_cells:
+            self._evict(self._evictable(float("inf")))
+
     def _evictable(self, progress: float) -> int | None:
         """The row to drop for a new cell of ``progress``: the least progress (ties: most visited), if below it."""
         prog = np.asarray(self.floats["progress"])

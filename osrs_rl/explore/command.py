@@ -104,7 +104,7 @@ def _build(args, console) -> int:
             raise ValueError(f"{out} keeps recurrent states of {archive.hidden_size} values; this policy's have "
                              f"{hidden}")
         if args.max_cells is not None:
-            archive.max_cells = args.max_cells
+            archive.set_max_cells(args.max_cells)
     else:
         archive = Archive(spec, user_settings(env), hidden, args.max_cells or DEFAULT_MAX_CELLS)
     how = f"the policy of {args.checkpoint}" if model is not None else "random legal actions"

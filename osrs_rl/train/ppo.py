@@ -381,7 +381,7 @@ class Trainer:
             if archive.hidden_size != self.model.state_size:
                 raise ValueError(f"{source} keeps recurrent states of {archive.hidden_size} values; this model's have "
                                  f"{self.model.state_size} (another model.kind or model.hidden)")
-            archive.max_cells = ex.max_cells
+            archive.set_max_cells(ex.max_cells)
         else:
             archive = Archive(self.spec, settings, self.model.state_size, ex.max_cells)
 

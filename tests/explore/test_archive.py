@@ -68,6 +68,8 @@ def test_a_full_archive_evicts_the_least_progress_for_more():
     assert a.offer(5, 0.9, rec)                      # more: the least (key 1) goes
     assert sorted(a.keys) == [2, 3, 5] and a.evicted == 1
     assert all(a.keys[a.index[k]] == k for k in a.keys)
+    a.set_max_cells(2)                               # a smaller bound drops the least progress now
+    assert sorted(a.keys) == [2, 5] and a.evicted == 2
 
 
 def test_restoring_a_cells_parent_and_stepping_its_chunk_reproduces_the_cell_exactly(explored):

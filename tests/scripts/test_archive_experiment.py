@@ -37,7 +37,7 @@ def test_both_arms_train_then_the_table_reads_their_evaluations(ex, tmp_path):
             assert (runs / f"{arm}-s{s}" / "eval.json").exists()
     assert (runs / "archive-s0" / "archive.orla").exists() and not (runs / "baseline-s0" / "archive.orla").exists()
     table = out.with_suffix(".md").read_text()
-    assert "| clear rate |" in table and "| damage_taken |" in table and "archive - baseline" in table
+    assert "| success rate (won) |" in table and "| damage_taken |" in table and "archive - baseline" in table
     data = json.loads(out.with_suffix(".json").read_text())
     evals = [json.loads((runs / f"baseline-s{s}" / "eval.json").read_text())[0]["win_rate"] for s in (0, 1)]
     clear = next(r for r in data["rows"] if r["key"] == "clear_rate")
