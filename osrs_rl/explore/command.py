@@ -1,11 +1,13 @@
 """The ``osrs-rl archive`` command line.
 
-    osrs-rl archive build ENCOUNTER --out FILE [--checkpoint CK | --random] [--iterations N] [--ticks T]
-                          [--envs E] [--normal F] [--seed S] [--max-cells M] [--set KEY=VALUE ...] [--extend]
+    osrs-rl archive build ENCOUNTER --out FILE [--checkpoint CK | --random] [--config FILE] [--iterations N]
+                          [--ticks T] [--envs E] [--normal F] [--seed S] [--max-cells M] [--set KEY=VALUE ...]
+                          [--extend]
     osrs-rl archive show FILE [--top N] [--cell KEY [--replay OUT]]
 
-``build`` explores (``osrs_rl.explore.explorer``) and writes an archive a training run can start from
-(``--explore.archive FILE``); an existing ``--out`` is grown with ``--extend``, never replaced. ``show``
+``build`` explores (``osrs_rl.explore.explorer``) under the encounter settings a training run would use
+(the preset's, ``--config FILE``'s, or the checkpoint's; ``--set`` on top) and writes an archive that run
+can start from (``--explore.archive FILE``); an existing ``--out`` is grown with ``--extend``, never replaced. ``show``
 prints what an archive holds, by phase and its cells of most progress; ``--cell KEY --replay OUT`` writes
 a replay of how the run reached that cell (from its parent cell's state, by the stored actions) for
 ``osrs-rl view OUT``.
@@ -34,7 +36,10 @@ def add_archive_parser(sub) -> None:
     p.add_argument("target", help="build: the encounter; show: the archive file")
     p.add_argument("--out", help="build: the archive file to write")
     p.add_argument("--extend", action="store_true", help="build: grow the --out archive that exists")
-    p.add_argument("--checkpoint", help="build: explore with this trained policy's sampled actions")
+    p.add_argument("--checkpoint", help="build: explore with this trained policy's sampled actions (and under the "
+                                        "encounter settings it trained with)")
+    p.add_argument("--config", help="build: a training config file whose [env.config] the archive is made under "
+                                    "(default: the encounter's preset, as osrs-rl train uses)")
     p.add_argument("--random", action="store_true", help="build: explore with random legal actions (the default "
                                                          "without --checkpoint)")
     p.add_argument("--iterations", type=int, default=20, help="build: rounds of restore-and-play (default 20)")
@@ -80,7 +85,9 @@ def _build(args, console) -> int:
     if out.exists() and not args.extend:
         raise ValueError(f"{out} exists: give --extend to grow it, or another --out")
     spec = get_spec(args.target)
-    model, config = None, {}
+    model = None
+    if args.checkpoint and args.config:
+        raise ValueError("--checkpoint brings the settings its policy trained with: give --config only without it")
     if args.checkpoint:
         from osrs_rl.agent.policy import load_policy
 
@@ -88,6 +95,11 @@ def _build(args, console) -> int:
         if policy.encounter != spec.name:
             raise ValueError(f"{args.checkpoint} is a policy for {policy.encounter}, not {spec.name}")
         model, config = policy.model, dict(policy.env_config)
+    else:
+        from osrs_rl.agent.config import load_config
+
+        # the settings a training run of this encounter uses, so that it can restore these states
+        config = dict(load_config(spec.name, args.config).env.config)
     pairs = {}
     for item in args.set or []:
         if "=" not in item:

@@ -44,3 +44,19 @@ def test_bad_input_is_refused_with_a_message(tmp_path, capsys):
     assert "not an osrs-rl archive" in capsys.readouterr().out
     assert main(["archive", "show", str(tmp_path / "missing.orla")]) == 2
     assert not (tmp_path / "p.orla").exists() and not (tmp_path / "x.orla").exists()
+
+
+def test_a_built_archive_trains_under_the_presets_settings(tmp_path):
+    """``archive build`` uses the settings ``osrs-rl train`` would, so a run can start from what it wrote."""
+    from osrs_rl.agent.config import load_config
+    from osrs_rl.train.ppo import Trainer
+
+    out = tmp_path / "z.orla"
+    assert main(["archive", "build", "zulrah", "--out", str(out), "--iterations", "1", "--ticks", "20",
+                 "--envs", "4"]) == 0
+    cfg = load_config("zulrah", overrides=["--run.out_dir", str(tmp_path), "--run.name", "r", "--log.console", "false",
+                                           "--env.num_envs", "8", "--explore.enabled", "true",
+                                           "--explore.archive", str(out)])
+    trainer = Trainer(cfg, console=False)
+    assert set(Archive.load(out, get_spec("zulrah")).keys) <= set(trainer.archive_starts.archive.keys)
+    trainer.collector.close()
