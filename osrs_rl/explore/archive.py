@@ -256,10 +256,24 @@ class Archive:
         if count <= 0 or len(rows) == 0:
             return np.zeros(0, dtype=np.int64)
         w = self.weights(rows)
-        chosen = rows[rng.choice(len(rows), size=count, p=w / w.sum())]
-        for row in chosen:
+        chosen = rows[rng.choice(len(rows), size=count, p=w / w.sum())].astype(np.int64)
+        self.note_selected(chosen)
+        return chosen
+
+    def note_selected(self, rows) -> None:
+        """Count ``rows`` as chosen for a start (once per appearance)."""
+        for row in rows:
             self.counts["selected"][row] += 1
-        return chosen.astype(np.int64)
+
+    def starting_states(self, rows, rng: np.random.Generator | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        """The records of ``rows`` as a fresh state array to restore, each with a new RNG drawn from ``rng``
+        (None: the RNG kept with the record), and their recurrent states (``[len(rows), hidden]``, None when
+        this archive keeps none)."""
+        records = np.frombuffer(b"".join(self.records[r] for r in rows), dtype=self.spec.state_dtype).copy()
+        if rng is not None:
+            records["rng"] = rng.integers(0, 2**64, size=records["rng"].shape, dtype=np.uint64)
+        hidden = np.stack([self.hidden[r] for r in rows]) if self.hidden_size and len(rows) else None
+        return records, hidden
 
     # ---- replaying a chunk ----------------------------------------------------------------------------
     def replayable(self, row: int) -> bool:

@@ -44,18 +44,17 @@ def explore(env, archive: Archive, iterations: int, ticks: int, model=None, norm
         n = env.num_envs
         chosen = np.flatnonzero(rng.random(n) >= normal) if len(archive) else np.zeros(0, np.int64)
         rows = archive.select(rng, len(chosen), np.arange(len(archive)))
+        hidden = None
         if len(rows):
-            records = np.frombuffer(b"".join(archive.records[r] for r in rows), dtype=spec.state_dtype).copy()
-            if reseed:
-                records["rng"] = rng.integers(0, 2**64, size=records["rng"].shape, dtype=np.uint64)
+            records, hidden = archive.starting_states(rows, rng if reseed else None)
             env.set_states(chosen, records, checked=True)     # the archive's records are checked
         tracker.started(np.setdiff1d(np.arange(n), chosen))
         tracker.started(chosen, cells=rows)
         first = torch.ones(n, dtype=torch.bool)
         if state is not None:
             state.zero_()
-            if len(rows) and archive.hidden_size:
-                state[torch.as_tensor(chosen)] = torch.from_numpy(np.stack([archive.hidden[r] for r in rows]))
+            if hidden is not None:
+                state[torch.as_tensor(chosen)] = torch.from_numpy(hidden)
                 first[torch.as_tensor(chosen)] = False
         info = {"action_mask": env.action_mask()}
         was_reset = np.zeros(n, dtype=np.bool_)

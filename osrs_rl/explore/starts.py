@@ -76,12 +76,8 @@ class ArchiveStarts:
             rows = self._draw(len(draw))
             restored = draw[:len(rows)]
             if len(restored):
-                a = self.archive
-                records = np.frombuffer(b"".join(a.records[r] for r in rows), dtype=env.spec.state_dtype).copy()
-                if self.reseed:
-                    records["rng"] = self.rng.integers(0, 2**64, size=records["rng"].shape, dtype=np.uint64)
+                records, hidden = self.archive.starting_states(rows, self.rng if self.reseed else None)
                 env.set_states(restored, records, checked=True)     # the archive's records are checked
-                hidden = np.stack([a.hidden[r] for r in rows]) if a.hidden_size else None
                 self.starts += len(restored)
             normal = np.setdiff1d(reset, restored)
             tracker.started(normal)
@@ -97,8 +93,7 @@ class ArchiveStarts:
         picks = self.rng.choice(len(self._keys), size=count, p=self._weights / self._weights.sum())
         rows = [a.row_of(self._keys[p]) for p in picks]
         rows = np.array([r for r in rows if r is not None], dtype=np.int64)
-        for r in rows:
-            a.counts["selected"][r] += 1
+        a.note_selected(rows)
         return rows
 
     def scalars(self) -> dict:

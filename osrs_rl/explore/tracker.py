@@ -57,10 +57,14 @@ class CellTracker:
         ids = np.asarray(ids, dtype=np.int64)
         if len(ids) == 0:
             return
-        read_cells(self.env, self._keys, self._prog)
-        rows = self._rows()
         a = self.archive
-        phases = read_phases(self.env, ids) if cells is None else None
+        if cells is None:
+            read_cells(self.env, self._keys, self._prog)
+            phases = read_phases(self.env, ids)
+        else:       # a restored record's cell and progress are its row's (its new RNG changes neither)
+            self._keys[ids] = [a.keys[r] for r in cells]
+            self._prog[ids] = [a.floats["progress"][r] for r in cells]
+        rows = self._rows()
         for j, i in enumerate(ids):
             record = rows[i].tobytes()
             self.key[i], self.progress[i] = self._keys[i], self._prog[i]
