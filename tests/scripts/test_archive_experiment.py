@@ -1,22 +1,17 @@
 """scripts/archive_experiment.py, issue 20's experiment: it trains both arms, reads their normal-start
 evaluations, and its intervals and table say what the runs gave."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "archive_experiment.py"
+from tests.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def ex():
-    spec = importlib.util.spec_from_file_location("archive_experiment", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("archive_experiment")
 
 
 def test_bootstrap_intervals_cover_the_mean_and_shrink_with_agreement(ex):

@@ -2,25 +2,19 @@
 masked action, and its GAE stops at a done and skips the reset step."""
 
 import csv
-import importlib.util
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
 from osrs_rl.runtime.adapters.gymnasium import GymVectorEnv
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "textbook_ppo.py"
+from tests.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def tb():
-    spec = importlib.util.spec_from_file_location("textbook_ppo", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("textbook_ppo")
 
 
 def test_main_writes_finite_rows(tb, tmp_path):
