@@ -52,9 +52,10 @@ from osrs_rl.runtime.adapters.gymnasium import GymVectorEnv
 from osrs_rl.runtime.config import settings_from_text
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.evaluate import outcome_columns
+from osrs_rl.train.ppo import spread_opponents
 
 COLUMNS = ("env_steps", "wall_s", "since_first_step_s", "steps_per_s", "episodes", "success_rate", "loss_rate",
-           "timeout_rate", "success_minus_loss", "invalid_actions")
+           "timeout_rate", "success_minus_loss", "progress", "invalid_actions")
 MASKED_LOGIT = -1e8       # finite: exp() underflows to exactly 0, so the entropy stays 0 * x = 0, never NaN
 
 
@@ -73,6 +74,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--epochs", type=int, default=1)
     p.add_argument("--minibatches", type=int, default=4)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="encounter setting (repeatable)")
+    p.add_argument("--opponents", default="", metavar="TIER,TIER,...",
+                   help="scripted tiers spread over the envs, env i fighting tier i mod len (the trainer's "
+                        "env.opponents; default: the encounter's own opponent)")
     p.add_argument("--log-every", type=float, default=10.0, help="seconds between log lines")
     p.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's own)")
     p.add_argument("--out", default=None, help="CSV of the log lines (refused if it exists)")
@@ -145,17 +149,19 @@ def gae(reward, value, done, valid, last_value, gamma: float, lam: float):
     return adv
 
 
-def outcome_rates(spec, metrics: list[dict]) -> tuple[int, float, float, float]:
-    """(episodes, success rate, loss rate, timeout rate) over finished-episode metrics (pop_metrics),
-    won and lost read as the evaluation reads them (``outcome_columns``)."""
+def outcome_rates(spec, metrics: list[dict]) -> tuple[int, float, float, float, float]:
+    """(episodes, success rate, loss rate, timeout rate, mean progress) over finished-episode metrics
+    (pop_metrics), won and lost read as the evaluation reads them (``outcome_columns``); progress is
+    the encounter's declared ``outcome.progress`` metric (the Inferno's final wave), NaN without one."""
     out = spec.outcome
     n = sum(len(m["phase"]) for m in metrics)
     if n == 0 or out is None:
-        return n, float("nan"), float("nan"), float("nan")
+        return n, float("nan"), float("nan"), float("nan"), float("nan")
     rows = np.concatenate([np.stack([m[name] for name in spec.metric_names], axis=1) for m in metrics])
     won, lost, _ = outcome_columns(spec, rows)
     timeout = rows[:, spec.metric_names.index(out.timeout)].mean() if out.timeout else float("nan")
-    return n, float(won.mean()), float(lost.mean()), float(timeout)
+    progress = rows[:, spec.metric_names.index(out.progress)].mean() if out.progress else float("nan")
+    return n, float(won.mean()), float(lost.mean()), float(timeout), float(progress)
 
 
 def main(argv=None) -> int:
@@ -168,6 +174,8 @@ def main(argv=None) -> int:
     if args.out and os.path.exists(args.out):
         raise SystemExit(f"--out {args.out} exists; name a new file")
     env = GymVectorEnv(args.encounter, num_envs=args.num_envs, seed=args.seed, **config)
+    tiers = [t.strip() for t in args.opponents.split(",") if t.strip()]
+    spread_opponents(env.env, env.env.spec, tiers)       # before the first reset, which applies them
     out_file = open(args.out, "x", newline="") if args.out else None    # "x": never overwrite
     writer = csv.writer(out_file) if out_file else None
     if writer:
@@ -241,13 +249,14 @@ def main(argv=None) -> int:
         # ---- log ----
         now = time.perf_counter()
         if now - last_log_t >= args.log_every or update == updates:
-            n, win, lose, timeout = outcome_rates(spec, episodes)
+            n, win, lose, timeout, progress = outcome_rates(spec, episodes)
             row = (steps, round(now - t_start, 2), round(now - t_first, 2),
                    round((steps - last_log_steps) / max(now - last_log_t, 1e-9), 1), n,
-                   win, lose, timeout, win - lose, invalid)
+                   win, lose, timeout, win - lose, progress, invalid)
             print(f"steps {steps:>10,} | {row[1]:8.1f} s ({row[2]:.1f} s stepping) | {row[3]:9,.0f} steps/s | "
                   f"{n:5d} episodes: success {win:6.1%} loss {lose:6.1%} timeout {timeout:6.1%} "
-                  f"success-loss {win - lose:+.3f} | pg {pg_loss.item():+.4f} v {v_loss.item():.4f} "
+                  f"success-loss {win - lose:+.3f}" + (f" progress {progress:.2f}" if progress == progress else "")
+                  + f" | pg {pg_loss.item():+.4f} v {v_loss.item():.4f} "
                   f"ent {entropy.item():.3f}", flush=True)
             if writer:
                 writer.writerow(row)

@@ -15,7 +15,8 @@ counts too). A top-level folder (or module) may import only itself and the layer
   its step, the Zulrah solver that plays it from outside) and its tools, all declared in its spec.
 - ``io``: file utilities (atomic writes), above the encounters so that no encounter writes files.
 - ``agent``: a trained policy as modules and files (settings, networks, distributions, checkpoints,
-  ``load_policy``), below both ``replay`` and ``train``, which both load policies.
+  ``load_policy``, a policy's batched decision), below ``replay``, ``explore`` and ``train``, which all load
+  policies or act with them.
 - ``replay`` below ``train``: training writes replays (the trainer tapes its rollouts into replay
   files, evaluation saves replays of its episodes), so ``train`` imports ``replay``; the replay viewer
   and human play only need a trained policy, which they load through ``agent``, so ``replay`` never

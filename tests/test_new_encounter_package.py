@@ -105,7 +105,7 @@ def test_train_eval_render_and_view(site):
         import numpy as np, torch
         import osrs_rl
         from osrs_rl.agent.policy import load_policy
-        from osrs_rl.train.evaluate import policy_actions
+        from osrs_rl.agent.policy import policy_actions
         policy = load_policy({str(run / "checkpoint.pt")!r})
         env = osrs_rl.make("{NAME}", num_envs={episodes}, seed=3, **policy.env_config)
         heads = tuple(int(h) for h in env.spec.head_sizes)

@@ -109,7 +109,7 @@ def play_policy(policy, truth: Truth, episodes: int = 16, seed: int = 0, greedy:
 def _play(env, model, truth: Truth, seed: int, greedy: bool, progress: Progress | None) -> list[EpisodeTally]:
     import torch
 
-    from osrs_rl.train.evaluate import policy_actions
+    from osrs_rl.agent.policy import policy_actions
 
     spec, episodes = env.spec, env.num_envs
     device = next(model.parameters()).device

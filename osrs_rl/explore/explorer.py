@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from osrs_rl.agent.distributions import sample_with_log_prob
+from osrs_rl.agent.policy import policy_actions
 from osrs_rl.explore.archive import Archive
 from osrs_rl.explore.tracker import CellTracker
 from osrs_rl.runtime.checks import random_legal_actions
@@ -62,7 +62,9 @@ def explore(env, archive: Archive, iterations: int, ticks: int, model=None, norm
             if model is None:
                 actions = random_legal_actions(env, rng)
             else:
-                actions, state = _policy_actions(model, env, obs, info, state, first, heads, generator)
+                with torch.no_grad():
+                    actions, state = policy_actions(model, obs, info, state, first, heads, spec.num_agents,
+                                                    greedy=False, generator=generator)
             obs, rewards, terminated, truncated, info = env.step(actions)
             done = terminated | truncated
             sent = np.asarray(actions).reshape(n, spec.num_agents, spec.num_heads)
@@ -76,18 +78,3 @@ def explore(env, archive: Archive, iterations: int, ticks: int, model=None, norm
         if progress is not None:
             progress(it + 1, iterations)
     return {"cells_before": before, "cells": len(archive), "steps": steps, "episodes_ended": ended}
-
-
-@torch.no_grad()
-def _policy_actions(model, env, obs, info, state, first, heads, generator):
-    """The policy's sampled actions for agent 0 of every env (other agents idle) and its next recurrent state."""
-    multi = env.spec.num_agents > 1
-    mask = info["action_mask"]
-    logits, _, state = model.step(torch.from_numpy(obs[:, 0] if multi else obs), state, first)
-    action, _ = sample_with_log_prob(logits, torch.from_numpy(mask[:, 0] if multi else mask), heads, generator)
-    action = action.numpy().astype(np.int64)
-    if not multi:
-        return action, state
-    full = np.zeros((env.num_envs, env.spec.num_agents, len(heads)), np.int64)
-    full[:, 0] = action
-    return full, state

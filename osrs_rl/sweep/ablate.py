@@ -1,13 +1,14 @@
 """``osrs-rl sweep ablate DIR``: one knob at a time from the sweep's best config, several seeds each.
 
-The baseline is the best completed trial's parameters. Each knob (a parameter of the space, or those
-``--knobs`` names) is moved alone to each of its other values (a choice's other choices; a range's
-two ends), every variant and the baseline trained with ``--seeds`` seeds (``run.seed`` 0..K-1) at the
-sweep's budget and scored as the trials are. A knob's effect is the mean score of the variant less
-the baseline's, with a 95 % Welch interval (Student's t at the Welch-Satterthwaite degrees of freedom,
-rounded down). Runs go to ``DIR/ablate/<variant>/seed-K/`` with a ``result.json``; a run that already
-has one is read back, not trained again, so an interrupted ablation resumes. The table goes to
-``DIR/ablate/ablation.md`` and ``ablation.json``.
+The baseline is the best completed trial's parameters, or with ``osrs-rl sweep ablate ENCOUNTER --space
+FILE`` (``ablate_config``) the preset or ``--config`` as it stands, no study needed. Each knob (a
+parameter of the space, or those ``--knobs`` names) is moved alone to each of its other values (a
+choice's other choices; a range's two ends), every variant and the baseline trained with ``--seeds``
+seeds (``run.seed`` 0..K-1) at the sweep's budget and scored as the trials are. A knob's effect is the
+mean score of the variant less the baseline's, with a 95 % Welch interval (Student's t at the Welch-
+Satterthwaite degrees of freedom, rounded down). Runs go to ``DIR/ablate/<variant>/seed-K/`` with a
+``result.json``; a run that already has one is read back, not trained again, so an interrupted ablation
+resumes. The table goes to ``DIR/ablate/ablation.md`` and ``ablation.json``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from osrs_rl.sweep.study import SweepDefinition, load, optuna, train_and_score
 ABLATE_DIR = "ablate"
 CONFIRM_DIR = "confirm"
 RESULT_FILE = "result.json"
+SETUP_FILE = "setup.json"
 
 # Two-sided 95 % critical values of Student's t, t(0.975, df) for df = 1..30 (NIST/SEMATECH
 # e-Handbook of Statistical Methods, section 1.3.6.7.2, "Critical Values of the Student's t
@@ -150,25 +152,66 @@ def confirm(folder: Path, top: int = 3, seeds: int = 3, storage: str | None = No
 
 def ablate(folder: Path, seeds: int = 3, knobs: list[str] | None = None, storage: str | None = None,
            train: Callable | None = None, say: Callable[[str], None] | None = None) -> dict:
-    """Run (or read back) the ablation; returns {"baseline": {...}, "knobs": [rows]} and writes the files."""
+    """Run (or read back) the ablation of the sweep in ``folder`` from its best completed trial; returns
+    {"baseline": {...}, "knobs": [rows]} and writes the files in ``folder/ablate``."""
     opt = optuna()
+    study, definition = load(folder, storage)
+    complete = [t for t in study.get_trials(deepcopy=False) if t.state == opt.trial.TrialState.COMPLETE]
+    if not complete:
+        raise ValueError(f"the sweep in {folder} has no completed trial to start from")
+    best = min(complete, key=lambda t: (-t.value, t.user_attrs.get("wall_seconds", 0.0)))
+    base = {p.name: best.params[p.name] for p in definition.space.params if p.name in best.params}
+    return _ablate(definition, base, f"trial {best.number}", folder / ABLATE_DIR, seeds, knobs, train, say)
+
+
+def ablate_config(definition: SweepDefinition, folder: Path, seeds: int = 3, knobs: list[str] | None = None,
+                  train: Callable | None = None, say: Callable[[str], None] | None = None) -> dict:
+    """The ablation of a config rather than a sweep's best trial: the baseline is ``definition``'s base
+    config (the encounter's preset, or its ``--config`` text) as it is, each knob of its space moved from
+    the value that config gives it. No study is needed; the runs and tables go to ``folder/ablate``."""
+    cfg = definition.config({})
+    base = {p.name: setting_value(cfg, p.name) for p in definition.space.params}
+    source = "the preset" if not definition.base_config else f"the config {definition.space_file}"
+    return _ablate(definition, base, source, folder / ABLATE_DIR, seeds, knobs, train, say)
+
+
+def setting_value(cfg, name: str):
+    """The value of the training setting ``section.key`` (or ``env.config.KEY``: the config's, else the
+    encounter's default) in ``cfg``."""
+    parts = name.split(".")
+    if parts[:2] == ["env", "config"]:
+        key = parts[2]
+        if key in cfg.env.config:
+            return cfg.env.config[key]
+        from osrs_rl.runtime.registry import get_spec
+
+        field = {f.name: f for f in get_spec(cfg.env.encounter).config_fields}.get(key)
+        if field is None:
+            raise ValueError(f"{name}: encounter {cfg.env.encounter} has no setting {key}")
+        return field.default
+    return getattr(getattr(cfg, parts[0]), parts[1])
+
+
+def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, seeds: int, knobs: list[str] | None,
+            train: Callable | None, say: Callable[[str], None] | None) -> dict:
     if seeds < 2:
         raise ValueError("ablate needs --seeds 2 or more (an interval needs two scores a side)")
-    study, definition = load(folder, storage)
     params = {p.name: p for p in definition.space.params}
     chosen = knobs or list(params)
     unknown = [k for k in chosen if k not in params]
     if unknown:
         raise ValueError(f"--knobs {unknown[0]} is not a parameter of the sweep's space ({', '.join(params)})")
-    complete = [t for t in study.get_trials(deepcopy=False) if t.state == opt.trial.TrialState.COMPLETE]
-    if not complete:
-        raise ValueError(f"the sweep in {folder} has no completed trial to start from")
-    best = min(complete, key=lambda t: (-t.value, t.user_attrs.get("wall_seconds", 0.0)))
-    base = {k: best.params[k] for k in params if k in best.params}
-    out = folder / ABLATE_DIR
+    _claim(out, dict(definition=definition.to_dict(), baseline=base, source=source))
+    runs = [("baseline", base)] + [(_slug(k, v), {**base, k: v}) for k in chosen for v in variants(params[k], base[k])]
+    done = [sum((out / name / f"seed-{seed}" / RESULT_FILE).is_file() for name, _ in runs for seed in range(seeds))]
+
+    def counted(text: str) -> None:           # each trained run's line, numbered against the whole ablation
+        done[0] += 1
+        if say is not None:
+            say(f"[{done[0]}/{len(runs) * seeds}] {text}")
 
     def scores(name: str, values: dict) -> list[float]:
-        return seeded_scores(definition, out / name, values, seeds, train, say)
+        return seeded_scores(definition, out / name, values, seeds, train, counted)
 
     baseline = scores("baseline", base)
     rows = []
@@ -178,20 +221,33 @@ def ablate(folder: Path, seeds: int = 3, knobs: list[str] | None = None, storage
             effect, low, high = welch_interval(got, baseline)
             rows.append(dict(knob=knob, best=base[knob], value=value, mean=sum(got) / len(got), scores=got,
                              effect=effect, low=low, high=high, clear=low > 0 or high < 0))
-    summary = dict(baseline=dict(trial=best.number, params=base, scores=baseline,
-                                 mean=sum(baseline) / len(baseline)), seeds=seeds, knobs=rows)
+    summary = dict(baseline=dict(source=source, params=base, scores=baseline, mean=sum(baseline) / len(baseline)),
+                   seeds=seeds, knobs=rows)
     atomic_write(out / "ablation.json", (json.dumps(summary, indent=1) + "\n").encode())
     atomic_write(out / "ablation.md", markdown(summary, definition).encode())
     return summary
 
 
+def _claim(out: Path, setup: dict) -> None:
+    """Record what ``out`` ablates (``setup.json``), or refuse if it already holds another ablation: its
+    finished runs are read back as results, so they must belong to the same baseline, space and config."""
+    path = out / SETUP_FILE
+    text = json.dumps(setup, indent=1, sort_keys=True, default=str) + "\n"
+    if path.is_file():
+        if path.read_text() != text:
+            raise ValueError(f"{out} holds an ablation of another baseline, space or config ({path}); its runs "
+                             "would be read back as this one's: use another --dir")
+        return
+    atomic_write(path, text.encode())
+
+
 def markdown(summary: dict, definition: SweepDefinition) -> str:
     b = summary["baseline"]
     lines = [f"# Ablation of {definition.encounter}", "",
-             f"Baseline: trial {b['trial']} ({', '.join(f'{k}={v}' for k, v in b['params'].items())}), mean score "
+             f"Baseline: {b['source']} ({', '.join(f'{k}={v}' for k, v in b['params'].items())}), mean score "
              f"{b['mean']:.4g} over {summary['seeds']} seeds. Effect: a variant's mean less the baseline's, with "
              "its 95 % Welch interval; **bold**: the interval excludes 0.", "",
-             "| knob | best | moved to | mean | effect | 95 % interval |", "|---|---|---|---|---|---|"]
+             "| knob | baseline | moved to | mean | effect | 95 % interval |", "|---|---|---|---|---|---|"]
     for r in summary["knobs"]:
         effect = f"**{r['effect']:+.4g}**" if r["clear"] else f"{r['effect']:+.4g}"
         lines.append(f"| {r['knob']} | {r['best']} | {r['value']} | {r['mean']:.4g} | {effect} | "

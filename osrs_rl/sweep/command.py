@@ -5,6 +5,7 @@
     osrs-rl sweep report DIR [--storage URL]
     osrs-rl sweep worker --storage URL [--dir DIR] [--trials N]
     osrs-rl sweep ablate DIR [--seeds K] [--knobs a,b] [--storage URL]
+    osrs-rl sweep ablate ENCOUNTER --space FILE [--config FILE] [--dir DIR] [--seeds K] [--knobs a,b]
     osrs-rl sweep confirm DIR [--top N] [--seeds K] [--storage URL]
 
 A sweep folder (``--dir``, default ``sweeps/ENCOUNTER``) that already holds a study is resumed: the
@@ -27,11 +28,13 @@ def add_sweep_parser(sub) -> None:
                                    "best.toml in DIR/report. osrs-rl sweep worker --storage URL: one more process "
                                    "working on a shared (PostgreSQL) study. osrs-rl sweep ablate DIR: the best "
                                    "config with one knob moved at a time, --seeds seeds each, effects with 95 % "
-                                   "intervals in DIR/ablate. osrs-rl sweep confirm DIR: the --top best trials "
-                                   "again with --seeds seeds, their mean scores with 95 % intervals in "
-                                   "DIR/confirm. Space file format: README, 'Sweeps'.")
+                                   "intervals in DIR/ablate (ablate ENCOUNTER --space FILE: the same from the "
+                                   "preset or --config, in --dir, default sweeps/ENCOUNTER-ablate). osrs-rl "
+                                   "sweep confirm DIR: the --top best trials again with --seeds seeds, their mean "
+                                   "scores with 95 % intervals in DIR/confirm. Space file format: README, 'Sweeps'.")
     p.add_argument("target", help="an encounter, or report / worker / ablate / confirm")
-    p.add_argument("path", nargs="?", help="report, ablate, confirm: the sweep folder")
+    p.add_argument("path", nargs="?",
+                   help="report, ablate, confirm: the sweep folder (ablate --space: the encounter)")
     p.add_argument("--seeds", type=int, default=3, help="ablate, confirm: seeds per variant (default 3)")
     p.add_argument("--top", type=int, default=3, help="confirm: how many of the best trials (default 3)")
     p.add_argument("--knobs", help="ablate: comma-separated parameters to move (default: all of the space's)")
@@ -73,8 +76,7 @@ def _say(console: Console, text: str) -> None:
 
 def _sweep(args: argparse.Namespace, console: Console) -> int:
     from osrs_rl.runtime.registry import names
-    from osrs_rl.sweep.space import load_space
-    from osrs_rl.sweep.study import SweepDefinition, create_or_load, fail_stale_trials, finished, optimize
+    from osrs_rl.sweep.study import create_or_load, fail_stale_trials, finished, optimize
 
     if args.target not in names():
         raise ValueError(f"unknown encounter {args.target!r}; known: {', '.join(names())} (or report, worker)")
@@ -82,16 +84,7 @@ def _sweep(args: argparse.Namespace, console: Console) -> int:
         raise ValueError("osrs-rl sweep ENCOUNTER needs --space FILE (README, 'Sweeps')")
     if args.path:
         raise ValueError(f"unexpected {args.path!r}: the sweep folder is --dir")
-    load_space(args.space)                               # the file checked before anything is written
-    base = ""
-    if args.config:
-        path = Path(args.config)
-        if not path.is_file():
-            raise ValueError(f"config file {path} does not exist")
-        base = path.read_text()
-    definition = SweepDefinition(args.target, Path(args.space).read_text(), str(args.space), base, args.seed,
-                                 args.budget_steps, args.budget_seconds)
-    definition.config({})       # the base settings and budgets refused now, not in every trial
+    definition = _definition(args, args.target)
     folder = Path(args.dir or Path("sweeps") / args.target)
     resumed = (folder / "study.db").is_file() or args.storage is not None
     study, definition = create_or_load(folder, definition, args.storage)
@@ -108,6 +101,25 @@ def _sweep(args: argparse.Namespace, console: Console) -> int:
     run = optimize(study, definition, folder, args.trials, console)
     _say(console, f"{run} trial(s) run here; report: osrs-rl sweep report {folder}")
     return 0
+
+
+def _definition(args: argparse.Namespace, encounter: str):
+    """The sweep definition the command line gives (space file, --config, budgets), checked before anything
+    is written: the space file, the base settings and the budgets."""
+    from osrs_rl.sweep.space import load_space
+    from osrs_rl.sweep.study import SweepDefinition
+
+    load_space(args.space)
+    base = ""
+    if args.config:
+        path = Path(args.config)
+        if not path.is_file():
+            raise ValueError(f"config file {path} does not exist")
+        base = path.read_text()
+    definition = SweepDefinition(encounter, Path(args.space).read_text(), str(args.space), base, args.seed,
+                                 args.budget_steps, args.budget_seconds)
+    definition.config({})
+    return definition
 
 
 def _report(args: argparse.Namespace, console: Console) -> int:
@@ -135,24 +147,39 @@ def _worker(args: argparse.Namespace, console: Console) -> int:
 
 
 def _ablate(args: argparse.Namespace, console: Console) -> int:
-    from osrs_rl.sweep.ablate import ABLATE_DIR, ablate
+    from osrs_rl.runtime.registry import names
+    from osrs_rl.sweep.ablate import ABLATE_DIR, ablate, ablate_config
 
-    if not args.path:
-        raise ValueError("osrs-rl sweep ablate needs the sweep folder: osrs-rl sweep ablate DIR")
     knobs = [k.strip() for k in args.knobs.split(",") if k.strip()] if args.knobs else None
-    summary = ablate(Path(args.path), args.seeds, knobs, args.storage, say=lambda text: _say(console, text))
+
+    def say(text: str) -> None:
+        _say(console, text)
+    if args.space:          # osrs-rl sweep ablate ENCOUNTER --space FILE: the preset (or --config) is the baseline
+        if args.path not in names():
+            raise ValueError(f"osrs-rl sweep ablate --space FILE needs an encounter ({', '.join(names())}), "
+                             f"got {args.path!r}")
+        if args.storage:
+            raise ValueError("--storage is for a sweep's study; an ablation of a config needs none")
+        folder = Path(args.dir or Path("sweeps") / f"{args.path}-ablate")
+        summary = ablate_config(_definition(args, args.path), folder, args.seeds, knobs, say=say)
+    else:
+        if not args.path:
+            raise ValueError("osrs-rl sweep ablate needs the sweep folder (osrs-rl sweep ablate DIR), or an "
+                             "encounter and a space (osrs-rl sweep ablate ENCOUNTER --space FILE)")
+        folder = Path(args.path)
+        summary = ablate(folder, args.seeds, knobs, args.storage, say=say)
     from rich.table import Table
 
-    table = Table(title=f"one knob at a time from trial {summary['baseline']['trial']} "
+    table = Table(title=f"one knob at a time from {summary['baseline']['source']} "
                         f"(baseline {summary['baseline']['mean']:.4g}, {args.seeds} seeds)")
-    for column in ("knob", "best", "moved to", "mean", "effect", "95 % interval"):
+    for column in ("knob", "baseline", "moved to", "mean", "effect", "95 % interval"):
         table.add_column(column)
     for r in summary["knobs"]:
         table.add_row(r["knob"], str(r["best"]), str(r["value"]), f"{r['mean']:.4g}",
                       ("[bold]" if r["clear"] else "") + f"{r['effect']:+.4g}",
                       f"[{r['low']:+.4g}, {r['high']:+.4g}]")
     console.print(table)
-    _say(console, f"table: {Path(args.path) / ABLATE_DIR / 'ablation.md'}")
+    _say(console, f"table: {folder / ABLATE_DIR / 'ablation.md'}")
     return 0
 
 

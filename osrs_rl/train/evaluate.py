@@ -23,8 +23,7 @@ import numpy as np
 import torch
 
 import osrs_rl
-from osrs_rl.agent.distributions import MaskedMultiCategorical
-from osrs_rl.agent.policy import Policy
+from osrs_rl.agent.policy import Policy, policy_actions, policy_note, policy_step
 from osrs_rl.io.atomic import atomic_write
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.league import wilson
@@ -71,38 +70,6 @@ def outcome_columns(spec, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
         lost = np.maximum(lost, rows[:, col[m]])
     ticks = rows[:, col[outcome.length]] if outcome.length else np.zeros(len(rows))
     return won, lost, ticks
-
-def policy_step(model, obs, mask, state, first, heads, num_agents: int):
-    """One batched forward pass of ``model`` for agent 0 of every env: its action distribution under
-    the mask, its value and the next recurrent state. ``first`` marks the envs whose episode starts
-    now and is cleared."""
-    device = next(model.parameters()).device
-    multi = num_agents > 1
-    o = torch.from_numpy(obs[:, 0] if multi else obs).to(device)
-    m = torch.from_numpy(mask[:, 0] if multi else mask).to(device)
-    logits, value, state = model.step(o, state, first)
-    first[:] = False
-    return MaskedMultiCategorical(logits, m, heads), value, state
-
-
-def policy_note(dist, value, heads) -> dict:
-    """Env 0's annotation of one decision, as replays store it: the value and each head's probabilities."""
-    probs = dist.log_probs[0].exp().cpu().numpy()
-    return {"value": float(value[0]), "probs": [probs[h, :n] for h, n in enumerate(heads)]}
-
-
-def policy_actions(model, obs, info, state, first, heads, num_agents: int, greedy: bool, generator):
-    """One batched decision of ``model`` for agent 0 of every env: the int64 actions to step the env
-    with (``[envs, agents, heads]`` for several agents, the others left at the no-op) and the next
-    recurrent state. ``first`` marks the envs whose episode starts now and is cleared."""
-    dist, _, state = policy_step(model, obs, info["action_mask"], state, first, heads, num_agents)
-    act = (dist.mode() if greedy else dist.sample(generator)).cpu().numpy().astype(np.int64)
-    if num_agents == 1:
-        return act, state
-    full = np.zeros((len(act), num_agents, len(heads)), np.int64)
-    full[:, 0] = act
-    return full, state
-
 
 @torch.no_grad()
 def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bool = False,

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from osrs_rl.agent.policy import policy_note, policy_step
 from osrs_rl.replay.file import Replay
 from osrs_rl.replay.verify import replay_steps, start_env
-from osrs_rl.train.evaluate import policy_note, policy_step
 
 
 @torch.no_grad()

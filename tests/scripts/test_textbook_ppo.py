@@ -32,8 +32,12 @@ def test_main_writes_finite_rows(tb, tmp_path):
         assert int(r["invalid_actions"]) == 0         # the runtime counted no masked action
     # max_ticks=10 ends every episode inside two rollouts of 8 steps: the later rows have rates
     assert int(rows[-1]["episodes"]) > 0 and 0 <= float(rows[-1]["success_rate"]) <= 1
+    assert math.isnan(float(rows[-1]["progress"]))       # the template declares no progress metric
     with pytest.raises(SystemExit):                   # an existing --out is refused
         tb.main(args)
+    # --opponents reaches the env: the template has no scripted opponents to spread
+    with pytest.raises(ValueError, match="has no opponents to choose"):
+        tb.main(args[:-2] + ["--opponents", "average"])
 
 
 def test_sampled_actions_satisfy_the_mask(tb):

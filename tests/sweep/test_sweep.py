@@ -214,6 +214,43 @@ def test_ablate_two_knobs_two_seeds_reports_each_effect_with_an_interval(tmp_pat
     assert "ppo.gamma is not a parameter" in capsys.readouterr().out
 
 
+def test_ablate_a_config_moves_each_knob_from_the_presets_own_value(tmp_path, capsys):
+    """No study: the baseline is the encounter's preset as it is (optim.lr 3e-3, ppo.epochs 2, start_food the
+    encounter's default 10), each knob moved from there; another space in the same folder is refused."""
+    from osrs_rl.sweep.ablate import ablate_config
+
+    text = SPACE + '\n[params."env.config.start_food"]\nchoices = [5, 10]\n'
+    definition = SweepDefinition("template", text, "space.toml")
+
+    def train(cfg, on_log):        # fewer sharks cost 0.2; the seed adds a little
+        value = 0.5 - (0.2 if cfg.env.config.get("start_food") == 5 else 0.0) + 0.01 * cfg.run.seed
+        for k in range(8):
+            on_log(256 * (k + 1), {"episode/won": value})
+    said = []
+    summary = ablate_config(definition, tmp_path, seeds=2, train=train, say=said.append)
+    assert len(said) == 10 and said[0].startswith("[1/10] baseline seed 0: 0.5") and said[-1].startswith("[10/10]")
+    assert summary["baseline"]["params"] == {"optim.lr": 3e-3, "ppo.epochs": 2, "env.config.start_food": 10}
+    assert summary["baseline"]["source"] == "the preset"
+    rows = {(r["knob"], r["value"]): r for r in summary["knobs"]}
+    assert set(rows) == {("optim.lr", 1e-4), ("optim.lr", 1e-2), ("ppo.epochs", 1), ("env.config.start_food", 5)}
+    assert rows[("env.config.start_food", 5)]["effect"] == pytest.approx(-0.2)
+    assert rows[("env.config.start_food", 5)]["clear"]
+    result = json.loads((tmp_path / "ablate" / "env.config.start_food=5" / "seed-1" / "result.json").read_text())
+    assert result["params"]["env.config.start_food"] == 5
+    assert "Baseline: the preset (" in (tmp_path / "ablate" / "ablation.md").read_text()
+    other = SweepDefinition("template", text.replace("choices = [5, 10]", "choices = [4, 10]"), "space.toml")
+    with pytest.raises(ValueError, match="holds an ablation of another baseline"):
+        ablate_config(other, tmp_path, seeds=2, train=train)
+    space = tmp_path / "space.toml"
+    space.write_text(text)
+    assert main(["sweep", "ablate", "nosuch", "--space", str(space)]) == 2
+    assert "needs an encounter" in capsys.readouterr().out
+    assert main(["sweep", "ablate", "template", "--space", str(space), "--storage", "postgresql://x/y"]) == 2
+    assert "an ablation of a config needs none" in capsys.readouterr().out
+    assert main(["sweep", "ablate", "template", "--space", str(space), "--dir", str(tmp_path), "--seeds", "1"]) == 2
+    assert "needs --seeds 2 or more" in capsys.readouterr().out
+
+
 def test_confirm_trains_the_best_trials_again_with_several_seeds(tmp_path, capsys):
     from osrs_rl.sweep.ablate import confirm
 
