@@ -213,6 +213,11 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
     def scores(name: str, values: dict) -> list[float]:
         return seeded_scores(definition, out / name, values, seeds, train, counted)
 
+    half = definition.space.settings.budget_steps // 2
+
+    def halfway(name: str) -> float | None:
+        return midway(out / name, seeds, half)
+
     baseline = scores("baseline", base)
     rows = []
     for knob in chosen:
@@ -220,12 +225,25 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
             got = scores(_slug(knob, value), {**base, knob: value})
             effect, low, high = welch_interval(got, baseline)
             rows.append(dict(knob=knob, best=base[knob], value=value, mean=sum(got) / len(got), scores=got,
-                             effect=effect, low=low, high=high, clear=low > 0 or high < 0))
-    summary = dict(baseline=dict(source=source, params=base, scores=baseline, mean=sum(baseline) / len(baseline)),
-                   seeds=seeds, knobs=rows)
+                             effect=effect, low=low, high=high, clear=low > 0 or high < 0,
+                             halfway=halfway(_slug(knob, value))))
+    summary = dict(baseline=dict(source=source, params=base, scores=baseline, mean=sum(baseline) / len(baseline),
+                                 halfway=halfway("baseline")), seeds=seeds, knobs=rows)
     atomic_write(out / "ablation.json", (json.dumps(summary, indent=1) + "\n").encode())
     atomic_write(out / "ablation.md", markdown(summary, definition).encode())
     return summary
+
+
+def midway(folder: Path, seeds: int, step: int) -> float | None:
+    """The mean over seeds of each run's learning curve (``result.json``) at ``step``: its last point at or
+    before it (how far a variant had got by then, beside its final score); None where no run had a point."""
+    got = []
+    for seed in range(seeds):
+        curve = json.loads((folder / f"seed-{seed}" / RESULT_FILE).read_text()).get("curve") or []
+        before = [v for at, v in curve if at <= step]
+        if before:
+            got.append(before[-1])
+    return sum(got) / len(got) if got else None
 
 
 def _claim(out: Path, setup: dict) -> None:
@@ -241,15 +259,21 @@ def _claim(out: Path, setup: dict) -> None:
     atomic_write(path, text.encode())
 
 
+def _num(x) -> str:
+    return "-" if x is None else f"{x:.3g}"
+
+
 def markdown(summary: dict, definition: SweepDefinition) -> str:
     b = summary["baseline"]
     lines = [f"# Ablation of {definition.encounter}", "",
              f"Baseline: {b['source']} ({', '.join(f'{k}={v}' for k, v in b['params'].items())}), mean score "
              f"{b['mean']:.4g} over {summary['seeds']} seeds. Effect: a variant's mean less the baseline's, with "
-             "its 95 % Welch interval; **bold**: the interval excludes 0.", "",
-             "| knob | baseline | moved to | mean | effect | 95 % interval |", "|---|---|---|---|---|---|"]
+             "its 95 % Welch interval; **bold**: the interval excludes 0. Halfway: the training curve's success "
+             f"rate at half the budget, mean over seeds (the baseline's: {_num(b.get('halfway'))}).", "",
+             "| knob | baseline | moved to | mean | effect | 95 % interval | halfway |",
+             "|---|---|---|---|---|---|---|"]
     for r in summary["knobs"]:
         effect = f"**{r['effect']:+.4g}**" if r["clear"] else f"{r['effect']:+.4g}"
         lines.append(f"| {r['knob']} | {r['best']} | {r['value']} | {r['mean']:.4g} | {effect} | "
-                     f"[{r['low']:+.4g}, {r['high']:+.4g}] |")
+                     f"[{r['low']:+.4g}, {r['high']:+.4g}] | {_num(r.get('halfway'))} |")
     return "\n".join(lines) + "\n"

@@ -172,12 +172,12 @@ def _ablate(args: argparse.Namespace, console: Console) -> int:
 
     table = Table(title=f"one knob at a time from {summary['baseline']['source']} "
                         f"(baseline {summary['baseline']['mean']:.4g}, {args.seeds} seeds)")
-    for column in ("knob", "baseline", "moved to", "mean", "effect", "95 % interval"):
+    for column in ("knob", "baseline", "moved to", "mean", "effect", "95 % interval", "halfway"):
         table.add_column(column)
     for r in summary["knobs"]:
         table.add_row(r["knob"], str(r["best"]), str(r["value"]), f"{r['mean']:.4g}",
                       ("[bold]" if r["clear"] else "") + f"{r['effect']:+.4g}",
-                      f"[{r['low']:+.4g}, {r['high']:+.4g}]")
+                      f"[{r['low']:+.4g}, {r['high']:+.4g}]", "-" if r["halfway"] is None else f"{r['halfway']:.3g}")
     console.print(table)
     _say(console, f"table: {folder / ABLATE_DIR / 'ablation.md'}")
     return 0

@@ -235,9 +235,13 @@ def test_ablate_a_config_moves_each_knob_from_the_presets_own_value(tmp_path, ca
     assert set(rows) == {("optim.lr", 1e-4), ("optim.lr", 1e-2), ("ppo.epochs", 1), ("env.config.start_food", 5)}
     assert rows[("env.config.start_food", 5)]["effect"] == pytest.approx(-0.2)
     assert rows[("env.config.start_food", 5)]["clear"]
+    # halfway: each run's curve at half the budget (its value throughout here), the mean over the seeds
+    assert rows[("env.config.start_food", 5)]["halfway"] == pytest.approx(0.305)
+    assert summary["baseline"]["halfway"] == pytest.approx(0.505)
     result = json.loads((tmp_path / "ablate" / "env.config.start_food=5" / "seed-1" / "result.json").read_text())
     assert result["params"]["env.config.start_food"] == 5
-    assert "Baseline: the preset (" in (tmp_path / "ablate" / "ablation.md").read_text()
+    md = (tmp_path / "ablate" / "ablation.md").read_text()
+    assert "Baseline: the preset (" in md and "(the baseline's: 0.505)" in md and "| 0.305 |" in md
     other = SweepDefinition("template", text.replace("choices = [5, 10]", "choices = [4, 10]"), "space.toml")
     with pytest.raises(ValueError, match="holds an ablation of another baseline"):
         ablate_config(other, tmp_path, seeds=2, train=train)
