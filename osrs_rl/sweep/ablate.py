@@ -171,7 +171,7 @@ def ablate_config(definition: SweepDefinition, folder: Path, seeds: int = 3, kno
     the value that config gives it. No study is needed; the runs and tables go to ``folder/ablate``."""
     cfg = definition.config({})
     base = {p.name: setting_value(cfg, p.name) for p in definition.space.params}
-    source = "the preset" if not definition.base_config else f"the config {definition.space_file}"
+    source = "the preset" if not definition.base_config else "the --config settings"
     return _ablate(definition, base, source, folder / ABLATE_DIR, seeds, knobs, train, say)
 
 
