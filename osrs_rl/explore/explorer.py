@@ -18,6 +18,7 @@ from osrs_rl.explore.tracker import CellTracker
 from osrs_rl.runtime.checks import random_legal_actions
 
 
+@torch.no_grad()
 def explore(env, archive: Archive, iterations: int, ticks: int, model=None, normal: float = 0.1, seed: int = 0,
             reseed: bool = True, progress=None) -> dict:
     """Grow ``archive`` by ``iterations`` rounds of ``ticks`` ticks in every env of ``env`` (a VecEnv); actions
@@ -62,9 +63,8 @@ def explore(env, archive: Archive, iterations: int, ticks: int, model=None, norm
             if model is None:
                 actions = random_legal_actions(env, rng)
             else:
-                with torch.no_grad():
-                    actions, state = policy_actions(model, obs, info, state, first, heads, spec.num_agents,
-                                                    greedy=False, generator=generator)
+                actions, state = policy_actions(model, obs, info, state, first, heads, spec.num_agents,
+                                                greedy=False, generator=generator)
             obs, rewards, terminated, truncated, info = env.step(actions)
             done = terminated | truncated
             sent = np.asarray(actions).reshape(n, spec.num_agents, spec.num_heads)

@@ -202,13 +202,14 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
     if unknown:
         raise ValueError(f"--knobs {unknown[0]} is not a parameter of the sweep's space ({', '.join(params)})")
     _claim(out, dict(definition=definition.to_dict(), baseline=base, source=source))
-    runs = [("baseline", base)] + [(_slug(k, v), {**base, k: v}) for k in chosen for v in variants(params[k], base[k])]
-    done = [sum((out / name / f"seed-{seed}" / RESULT_FILE).is_file() for name, _ in runs for seed in range(seeds))]
+    moves = [(knob, value) for knob in chosen for value in variants(params[knob], base[knob])]
+    names = ["baseline"] + [_slug(knob, value) for knob, value in moves]
+    done = [sum((out / name / f"seed-{seed}" / RESULT_FILE).is_file() for name in names for seed in range(seeds))]
 
     def counted(text: str) -> None:           # each trained run's line, numbered against the whole ablation
         done[0] += 1
         if say is not None:
-            say(f"[{done[0]}/{len(runs) * seeds}] {text}")
+            say(f"[{done[0]}/{len(names) * seeds}] {text}")
 
     def scores(name: str, values: dict) -> list[float]:
         return seeded_scores(definition, out / name, values, seeds, train, counted)
@@ -220,13 +221,11 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
 
     baseline = scores("baseline", base)
     rows = []
-    for knob in chosen:
-        for value in variants(params[knob], base[knob]):
-            got = scores(_slug(knob, value), {**base, knob: value})
-            effect, low, high = welch_interval(got, baseline)
-            rows.append(dict(knob=knob, best=base[knob], value=value, mean=sum(got) / len(got), scores=got,
-                             effect=effect, low=low, high=high, clear=low > 0 or high < 0,
-                             halfway=halfway(_slug(knob, value))))
+    for (knob, value), name in zip(moves, names[1:], strict=True):
+        got = scores(name, {**base, knob: value})
+        effect, low, high = welch_interval(got, baseline)
+        rows.append(dict(knob=knob, best=base[knob], value=value, mean=sum(got) / len(got), scores=got,
+                         effect=effect, low=low, high=high, clear=low > 0 or high < 0, halfway=halfway(name)))
     summary = dict(baseline=dict(source=source, params=base, scores=baseline, mean=sum(baseline) / len(baseline),
                                  halfway=halfway("baseline")), seeds=seeds, knobs=rows)
     atomic_write(out / "ablation.json", (json.dumps(summary, indent=1) + "\n").encode())

@@ -71,6 +71,7 @@ def outcome_columns(spec, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     ticks = rows[:, col[outcome.length]] if outcome.length else np.zeros(len(rows))
     return won, lost, ticks
 
+
 @torch.no_grad()
 def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bool = False,
          config: dict | None = None, progress: Callable[[int, int], None] | None = None) -> EvalRow:
