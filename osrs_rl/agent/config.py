@@ -234,6 +234,10 @@ class ExploreSection:
     of the fight, or win) are not restored."""
     min_passes: int = 8
     """... judged once that many normal-start episodes passed through; a cell passed fewer times is eligible."""
+    frontier_decay: float = 1.0
+    """How the archive starts are shared between the fight's phases: 1, every phase with eligible cells the same
+    share; below 1, the frontier first (the phases normal starts do not yet get past, shallowest first, then the
+    rest) and each later phase this times the share of the one before (0.5: a half, a quarter, ...)."""
     reseed: bool = True
     """Draw a fresh RNG for each restored state, so that one cell does not replay one future."""
     start_flag: bool = True
@@ -317,6 +321,7 @@ class TrainConfig:
             (self.explore.max_cells >= 1, "explore.max_cells must be >= 1"),
             (0.0 <= self.explore.success_threshold <= 1.0, "explore.success_threshold must lie in [0, 1]"),
             (self.explore.min_passes >= 0, "explore.min_passes must be >= 0"),
+            (0.0 < self.explore.frontier_decay <= 1.0, "explore.frontier_decay must lie in (0, 1]"),
             (self.explore.enabled or not self.explore.archive, "explore.archive needs explore.enabled true"),
         ]
         for ok, message in checks:

@@ -229,10 +229,13 @@ class Archive:
         rate = advanced / np.maximum(passes, 1)
         return np.flatnonzero((passes < min_passes) | (rate < success_threshold))
 
-    def weights(self, rows: np.ndarray) -> np.ndarray:
-        """Selection weights of ``rows``. Every phase among them gets the same share, so a phase where the
+    def weights(self, rows: np.ndarray, frontier_decay: float = 1.0, success_threshold: float = 0.5,
+                min_passes: int = 8) -> np.ndarray:
+        """Selection weights of ``rows``. Each phase among them gets a share of the whole, so a phase where the
         archive holds many cells (a long one, or one the policy stalls in) does not take the starts of a
-        rarer, deeper one. Within a phase: more for more progress (up to 2x, by rank), for starts whose
+        rarer, deeper one: with ``frontier_decay`` 1 every phase the same share; below 1 the phases in
+        ``phase_order`` (the frontier first) get shares falling by that factor, so most archive starts go where
+        normal starts first fail. Within a phase: more for more progress (up to 2x, by rank), for starts whose
         outcome is uncertain (a recent rate of getting past the cell near one half: 0.1 + 4 p (1 - p), p
         smoothed), and for cells seldom chosen or visited (1 / sqrt(1 + selections), 1 / sqrt(1 + visits)
         halved)."""
@@ -244,18 +247,32 @@ class Archive:
         learnable = 0.1 + 4.0 * p * (1.0 - p)
         fresh = 1.0 / np.sqrt(1.0 + self.array("selected")[rows]) + 0.5 / np.sqrt(1.0 + self.array("visits")[rows])
         w = learnable * fresh
-        for ph in np.unique(phase):
+        order = self.phase_order(np.unique(phase), success_threshold, min_passes)
+        for rank, ph in enumerate(order):
             inside = phase == ph
-            rank = np.argsort(np.argsort(prog[inside])) / max(int(inside.sum()) - 1, 1)
-            w[inside] *= 1.0 + rank
-            w[inside] /= w[inside].sum()
-        return w
+            rank_in = np.argsort(np.argsort(prog[inside])) / max(int(inside.sum()) - 1, 1)
+            w[inside] *= 1.0 + rank_in
+            w[inside] *= frontier_decay ** rank / w[inside].sum()
+        return w / w.sum()
 
-    def select(self, rng: np.random.Generator, count: int, rows: np.ndarray) -> np.ndarray:
-        """``count`` rows drawn from ``rows`` by ``weights`` (with replacement), counted as selected."""
+    def phase_order(self, phases, success_threshold: float = 0.5, min_passes: int = 8) -> list[int]:
+        """``phases`` with the frontier first: the phases that normal starts do not yet get past (over all the
+        archive's cells in the phase, fewer than ``success_threshold`` of at least ``min_passes`` passes went on
+        deeper), shallowest first, then the others, shallowest first. A solved phase can still hold an odd
+        eligible cell (a rare hitpoints bucket, say); it does not take the frontier's share."""
+        passes, advanced, phase = self.array("passes"), self.array("advanced"), self.array("phase")
+
+        def solved(ph) -> bool:
+            n = passes[phase == ph].sum()
+            return n >= max(min_passes, 1) and advanced[phase == ph].sum() >= success_threshold * n
+        return sorted((int(ph) for ph in phases), key=lambda ph: (solved(ph), ph))
+
+    def select(self, rng: np.random.Generator, count: int, rows: np.ndarray, **weighting) -> np.ndarray:
+        """``count`` rows drawn from ``rows`` by ``weights`` (with replacement; ``weighting``: its settings),
+        counted as selected."""
         if count <= 0 or len(rows) == 0:
             return np.zeros(0, dtype=np.int64)
-        w = self.weights(rows)
+        w = self.weights(rows, **weighting)
         chosen = rows[rng.choice(len(rows), size=count, p=w / w.sum())].astype(np.int64)
         self.note_selected(chosen)
         return chosen

@@ -23,19 +23,21 @@ class ArchiveStarts:
     envs ``ids`` of half ``k`` (or None for a model without one)."""
 
     def __init__(self, envs, archive: Archive, fraction: float, success_threshold: float, min_passes: int,
-                 reseed: bool, seed: int, hidden_of=None):
+                 reseed: bool, seed: int, hidden_of=None, frontier_decay: float = 1.0):
         if not 0.0 <= fraction <= 1.0:
             raise ValueError(f"the share of archive starts must lie in [0, 1], got {fraction}")
         self.archive = archive
         self.fraction = float(fraction)
         self.success_threshold = float(success_threshold)
         self.min_passes = int(min_passes)
+        self.frontier_decay = float(frontier_decay)
         self.reseed = bool(reseed)
         self.rng = np.random.default_rng(seed)
         self.trackers = [CellTracker(env, archive, None if hidden_of is None else
                                      (lambda ids, k=k: hidden_of(k, ids))) for k, env in enumerate(envs)]
         self._keys = np.zeros(0, np.int64)
         self._weights = np.zeros(0)
+        self._frontier = -1           # the phase that gets the largest share (``Archive.phase_order``)
         self.starts = 0               # archive starts since the last ``scalars``
         self.resets = 0               # episode starts, both kinds, since then
 
@@ -52,7 +54,9 @@ class ArchiveStarts:
         a = self.archive
         rows = a.eligible(self.success_threshold, self.min_passes)
         self._keys = np.array([a.keys[r] for r in rows], dtype=np.int64)
-        self._weights = a.weights(rows)
+        self._weights = a.weights(rows, self.frontier_decay, self.success_threshold, self.min_passes)
+        order = a.phase_order(np.unique(a.array("phase")[rows]), self.success_threshold, self.min_passes)
+        self._frontier = order[0] if order else -1
 
     def kinds(self, k: int, env_ids) -> np.ndarray:
         """Whether each of the episodes now running (or just ended) in ``env_ids`` of half ``k`` is an archive start."""
@@ -100,7 +104,7 @@ class ArchiveStarts:
         """The archive's state for the logs (``archive/...``), and the share of starts it gave since the last call."""
         a = self.archive
         out = {"archive/cells": float(len(a)), "archive/eligible": float(len(self._keys)),
-               "archive/start_share": self.starts / max(self.resets, 1)}
+               "archive/start_share": self.starts / max(self.resets, 1), "archive/frontier_phase": float(self._frontier)}
         if len(a):
             prog = a.array("progress")
             out["archive/best_progress"] = float(prog.max())

@@ -392,7 +392,8 @@ class Trainer:
         seed = rank_seed(self.cfg.run.seed + self.iteration, self.cfg.run.seed, self.dist.rank, "archive",
                          self.iteration)
         return ArchiveStarts(self.envs, archive, ex.fraction, ex.success_threshold, ex.min_passes, ex.reseed, seed,
-                             hidden_of=hidden_of if self.model.state_size else None)
+                             hidden_of=hidden_of if self.model.state_size else None,
+                             frontier_decay=ex.frontier_decay)
 
     def _pick_device(self) -> torch.device:
         """``run.device``; under torchrun a CUDA device is the rank's own, ``cuda:LOCAL_RANK``."""

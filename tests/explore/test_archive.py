@@ -187,3 +187,21 @@ def test_every_phase_gets_the_same_share_of_archive_starts():
         a.offer(key, key / 10, rec, phase=int(key == 9))
     w = a.weights(np.arange(10))
     assert w[:9].sum() == pytest.approx(w[9]) and np.all(np.diff(w[:9]) > 0)   # within a phase: more progress
+
+
+def test_the_frontier_phase_takes_the_largest_share_and_a_solved_phase_the_least():
+    spec = get_spec("template")
+    a = Archive(spec)
+    rec = bytes(spec.state_dtype.itemsize)
+    for key in range(12):                               # four cells in each of phases 0, 1 and 2
+        a.offer(key, key / 12, rec, phase=key // 4)
+    rows = np.arange(12)
+    a.note_pass(rows[:4], final_phase=1, won=False)     # phase 0 got past by every pass (8 of 8) ...
+    a.note_pass(rows[:4], final_phase=2, won=False)
+    a.note_pass(rows[4:8], final_phase=2, won=False)    # ... phase 1 by 4 of 4, under min_passes=8; phase 2 by none
+    assert a.phase_order([0, 1, 2], success_threshold=0.5, min_passes=8) == [1, 2, 0]
+    assert a.phase_order([0, 1, 2], success_threshold=0.5, min_passes=2) == [2, 0, 1]
+    share = [a.weights(rows, 0.5, 0.5, 8)[4 * ph:4 * ph + 4].sum() for ph in range(3)]
+    assert share == pytest.approx([1 / 7, 4 / 7, 2 / 7])          # solved phase 0 last: 1 : 1/2 : 1/4
+    equal = [a.weights(rows, 1.0, 0.5, 8)[4 * ph:4 * ph + 4].sum() for ph in range(3)]
+    assert equal == pytest.approx([1 / 3] * 3)
