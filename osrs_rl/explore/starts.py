@@ -104,7 +104,8 @@ class ArchiveStarts:
         """The archive's state for the logs (``archive/...``), and the share of starts it gave since the last call."""
         a = self.archive
         out = {"archive/cells": float(len(a)), "archive/eligible": float(len(self._keys)),
-               "archive/start_share": self.starts / max(self.resets, 1), "archive/frontier_phase": float(self._frontier)}
+               "archive/start_share": self.starts / max(self.resets, 1),
+               "archive/frontier_phase": float(self._frontier)}
         if len(a):
             prog = a.array("progress")
             out["archive/best_progress"] = float(prog.max())
