@@ -12,6 +12,11 @@ and every metric's mean (``--metric``, e.g. ``zuk_lowest_hp``). The table gives 
 with a 95 % percentile bootstrap interval (resampling seeds), the difference archive - baseline with its
 own, and each seed's figures; it goes to ``OUT.md`` with this command, and the numbers to ``OUT.json``.
 
+Each run's env steps trained are read from its logs and shown beside it (a run stopped by a wall-time guard such
+as ``--run.total_minutes`` trains fewer than ``--steps``: then the evaluations are not at equal env steps).
+``--curve-window LO:HI`` adds a second table read from the training logs at equal env steps: each run's
+normal-start episodes (``episode/...``) logged between LO and HI env steps, their mean weighted by episodes.
+
 Runs already finished (their folder under ``--runs-dir`` holds ``eval.json``) are read, not run again, so an
 interrupted experiment goes on where it stopped; ``--parallel K`` runs K trainings at once (each then gets
 ``--run.torch_threads`` of its share of the cores and no env overlap).
@@ -92,6 +97,39 @@ def read_result(folder: Path, metrics: list[str]) -> dict | None:
     return out
 
 
+def read_training(folder: Path, names: list[str], window: tuple[int, int] | None) -> dict:
+    """From a run's TensorBoard events: ``steps``, the env steps it trained (its last log), and for each of
+    ``names`` the mean of its normal-start ``episode/NAME`` logs in ``window`` (LO < step <= HI), weighted by the
+    episodes each log line counts (``episode/count``); None where the run logged none there."""
+    from osrs_rl.train.logger import EPISODE_COUNT, TRAIN_SECONDS
+    from osrs_rl.train.tensorboard import read_events
+
+    events = read_events(folder)
+    out = {"steps": max((step for step, tag, _ in events if tag == TRAIN_SECONDS), default=None)}
+    if window is None:
+        return out
+    lo, hi = window
+    count = {step: value for step, tag, value in events if tag == EPISODE_COUNT}
+    for name in names:
+        logs = [(value, count.get(step, 1.0)) for step, tag, value in events
+                if tag == f"episode/{name}" and lo < step <= hi]
+        weight = sum(w for _, w in logs)
+        out[name] = sum(v * w for v, w in logs) / weight if weight else None
+    return out
+
+
+def parse_window(text: str) -> tuple[int, int]:
+    """``LO:HI`` env steps (``6800000:7800000``; underscores allowed)."""
+    try:
+        lo, hi = (int(x.replace("_", "")) for x in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--curve-window takes LO:HI env steps, e.g. 6800000:7800000; "
+                                         f"got {text!r}") from None
+    if not 0 <= lo < hi:
+        raise argparse.ArgumentTypeError(f"--curve-window needs 0 <= LO < HI, got {text!r}")
+    return lo, hi
+
+
 def summarize(results: dict, metrics: list[str], progress_name: str,
               success_name: str = "") -> tuple[list[dict], list[str]]:
     """Per measure: each arm's mean and interval, the difference and its interval. ``results[arm][seed]``."""
@@ -109,7 +147,13 @@ def summarize(results: dict, metrics: list[str], progress_name: str,
     return rows, measures
 
 
-def markdown(rows: list[dict], results: dict, measures: list[str], command: str, steps: int, seconds: dict) -> str:
+def markdown(rows: list[dict], results: dict, measures: list[str], command: str, steps: int, seconds: dict,
+             trained: dict | None = None, curve_rows: list[dict] | None = None,
+             window: tuple[int, int] | None = None) -> str:
+    """The tables: evaluations (mean over seeds, intervals), then each run with the env steps it trained
+    (``trained["arm-sN"]["steps"]``), then the training curves at equal steps (``curve_rows``) when asked."""
+    trained = trained or {}
+
     def f(x, m):
         return f"{x:.1%}" if m == "clear_rate" else f"{x:.1f}"
 
@@ -122,14 +166,32 @@ def markdown(rows: list[dict], results: dict, measures: list[str], command: str,
         b, a, d = r["baseline"], r["archive"], r["difference"]
         out.append(f"| {r['measure']} | {f(b[0], m)} [{f(b[1], m)}, {f(b[2], m)}] | {f(a[0], m)} [{f(a[1], m)}, "
                    f"{f(a[2], m)}] | {f(d[0], m)} [{f(d[1], m)}, {f(d[2], m)}] |")
-    out += ["", "Each run:", "", "| arm | seed | " + " | ".join(measures) + " | minutes |",
-            "| --- | --- | " + " | ".join("---" for _ in measures) + " | --- |"]
+    short = [k for k, t in trained.items() if t.get("steps") is not None and t["steps"] < steps]
+    if short:
+        out += ["", f"**Not at equal env steps**: {', '.join(sorted(short))} trained fewer than {steps:,} (a wall-time "
+                "limit stopped them); the steps column says how many."]
+    out += ["", "Each run:", "", "| arm | seed | " + " | ".join(measures) + " | env steps | minutes |",
+            "| --- | --- | " + " | ".join("---" for _ in measures) + " | --- | --- |"]
     for arm in ARMS:
         for seed, r in sorted(results[arm].items()):
             cells = " | ".join(f(r[m], m) if r.get(m) is not None else "-" for m in measures)
             spent = seconds.get(f"{arm}-s{seed}")
             minutes = f"{spent / 60:.1f}" if spent else "-"
-            out.append(f"| {arm} | {seed} | {cells} | {minutes} |")
+            done = trained.get(f"{arm}-s{seed}", {}).get("steps")
+            out.append(f"| {arm} | {seed} | {cells} | {f'{done:,}' if done is not None else '-'} | {minutes} |")
+    if curve_rows is not None and window is not None:
+        lo, hi = window
+        out += ["", f"Training curves at equal env steps: normal-start episodes logged between {lo:,} and {hi:,} env "
+                "steps (each run's mean weighted by episodes; mean over seeds [95 % bootstrap interval]):", "",
+                "| measure | baseline | archive | archive - baseline |", "| --- | --- | --- | --- |"]
+        for r in curve_rows:
+            b, a, d = r["baseline"], r["archive"], r["difference"]
+            spec = ".1%" if r["key"] == "clear_rate" else ".2f" if max(abs(b[0]), abs(a[0])) >= 10 else ".3f"
+
+            def g(x, spec=spec):
+                return format(x, spec)
+            out.append(f"| {r['measure']} | {g(b[0])} [{g(b[1])}, {g(b[2])}] | {g(a[0])} [{g(a[1])}, {g(a[2])}] | "
+                       f"{g(d[0])} [{g(d[1])}, {g(d[2])}] |")
     return "\n".join(out) + "\n"
 
 
@@ -147,6 +209,8 @@ def main(argv=None) -> int:
     p.add_argument("--runs-dir", default="runs/archive-experiment")
     p.add_argument("--out", required=True, help="where the table goes: OUT.md and OUT.json")
     p.add_argument("--parallel", type=int, default=1, help="trainings at once (default 1)")
+    p.add_argument("--curve-window", type=parse_window, help="LO:HI env steps: also compare the normal-start "
+                                                             "training logs in that window (equal env steps)")
     p.add_argument("--arms", default=",".join(ARMS), help="which arms to train now, comma-separated (both are read "
                                                           "for the table; empty: train none, only tabulate)")
     args = p.parse_args(argv)
@@ -194,13 +258,26 @@ def main(argv=None) -> int:
     except Exception:            # the table still reads without the names
         pass
     rows, measures = summarize(results, args.metric, progress_name, success_name)
+    # the same measures from the training logs: the success and progress names are the episode metrics
+    names = {"clear_rate": success_name, "progress": progress_name, **{m: m for m in args.metric}}
+    trained, curves = {}, {arm: {} for arm in ARMS}
+    for arm in ARMS:
+        for s in results[arm]:
+            t = read_training(args.runs_dir / f"{arm}-s{s}", [n for n in names.values() if n], args.curve_window)
+            trained[f"{arm}-s{s}"] = t
+            curves[arm][s] = {key: t.get(name) for key, name in names.items() if name}
+    curve_rows = None
+    if args.curve_window is not None:
+        curve_rows, _ = summarize(curves, args.metric, progress_name, success_name)
     command = "python scripts/archive_experiment.py " + shlex.join(argv if argv is not None else sys.argv[1:])
-    text = markdown(rows, results, measures, command, args.steps, seconds)
+    text = markdown(rows, results, measures, command, args.steps, seconds, trained, curve_rows, args.curve_window)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out.with_suffix(".md"), text.encode())
     atomic_write(out.with_suffix(".json"), json.dumps({"command": command, "steps": args.steps, "rows": rows,
-                                                       "runs": results}, indent=1).encode())
+                                                       "runs": results, "trained": trained, "curve_window":
+                                                       args.curve_window, "curve_rows": curve_rows,
+                                                       "curves": curves}, indent=1).encode())
     print(text)
     return 0
 

@@ -234,10 +234,11 @@ class ExploreSection:
     of the fight, or win) are not restored."""
     min_passes: int = 8
     """... judged once that many normal-start episodes passed through; a cell passed fewer times is eligible."""
-    frontier_decay: float = 1.0
-    """How the archive starts are shared between the fight's phases: 1, every phase with eligible cells the same
-    share; below 1, the frontier first (the phases normal starts do not yet get past, shallowest first, then the
-    rest) and each later phase this times the share of the one before (0.5: a half, a quarter, ...)."""
+    frontier_decay: float = 0.5
+    """How the archive starts are shared between the fight's phases: the frontier first (the phases normal starts
+    do not yet get past, shallowest first, then the rest), each later phase this times the share of the one
+    before (0.5: a half, a quarter, ...); 1: every phase with eligible cells the same share. On the late Inferno
+    equal shares lost 0.2 waves to plain PPO and 0.5 did not (docs/archive-experiment.md, rounds 2 and 3)."""
     reseed: bool = True
     """Draw a fresh RNG for each restored state, so that one cell does not replay one future."""
     start_flag: bool = True

@@ -41,3 +41,34 @@ def test_both_arms_train_then_the_table_reads_their_evaluations(ex, tmp_path):
     stamp = (runs / "baseline-s0" / "eval.json").stat().st_mtime_ns
     assert ex.main(args) == 0
     assert (runs / "baseline-s0" / "eval.json").stat().st_mtime_ns == stamp
+    # every run trained its steps (4,096, from the logs) and none is flagged as short
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert {k: t["steps"] for k, t in data["trained"].items()} == {f"{a}-s{s}": 4096 for a in ("baseline", "archive")
+                                                                   for s in (0, 1)}
+    assert "Not at equal env steps" not in out.with_suffix(".md").read_text()
+    # the training logs read at equal steps: each run's normal-start episodes in the window
+    assert ex.main([*args, "--curve-window", "0:4096"]) == 0
+    data = json.loads(out.with_suffix(".json").read_text())
+    table = out.with_suffix(".md").read_text()
+    assert "Training curves at equal env steps" in table and data["curve_window"] == [0, 4096]
+    from osrs_rl.train.tensorboard import read_events
+    events = read_events(runs / "archive-s1")
+    logs = [(v, next(c for st, t, c in events if t == "episode/count" and st == step))
+            for step, tag, v in events if tag == "episode/damage_taken"]
+    mean = sum(v * c for v, c in logs) / sum(c for _, c in logs)
+    assert data["curves"]["archive"]["1"]["damage_taken"] == pytest.approx(mean)
+
+
+def test_a_run_short_of_its_steps_is_flagged(ex):
+    text = ex.markdown([], {"baseline": {0: {"clear_rate": 0.5}}, "archive": {0: {"clear_rate": 0.6}}},
+                       ["clear_rate"], "cmd", 1000, {}, {"baseline-s0": {"steps": 1000}, "archive-s0": {"steps": 800}})
+    assert "**Not at equal env steps**: archive-s0 trained fewer than 1,000" in text
+    assert "| archive | 0 | 60.0% | 800 | - |" in text
+
+
+@pytest.mark.parametrize("text", ["5:3", "x:4", "7", "-1:4"])
+def test_a_bad_curve_window_is_refused(ex, text):
+    import argparse
+    with pytest.raises(argparse.ArgumentTypeError, match="--curve-window"):
+        ex.parse_window(text)
+    assert ex.parse_window("6_800_000:7800000") == (6_800_000, 7_800_000)
