@@ -253,14 +253,11 @@ def sample_with_log_prob(logits: torch.Tensor, mask: torch.Tensor | None, head_s
 
 @lru_cache(maxsize=64)
 def _flat_layout(head_sizes: tuple[int, ...], device: torch.device) -> tuple[torch.Tensor, ...]:
-    """(head of each flat column ``[A]``, first column of each head ``[H]``, one-hot ``[A, H]`` float,
-    gather index ``[H * M]`` of the head-major padded block, as ``_padded_layout``'s but transposed)."""
+    """(head of each flat column ``[A]``, first column of each head ``[H]``, one-hot ``[A, H]`` float)."""
     head = torch.repeat_interleave(torch.arange(len(head_sizes)), torch.tensor(head_sizes))
     first = torch.tensor((0, *head_sizes[:-1])).cumsum(0)
     onehot = torch.nn.functional.one_hot(head, len(head_sizes)).float()
-    slots, _ = _padded_layout(head_sizes, torch.device("cpu"))
-    head_major = slots.view(max(head_sizes), len(head_sizes)).t().reshape(-1)
-    return head.to(device), first.to(device), onehot.to(device), head_major.to(device)
+    return head.to(device), first.to(device), onehot.to(device)
 
 
 def log_prob_and_entropy(logits: torch.Tensor, mask: torch.Tensor | None, actions: torch.Tensor,
@@ -286,7 +283,7 @@ def log_prob_and_entropy(logits: torch.Tensor, mask: torch.Tensor | None, action
     x = logits.reshape(-1, total)
     if x.dtype in (torch.float16, torch.bfloat16):
         x = x.float()
-    head, first, onehot, head_major = _flat_layout(heads, x.device)
+    head, first, onehot = _flat_layout(heads, x.device)
     if mask is None:
         legal = torch.ones_like(x, dtype=torch.bool)
     else:
@@ -299,9 +296,10 @@ def log_prob_and_entropy(logits: torch.Tensor, mask: torch.Tensor | None, action
             legal = legal.clone()
             legal[:, first] |= empty
     keep = legal.to(x.dtype)
-    with torch.no_grad():
-        padded = torch.cat([torch.where(legal, x, MASKED_LOGIT), x.new_full((x.shape[0], 1), MASKED_LOGIT)], 1)
-        top = padded.index_select(1, head_major).view(x.shape[0], len(heads), -1).amax(-1)     # [N, H]
+    with torch.no_grad():       # each head's legal maximum [N, H], from its own columns (a padded gather was 3x slower)
+        masked = torch.where(legal, x, MASKED_LOGIT)
+        ends = np.cumsum(heads)
+        top = torch.stack([masked[:, end - size:end].amax(-1) for end, size in zip(ends, heads, strict=True)], 1)
     # illegal options: 0 before the exp (no slow path on huge negatives, no inf - inf) and 0 after it
     shifted = torch.where(legal, x - top.index_select(1, head), 0.0)
     weight = shifted.exp() * keep

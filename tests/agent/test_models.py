@@ -162,14 +162,19 @@ def test_entity_encoder_is_shared_across_slots(kind):
 
 
 @pytest.mark.parametrize("activation", ["relu", "tanh"])
-def test_entity_encoder_equals_its_definition_per_slot(activation):
+@pytest.mark.parametrize("empty_slots", [False, True])
+def test_entity_encoder_equals_its_definition_per_slot(activation, empty_slots):
     """The encoder runs all slots as one 2-D matmul and applies the last activation after the max over slots
     (exact for monotone activations); its output and gradients equal the definition: the shared net on each
-    slot, then the max."""
+    slot, then the max. With empty slots (the same features in two slots: a tie) the max credits one of them
+    and the definition's amax both by halves: the weights' gradients are still the same."""
     torch.manual_seed(3)
     model = build_model(SEGMENTS, HEADS, hidden=HIDDEN, entity_encoder=True, activation=activation)
     enc = model.encoder
     obs = torch.randn(6, sum(seg.size for seg in enc.segments)) * 2      # the actor's columns
+    if empty_slots:                     # the actor's columns: self (5), then the npcs' 3 slots of 4 features
+        obs[:, 5 + 4:5 + 12] = -3.0     # slots 1 and 2 alike: tied wherever they hold the max
+        obs[:3, 5:5 + 4] = -3.0         # and in rows 0-2 slot 0 too: all three tied
     got = enc(obs)
     parts, start = [], 0
     for seg in enc.segments:
