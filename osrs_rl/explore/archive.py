@@ -267,12 +267,12 @@ class Archive:
             return n >= max(min_passes, 1) and advanced[phase == ph].sum() >= success_threshold * n
         return sorted((int(ph) for ph in phases), key=lambda ph: (solved(ph), ph))
 
-    def select(self, rng: np.random.Generator, count: int, rows: np.ndarray, **weighting) -> np.ndarray:
-        """``count`` rows drawn from ``rows`` by ``weights`` (with replacement; ``weighting``: its settings),
-        counted as selected."""
+    def select(self, rng: np.random.Generator, count: int, rows: np.ndarray) -> np.ndarray:
+        """``count`` rows drawn from ``rows`` by ``weights`` (with replacement, every phase the same share: the
+        explorer's draw, which knows no normal starts), counted as selected."""
         if count <= 0 or len(rows) == 0:
             return np.zeros(0, dtype=np.int64)
-        w = self.weights(rows, **weighting)
+        w = self.weights(rows)
         chosen = rows[rng.choice(len(rows), size=count, p=w / w.sum())].astype(np.int64)
         self.note_selected(chosen)
         return chosen
