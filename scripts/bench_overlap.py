@@ -1,0 +1,69 @@
+"""Does a preset train faster with its env halves overlapped or not? Env steps per second of whole training
+iterations (rollout and update) for ``env.overlap`` true, false, and true with every core for torch, measured
+in one process, alternating, so the ratios hold on a shared machine.
+
+    python scripts/bench_overlap.py --encounter inferno [--config FILE] [--rounds 5] [--iterations 3]
+
+Overlap steps one half of the envs on a worker thread while the policy reads the other: it pays when the env
+step is a large part of a tick; when the network is, both cores on the network can win.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import torch
+
+from osrs_rl.agent.config import load_config
+from osrs_rl.train.ppo import Trainer
+
+ARMS = {"overlap": ["--env.overlap", "true"], "no overlap": ["--env.overlap", "false"],
+        "overlap, torch on every core": ["--env.overlap", "true", "--run.torch_threads", "0"]}
+
+
+def iteration(t: Trainer) -> None:
+    t.model.eval()
+    torch.set_num_threads(t.rollout_threads)
+    t.collector.collect(t.store)
+    torch.set_num_threads(t.learn_threads)
+    t.update(0.1)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--encounter", default="inferno")
+    p.add_argument("--config", help="a TOML config (default: the encounter's preset)")
+    p.add_argument("--rounds", type=int, default=5, help="alternations (each arm runs --iterations each round)")
+    p.add_argument("--iterations", type=int, default=3)
+    args = p.parse_args(argv)
+    trainers = {}
+    for arm, extra in ARMS.items():
+        cfg = load_config(args.encounter, args.config, ["--run.out_dir", "/tmp/bench-overlap", "--log.console",
+                                                        "false", "--log.replays", "false", *extra])
+        trainers[arm] = Trainer(cfg, console=False)
+        if arm.endswith("every core"):       # torch_threads 0 means "all but one" under overlap: ask for all
+            trainers[arm].rollout_threads = trainers[arm].learn_threads
+    for t in trainers.values():              # warm up: compile, leave the first ticks behind
+        for _ in range(args.iterations):
+            iteration(t)
+    seconds = {arm: 0.0 for arm in trainers}
+    for _ in range(args.rounds):
+        for arm, t in trainers.items():
+            t0 = time.perf_counter()
+            for _ in range(args.iterations):
+                iteration(t)
+            seconds[arm] += time.perf_counter() - t0
+    base = None
+    for arm, t in trainers.items():
+        rate = args.rounds * args.iterations * t.cfg.batch_steps / seconds[arm]
+        base = base or rate
+        print(f"{arm:30s} {rate:>10,.0f} env steps/s  ({rate / base:.2f} of the first; rollout threads "
+              f"{t.rollout_threads}, update threads {t.learn_threads})")
+    for t in trainers.values():
+        t.collector.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
