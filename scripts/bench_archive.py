@@ -8,11 +8,11 @@ process, alternating, so the ratio holds on a shared machine.
 from __future__ import annotations
 
 import argparse
-import time
 
 import torch
 
 from osrs_rl.agent.config import load_config
+from osrs_rl.runtime.bench import alternating_rates
 from osrs_rl.train.ppo import Trainer
 
 
@@ -30,24 +30,22 @@ def main(argv=None) -> int:
         cfg = load_config(args.encounter, args.config, ["--run.out_dir", "/tmp/bench-archive", "--log.console",
                                                         "false", "--log.replays", "false", *extra])
         trainers[arm] = Trainer(cfg, console=False)
-    seconds = {arm: 0.0 for arm in trainers}
-    steps = {arm: 0 for arm in trainers}
     for t in trainers.values():              # warm up: compile, fill the archive a little
         t.model.eval()
         t.collector.collect(t.store)
-    for _ in range(args.rounds):
-        for arm, t in trainers.items():
-            torch.set_num_threads(t.rollout_threads)
-            t0 = time.perf_counter()
-            for _ in range(args.rollouts):
-                t.collector.collect(t.store)
-            seconds[arm] += time.perf_counter() - t0
-            steps[arm] += args.rollouts * t.cfg.batch_steps
+
+    def rollouts(t: Trainer) -> int:
+        torch.set_num_threads(t.rollout_threads)
+        for _ in range(args.rollouts):
+            t.collector.collect(t.store)
+        return args.rollouts * t.cfg.batch_steps
+
+    rates = alternating_rates({arm: (lambda t=t: rollouts(t)) for arm, t in trainers.items()}, args.rounds)
     for arm in trainers:
-        print(f"{arm:8s} {steps[arm] / seconds[arm]:>10,.0f} env steps/s in rollouts")
+        print(f"{arm:8s} {rates[arm]:>10,.0f} env steps/s in rollouts")
     a = trainers["archive"].archive_starts
     print(f"archive: {len(a.archive):,} cells; rollout speed with archive starts / without: "
-          f"{(steps['archive'] / seconds['archive']) / (steps['plain'] / seconds['plain']):.2f}")
+          f"{rates['archive'] / rates['plain']:.2f}")
     for t in trainers.values():
         t.collector.close()
     return 0

@@ -11,11 +11,11 @@ step is a large part of a tick; when the network is, both cores on the network c
 from __future__ import annotations
 
 import argparse
-import time
 
 import torch
 
 from osrs_rl.agent.config import load_config
+from osrs_rl.runtime.bench import alternating_rates
 from osrs_rl.train.ppo import Trainer
 
 ARMS = {"overlap": ["--env.overlap", "true"], "no overlap": ["--env.overlap", "false"],
@@ -44,24 +44,24 @@ def main(argv=None) -> int:
         trainers[arm] = Trainer(cfg, console=False)
         if arm.endswith("every core"):       # torch_threads 0 means "all but one" under overlap: ask for all
             trainers[arm].rollout_threads = trainers[arm].learn_threads
-    for t in trainers.values():              # warm up: compile, leave the first ticks behind
-        for _ in range(args.iterations):
-            iteration(t)
-    seconds = {arm: 0.0 for arm in trainers}
-    for _ in range(args.rounds):
-        for arm, t in trainers.items():
-            t0 = time.perf_counter()
+    try:
+        for t in trainers.values():              # warm up: compile, leave the first ticks behind
             for _ in range(args.iterations):
                 iteration(t)
-            seconds[arm] += time.perf_counter() - t0
-    base = None
-    for arm, t in trainers.items():
-        rate = args.rounds * args.iterations * t.cfg.batch_steps / seconds[arm]
-        base = base or rate
-        print(f"{arm:30s} {rate:>10,.0f} env steps/s  ({rate / base:.2f} of the first; rollout threads "
-              f"{t.rollout_threads}, update threads {t.learn_threads})")
-    for t in trainers.values():
-        t.collector.close()
+
+        def iterations(t: Trainer) -> int:
+            for _ in range(args.iterations):
+                iteration(t)
+            return args.iterations * t.cfg.batch_steps
+
+        rates = alternating_rates({arm: (lambda t=t: iterations(t)) for arm, t in trainers.items()}, args.rounds)
+        base = next(iter(rates.values()))
+        for arm, t in trainers.items():
+            print(f"{arm:30s} {rates[arm]:>10,.0f} env steps/s  ({rates[arm] / base:.2f} of the first; rollout threads "
+                  f"{t.rollout_threads}, update threads {t.learn_threads})")
+    finally:
+        for t in trainers.values():
+            t.collector.close()
     return 0
 
 

@@ -49,6 +49,20 @@ def _timed(fn, min_seconds: float = 0.1, repeats: int = 5) -> float:
     return best
 
 
+def alternating_rates(arms: dict, rounds: int) -> dict[str, float]:
+    """Work per second of each of ``arms`` (name -> a call that does some work and returns how much, e.g. env
+    steps), run in turns ``rounds`` times: on a shared machine the ratios between arms hold even when the
+    machine's speed drifts during the measurement."""
+    seconds = {name: 0.0 for name in arms}
+    done = {name: 0 for name in arms}
+    for _ in range(rounds):
+        for name, work in arms.items():
+            t0 = time.perf_counter()
+            done[name] += work()
+            seconds[name] += time.perf_counter() - t0
+    return {name: done[name] / max(seconds[name], 1e-12) for name in arms}
+
+
 def measure(name: str, seed: int = 0, threads: int | None = None, **config) -> dict:
     threads = threads or numba.config.NUMBA_NUM_THREADS
     rows = [measure_batch(name, n, seed, threads, **config) for n in BATCHES]
