@@ -11,6 +11,7 @@ step is a large part of a tick; when the network is, both cores on the network c
 from __future__ import annotations
 
 import argparse
+import os
 
 import torch
 
@@ -19,7 +20,7 @@ from osrs_rl.runtime.bench import alternating_rates
 from osrs_rl.train.ppo import Trainer
 
 ARMS = {"overlap": ["--env.overlap", "true"], "no overlap": ["--env.overlap", "false"],
-        "overlap, torch on every core": ["--env.overlap", "true", "--run.torch_threads", "0"]}
+        "overlap, torch on every core": ["--env.overlap", "true", "--run.torch_threads", str(os.cpu_count() or 1)]}
 
 
 def iteration(t: Trainer) -> None:
@@ -32,7 +33,7 @@ def iteration(t: Trainer) -> None:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--encounter", default="inferno")
+    p.add_argument("--encounter", required=True)
     p.add_argument("--config", help="a TOML config (default: the encounter's preset)")
     p.add_argument("--rounds", type=int, default=5, help="alternations (each arm runs --iterations each round)")
     p.add_argument("--iterations", type=int, default=3)
@@ -42,8 +43,6 @@ def main(argv=None) -> int:
         cfg = load_config(args.encounter, args.config, ["--run.out_dir", "/tmp/bench-overlap", "--log.console",
                                                         "false", "--log.replays", "false", *extra])
         trainers[arm] = Trainer(cfg, console=False)
-        if arm.endswith("every core"):       # torch_threads 0 means "all but one" under overlap: ask for all
-            trainers[arm].rollout_threads = trainers[arm].learn_threads
     try:
         for t in trainers.values():              # warm up: compile, leave the first ticks behind
             for _ in range(args.iterations):

@@ -229,16 +229,15 @@ class Archive:
         rate = advanced / np.maximum(passes, 1)
         return np.flatnonzero((passes < min_passes) | (rate < success_threshold))
 
-    def weights(self, rows: np.ndarray, frontier_decay: float = 1.0, success_threshold: float = 0.5,
-                min_passes: int = 8) -> np.ndarray:
+    def weights(self, rows: np.ndarray, frontier_decay: float = 1.0, order: list[int] | None = None) -> np.ndarray:
         """Selection weights of ``rows``. Each phase among them gets a share of the whole, so a phase where the
         archive holds many cells (a long one, or one the policy stalls in) does not take the starts of a
         rarer, deeper one: with ``frontier_decay`` 1 every phase the same share; below 1 the phases in
-        ``phase_order`` (the frontier first) get shares falling by that factor, so most archive starts go where
-        normal starts first fail. Within a phase: more for more progress (up to 2x, by rank), for starts whose
-        outcome is uncertain (a recent rate of getting past the cell near one half: 0.1 + 4 p (1 - p), p
-        smoothed), and for cells seldom chosen or visited (1 / sqrt(1 + selections), 1 / sqrt(1 + visits)
-        halved)."""
+        ``order`` (``phase_order``'s, the frontier first; None: fight order) get shares falling by that factor,
+        so most archive starts go where normal starts first fail. Within a phase: more for more progress (up
+        to 2x, by rank), for starts whose outcome is uncertain (a recent rate of getting past the cell near one
+        half: 0.1 + 4 p (1 - p), p smoothed), and for cells seldom chosen or visited (1 / sqrt(1 + selections),
+        1 / sqrt(1 + visits) halved)."""
         if len(rows) == 0:
             return np.zeros(0)
         prog = self.array("progress")[rows]
@@ -247,8 +246,7 @@ class Archive:
         learnable = 0.1 + 4.0 * p * (1.0 - p)
         fresh = 1.0 / np.sqrt(1.0 + self.array("selected")[rows]) + 0.5 / np.sqrt(1.0 + self.array("visits")[rows])
         w = learnable * fresh
-        order = self.phase_order(np.unique(phase), success_threshold, min_passes)
-        for rank, ph in enumerate(order):
+        for rank, ph in enumerate(np.unique(phase) if order is None else order):
             inside = phase == ph
             rank_in = np.argsort(np.argsort(prog[inside])) / max(int(inside.sum()) - 1, 1)
             w[inside] *= 1.0 + rank_in

@@ -54,8 +54,8 @@ class ArchiveStarts:
         a = self.archive
         rows = a.eligible(self.success_threshold, self.min_passes)
         self._keys = np.array([a.keys[r] for r in rows], dtype=np.int64)
-        self._weights = a.weights(rows, self.frontier_decay, self.success_threshold, self.min_passes)
         order = a.phase_order(np.unique(a.array("phase")[rows]), self.success_threshold, self.min_passes)
+        self._weights = a.weights(rows, self.frontier_decay, order)
         self._frontier = order[0] if order else -1
 
     def kinds(self, k: int, env_ids) -> np.ndarray:

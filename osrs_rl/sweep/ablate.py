@@ -258,7 +258,8 @@ def _claim(out: Path, setup: dict) -> None:
     atomic_write(path, text.encode())
 
 
-def _num(x) -> str:
+def number_or_dash(x) -> str:
+    """A table cell for a number that may be missing (a halfway point no run reached)."""
     return "-" if x is None else f"{x:.3g}"
 
 
@@ -268,11 +269,11 @@ def markdown(summary: dict, definition: SweepDefinition) -> str:
              f"Baseline: {b['source']} ({', '.join(f'{k}={v}' for k, v in b['params'].items())}), mean score "
              f"{b['mean']:.4g} over {summary['seeds']} seeds. Effect: a variant's mean less the baseline's, with "
              "its 95 % Welch interval; **bold**: the interval excludes 0. Halfway: the training curve's success "
-             f"rate at half the budget, mean over seeds (the baseline's: {_num(b.get('halfway'))}).", "",
+             f"rate at half the budget, mean over seeds (the baseline's: {number_or_dash(b.get('halfway'))}).", "",
              "| knob | baseline | moved to | mean | effect | 95 % interval | halfway |",
              "|---|---|---|---|---|---|---|"]
     for r in summary["knobs"]:
         effect = f"**{r['effect']:+.4g}**" if r["clear"] else f"{r['effect']:+.4g}"
         lines.append(f"| {r['knob']} | {r['best']} | {r['value']} | {r['mean']:.4g} | {effect} | "
-                     f"[{r['low']:+.4g}, {r['high']:+.4g}] | {_num(r.get('halfway'))} |")
+                     f"[{r['low']:+.4g}, {r['high']:+.4g}] | {number_or_dash(r.get('halfway'))} |")
     return "\n".join(lines) + "\n"

@@ -148,7 +148,7 @@ def _worker(args: argparse.Namespace, console: Console) -> int:
 
 def _ablate(args: argparse.Namespace, console: Console) -> int:
     from osrs_rl.runtime.registry import names
-    from osrs_rl.sweep.ablate import ABLATE_DIR, ablate, ablate_config
+    from osrs_rl.sweep.ablate import ABLATE_DIR, ablate, ablate_config, number_or_dash
 
     knobs = [k.strip() for k in args.knobs.split(",") if k.strip()] if args.knobs else None
 
@@ -177,7 +177,7 @@ def _ablate(args: argparse.Namespace, console: Console) -> int:
     for r in summary["knobs"]:
         table.add_row(r["knob"], str(r["best"]), str(r["value"]), f"{r['mean']:.4g}",
                       ("[bold]" if r["clear"] else "") + f"{r['effect']:+.4g}",
-                      f"[{r['low']:+.4g}, {r['high']:+.4g}]", "-" if r["halfway"] is None else f"{r['halfway']:.3g}")
+                      f"[{r['low']:+.4g}, {r['high']:+.4g}]", number_or_dash(r["halfway"]))
     console.print(table)
     _say(console, f"table: {folder / ABLATE_DIR / 'ablation.md'}")
     return 0

@@ -201,7 +201,8 @@ def test_the_frontier_phase_takes_the_largest_share_and_a_solved_phase_the_least
     a.note_pass(rows[4:8], final_phase=2, won=False)    # ... phase 1 by 4 of 4, under min_passes=8; phase 2 by none
     assert a.phase_order([0, 1, 2], success_threshold=0.5, min_passes=8) == [1, 2, 0]
     assert a.phase_order([0, 1, 2], success_threshold=0.5, min_passes=2) == [2, 0, 1]
-    share = [a.weights(rows, 0.5, 0.5, 8)[4 * ph:4 * ph + 4].sum() for ph in range(3)]
+    order = a.phase_order([0, 1, 2], success_threshold=0.5, min_passes=8)
+    share = [a.weights(rows, 0.5, order)[4 * ph:4 * ph + 4].sum() for ph in range(3)]
     assert share == pytest.approx([1 / 7, 4 / 7, 2 / 7])          # solved phase 0 last: 1 : 1/2 : 1/4
-    equal = [a.weights(rows, 1.0, 0.5, 8)[4 * ph:4 * ph + 4].sum() for ph in range(3)]
+    equal = [a.weights(rows, 1.0, order)[4 * ph:4 * ph + 4].sum() for ph in range(3)]
     assert equal == pytest.approx([1 / 3] * 3)
