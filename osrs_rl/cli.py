@@ -444,6 +444,11 @@ def cmd_train(args: argparse.Namespace) -> int:
             f"this run writes to {trainer.run_dir}")
     else:
         say(f"this run writes to {trainer.run_dir}")
+    if trainer.cfg.model.train_precision == "auto":
+        from osrs_rl.agent.models import train_dtype
+
+        chosen = "bfloat16" if train_dtype("auto", trainer.device.type) else "float32"
+        say(f"model.train_precision auto: the update's encoders in {chosen} on this {trainer.device.type}")
     again = (f"torchrun --nproc-per-node {where.world_size} -m osrs_rl.cli" if where.enabled else "osrs-rl") + (
         f" train {args.encounter} --resume {ckpt}")
     try:

@@ -51,7 +51,7 @@ def make_model(cfg: TrainConfig, spec) -> nn.Module:
     return build_model(spec.obs_segments, spec.head_sizes, kind=cfg.model.kind, hidden=cfg.model.hidden,
                        layers=cfg.model.layers, entity_encoder=cfg.model.entity_encoder,
                        activation=cfg.model.activation, separate_value=cfg.model.separate_value,
-                       start_input=start_input(cfg))
+                       start_input=start_input(cfg), train_precision=cfg.model.train_precision)
 
 
 def eval_env_config(cfg: TrainConfig) -> dict:

@@ -121,8 +121,7 @@ class Archive:
         row = self.index.get(key)
         if row is not None:
             self.counts["visits"][row] += 1
-            old = (self.floats["progress"][row], self.floats["ret"][row], -self.counts["ticks"][row])
-            if (progress, ret, -ticks) <= old:
+            if not self.improves(row, progress, ret, ticks):
                 return 0
         elif len(self.keys) >= self.max_cells:
             row = self._evictable(progress)
@@ -163,6 +162,16 @@ class Archive:
             for name, value in best.items():
                 (self.counts if name in self.counts else self.floats)[name][row] = value
         return version
+
+    def improves(self, row: int, progress: float, ret: float, ticks: int) -> bool:
+        """Whether a state of ``progress``, ``ret`` and ``ticks`` beats the one kept in ``row`` (more progress;
+        ties: the higher return, then the fewer ticks): what :meth:`offer` keeps."""
+        return (progress, ret, -ticks) > (self.floats["progress"][row], self.floats["ret"][row],
+                                          -self.counts["ticks"][row])
+
+    def visit(self, row: int) -> None:
+        """A state seen in ``row``'s cell that does not beat its own (:meth:`improves`): counted, not kept."""
+        self.counts["visits"][row] += 1
 
     def set_max_cells(self, max_cells: int) -> None:
         """Hold at most ``max_cells`` from now on; a fuller archive drops its cells of least progress now."""

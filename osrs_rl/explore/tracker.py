@@ -108,17 +108,24 @@ class CellTracker:
         hidden = self.hidden_of(moved) if self.hidden_of is not None and a.hidden_size else None
         phases = read_phases(self.env, moved)
         for j, i in enumerate(moved):
-            record = rows[i].tobytes()
             key, parent = int(self._keys[i]), int(self.key[i])
-            full = lengths[i] <= CHUNK_LIMIT
-            self.parent_version[i] = a.offer(
-                key, self._prog[i], record, hidden=None if hidden is None else hidden[j],
-                chunk=self.chunk[i, :lengths[i]] if full else None, parent=parent,
-                chunk_rng=self.chunk_rng[i] if full else b"", parent_version=self.parent_version[i] if full else 0,
-                ret=self.ret[i], ticks=self.ticks[i], phase=phases[j], step=self.step, policy_step=self.step)
+            row = a.row_of(key)
+            if row is not None and not a.improves(row, self._prog[i], self.ret[i], self.ticks[i]):
+                # the usual move, back into a known cell: counted without copying the state (what offer would do)
+                a.visit(row)
+                self.parent_version[i] = 0
+                self.chunk_rng[i] = rows[i, self._rng].tobytes()
+            else:
+                record = rows[i].tobytes()
+                full = lengths[i] <= CHUNK_LIMIT
+                self.parent_version[i] = a.offer(
+                    key, self._prog[i], record, hidden=None if hidden is None else hidden[j],
+                    chunk=self.chunk[i, :lengths[i]] if full else None, parent=parent,
+                    chunk_rng=self.chunk_rng[i] if full else b"", parent_version=self.parent_version[i] if full else 0,
+                    ret=self.ret[i], ticks=self.ticks[i], phase=phases[j], step=self.step, policy_step=self.step)
+                self.chunk_rng[i] = record[self._rng]
             self.key[i], self.progress[i] = key, self._prog[i]
             lengths[i] = 0
-            self.chunk_rng[i] = record[self._rng]
             self.visited[i].add(key)
 
     def _episodes_ended(self, ids: np.ndarray) -> None:

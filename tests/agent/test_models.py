@@ -7,7 +7,8 @@ import pytest
 import torch
 from torch import nn
 
-from osrs_rl.agent.models import KINDS, build_model, mingru_scan
+from osrs_rl.agent import models
+from osrs_rl.agent.models import KINDS, build_model, mingru_scan, train_dtype
 from osrs_rl.runtime.spec import ObsSegment
 
 # The privileged block sits between actor blocks, so the actor's columns are not one slice.
@@ -389,3 +390,58 @@ def test_muon_gets_the_hidden_layers_and_adamw_every_layer_that_reads_the_obs_or
     plain = make("mlp")
     assert {row.name for row in param_assignment(plain, plain.edge_layers()) if row.group == "matrix"} == \
         {"encoder.trunk.2.weight"}
+
+
+# ---- train_precision: the update's encoders in bfloat16 ------------------------------------------------
+def test_bfloat16_training_leaves_rollouts_float32_and_changes_only_the_update():
+    """Without a gradient (rollouts, evaluation) a bfloat16 model computes exactly what the float32 one does;
+    with one, its encoders run in bfloat16: outputs float32, close to float32's but not equal (so bfloat16 ran),
+    and every parameter (float32) gets a finite gradient."""
+    plain = make("mlp", entity_encoder=True, separate_value=True)
+    half = make("mlp", entity_encoder=True, separate_value=True, train_precision="bfloat16")
+    half.load_state_dict(plain.state_dict())
+    obs, reset, _ = segment(8, 4, seed=11)
+    state0 = plain.initial_state(4)
+    with torch.no_grad():
+        for a, b in zip(plain.unroll(obs, state0, reset), half.unroll(obs, state0, reset), strict=True):
+            assert torch.equal(a, b)
+        assert all(torch.equal(a, b) for a, b in zip(plain.step(obs[0], state0), half.step(obs[0], state0),
+                                                     strict=True))
+    want_logits, want_value, _ = plain.unroll(obs, state0, reset)
+    logits, value, _ = half.unroll(obs, state0, reset)
+    assert logits.dtype == value.dtype == torch.float32
+    assert not torch.equal(logits, want_logits) and not torch.equal(value, want_value)
+    scale = float(want_logits.detach().abs().max())
+    torch.testing.assert_close(logits, want_logits, atol=0.02 * scale, rtol=0)
+    torch.testing.assert_close(value, want_value, atol=0.02 * float(want_value.detach().abs().max()), rtol=0)
+    (logits.square().mean() + value.square().mean()).backward()
+    for name, p in half.named_parameters():
+        assert p.dtype == torch.float32, name
+        assert p.grad is not None and p.grad.dtype == torch.float32 and torch.isfinite(p.grad).all(), name
+
+
+def test_an_unknown_precision_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="unknown train_precision 'float16'; choose one of float32, bfloat16, auto"):
+        build_model(SEGMENTS, HEADS, train_precision="float16")
+
+
+def test_the_entity_pool_is_the_same_with_and_without_a_gradient():
+    """A rollout pools with amax (no indices to find), an update with max: the same numbers."""
+    model = make("mlp", entity_encoder=True)
+    obs, _, _ = segment(4, 6, seed=12)
+    obs[..., NPCS.start + 4:NPCS.stop] = -3.0          # two empty slots alike: ties
+    with torch.no_grad():
+        rollout = model.unroll(obs, model.initial_state(6))
+    update = model.unroll(obs, model.initial_state(6))
+    for a, b in zip(rollout, update, strict=True):
+        assert torch.equal(a, b.detach())
+
+
+def test_auto_precision_is_bfloat16_only_where_the_device_has_it(monkeypatch):
+    monkeypatch.setattr(models, "native_bfloat16", lambda device_type: device_type == "cuda")
+    assert train_dtype("auto", "cuda") is torch.bfloat16 and train_dtype("auto", "cpu") is None
+    assert train_dtype("bfloat16", "cpu") is torch.bfloat16 and train_dtype("float32", "cuda") is None
+    obs, reset, _ = segment(4, 3, seed=13)
+    plain = make("mlp", entity_encoder=True)
+    auto = make("mlp", entity_encoder=True, train_precision="auto")
+    assert torch.equal(plain.unroll(obs, plain.initial_state(3))[0], auto.unroll(obs, auto.initial_state(3))[0])

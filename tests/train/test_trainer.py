@@ -42,6 +42,7 @@ def test_config_layers_and_overrides(tmp_path):
     (["ppo.horizon", "3"], "expected --section.key value"),
     (["--ppo.horizon"], "needs a value"),
     (["--model.activation", "gelu"], "model.activation must be relu or tanh"),
+    (["--model.train_precision", "half"], "model.train_precision must be float32, bfloat16 or auto"),
     (["--model.kind", "lstm", "--model.separate_value", "true"], "model.separate_value needs model.kind mlp"),
     (["--ppo.bootstrap_truncation", "maybe"], "cannot read 'maybe' as bool"),
 ])
@@ -83,6 +84,7 @@ def test_eval_config_is_what_the_policy_is_evaluated_under(tmp_path):
 
     assert parse_overrides(["--run.eval_config.max_ticks", "5"]) == {"run": {"eval_config": {"max_ticks": 5}}}
     assert resumable("run.eval_config.max_ticks") and not resumable("env.config.max_ticks")
+    assert resumable("model.train_precision") and not resumable("model.hidden")
     cfg = _cfg(tmp_path, "--run.total_steps", "2048", "--run.eval_episodes", "0", "--env.config.max_ticks", "300",
                "--run.eval_config.max_ticks", "12")
     t = Trainer(cfg, console=False)
