@@ -56,6 +56,12 @@ def test_a_better_state_replaces_a_worse_one_and_a_worse_one_is_only_counted():
     assert a.records[0] == r1 and a.floats["progress"][0] == 0.6 and len(a) == 1
     assert a.offer(7, 0.6, r0, ret=1.0)              # equal progress: the higher return wins
     assert a.records[0] == r0
+    # improves says what offer keeps (the tracker asks it first, to count a move without copying the state)
+    assert not a.improves(0, 0.6, 1.0, 0) and not a.improves(0, 0.5, 9.0, 0)
+    assert a.improves(0, 0.6, 1.5, 0) and a.improves(0, 0.7, -9.0, 99)
+    visits = a.counts["visits"][0]
+    a.visit(0)
+    assert a.counts["visits"][0] == visits + 1 and a.records[0] == r0
 
 
 def test_a_full_archive_evicts_the_least_progress_for_more():
