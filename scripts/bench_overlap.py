@@ -13,22 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 
-import torch
-
-from osrs_rl.agent.config import load_config
 from osrs_rl.runtime.bench import alternating_rates
-from osrs_rl.train.ppo import Trainer
+from osrs_rl.train.bench import arm_trainers, iteration
 
 ARMS = {"overlap": ["--env.overlap", "true"], "no overlap": ["--env.overlap", "false"],
         "overlap, torch on every core": ["--env.overlap", "true", "--run.torch_threads", str(os.cpu_count() or 1)]}
-
-
-def iteration(t: Trainer) -> None:
-    t.model.eval()
-    torch.set_num_threads(t.rollout_threads)
-    t.collector.collect(t.store)
-    torch.set_num_threads(t.learn_threads)
-    t.update(0.1)
 
 
 def main(argv=None) -> int:
@@ -38,29 +27,16 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=5, help="alternations (each arm runs --iterations each round)")
     p.add_argument("--iterations", type=int, default=3)
     args = p.parse_args(argv)
-    trainers = {}
-    for arm, extra in ARMS.items():
-        cfg = load_config(args.encounter, args.config, ["--run.out_dir", "/tmp/bench-overlap", "--log.console",
-                                                        "false", "--log.replays", "false", *extra])
-        trainers[arm] = Trainer(cfg, console=False)
-    try:
+    with arm_trainers(args.encounter, args.config, ARMS, "/tmp/bench-overlap") as trainers:
         for t in trainers.values():              # warm up: compile, leave the first ticks behind
             for _ in range(args.iterations):
                 iteration(t)
-
-        def iterations(t: Trainer) -> int:
-            for _ in range(args.iterations):
-                iteration(t)
-            return args.iterations * t.cfg.batch_steps
-
-        rates = alternating_rates({arm: (lambda t=t: iterations(t)) for arm, t in trainers.items()}, args.rounds)
+        rates = alternating_rates({arm: (lambda t=t: sum(iteration(t) for _ in range(args.iterations)))
+                                   for arm, t in trainers.items()}, args.rounds)
         base = next(iter(rates.values()))
         for arm, t in trainers.items():
             print(f"{arm:30s} {rates[arm]:>10,.0f} env steps/s  ({rates[arm] / base:.2f} of the first; rollout threads "
                   f"{t.rollout_threads}, update threads {t.learn_threads})")
-    finally:
-        for t in trainers.values():
-            t.collector.close()
     return 0
 
 

@@ -1,0 +1,50 @@
+"""Trainers side by side for the benchmark scripts (scripts/bench_*.py): one trainer per arm, built from an
+encounter's preset with each arm's overrides, timed in turns by ``osrs_rl.runtime.bench.alternating_rates``."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import torch
+
+from osrs_rl.agent.config import load_config
+from osrs_rl.train.ppo import Trainer
+
+
+@contextlib.contextmanager
+def arm_trainers(encounter: str, config: str | None, arms: dict[str, list[str]],
+                 out_dir: str) -> Iterator[dict[str, Trainer]]:
+    """``{arm: Trainer}`` for ``arms`` (name -> ``--section.key value`` overrides), writing nothing but under
+    ``out_dir``; their env threads are closed on any exit."""
+    trainers: dict[str, Trainer] = {}
+    try:
+        for arm, extra in arms.items():
+            cfg = load_config(encounter, config, ["--run.out_dir", out_dir, "--log.console", "false",
+                                                  "--log.replays", "false", *extra])
+            trainers[arm] = Trainer(cfg, console=False)
+        yield trainers
+    finally:
+        for t in trainers.values():
+            t.collector.close()
+
+
+def rollout(t: Trainer) -> int:
+    """One rollout as training collects it; returns the env steps it took."""
+    t.model.eval()
+    torch.set_num_threads(t.rollout_threads)
+    t.collector.collect(t.store)
+    return t.cfg.batch_steps
+
+
+def update(t: Trainer) -> int:
+    """One update on the trainer's last rollout, as training runs it; returns the samples it learned from."""
+    torch.set_num_threads(t.learn_threads)
+    t.update(0.1)
+    return t.cfg.batch_steps
+
+
+def iteration(t: Trainer) -> int:
+    """A training iteration (rollout, then update); returns the env steps it took."""
+    rollout(t)
+    return update(t)

@@ -1,0 +1,36 @@
+"""osrs_rl.train.bench: the benchmark scripts' trainers side by side, one per arm."""
+
+import pytest
+import torch
+
+from osrs_rl.train.bench import arm_trainers, iteration, rollout, update
+from osrs_rl.train.rollout import Collector
+
+SMALL = ["--env.num_envs", "8", "--ppo.horizon", "4", "--env.overlap", "true"]
+
+
+def test_each_arm_is_a_trainer_with_its_overrides_and_their_env_threads_close_after(tmp_path):
+    arms = {"plain": SMALL, "bf16": [*SMALL, "--model.train_precision", "bfloat16"]}
+    with arm_trainers("template", None, arms, str(tmp_path)) as trainers:
+        assert list(trainers) == ["plain", "bf16"]
+        assert trainers["plain"].model.train_precision == "float32"
+        assert trainers["bf16"].model.train_precision == "bfloat16"
+        t = trainers["bf16"]
+        before = [p.detach().clone() for p in t.model.parameters()]
+        assert rollout(t) == t.cfg.batch_steps == 8 * 4
+        assert update(t) == 32
+        assert any(not torch.equal(a, b) for a, b in zip(before, t.model.parameters(), strict=True))
+        assert iteration(trainers["plain"]) == 32
+        assert all(t.collector._thread is not None for t in trainers.values())     # overlap: a worker each
+    assert all(t.collector._thread is None for t in trainers.values())
+
+
+def test_a_bad_arm_is_refused_and_the_trainers_already_made_are_closed(tmp_path, monkeypatch):
+    closed = []
+    close = Collector.close
+    monkeypatch.setattr(Collector, "close", lambda self: (closed.append(self), close(self)))
+    arms = {"plain": SMALL, "bad": [*SMALL, "--model.train_precision", "half"]}
+    with pytest.raises(ValueError, match="model.train_precision must be float32, bfloat16 or auto"):
+        with arm_trainers("template", None, arms, str(tmp_path)):
+            pass
+    assert len(closed) == 1 and closed[0]._thread is None
