@@ -10,23 +10,17 @@ step is a large part of a tick; when the network is, both cores on the network c
 
 from __future__ import annotations
 
-import argparse
 import os
 
 from osrs_rl.runtime.bench import alternating_rates
-from osrs_rl.train.bench import arm_trainers, iteration
+from osrs_rl.train.bench import arm_parser, arm_trainers, iteration
 
 ARMS = {"overlap": ["--env.overlap", "true"], "no overlap": ["--env.overlap", "false"],
         "overlap, torch on every core": ["--env.overlap", "true", "--run.torch_threads", str(os.cpu_count() or 1)]}
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--encounter", required=True)
-    p.add_argument("--config", help="a TOML config (default: the encounter's preset)")
-    p.add_argument("--rounds", type=int, default=5, help="alternations (each arm runs --iterations each round)")
-    p.add_argument("--iterations", type=int, default=3)
-    args = p.parse_args(argv)
+    args = arm_parser(__doc__.split("\n\n")[0]).parse_args(argv)
     with arm_trainers(args.encounter, args.config, ARMS, "/tmp/bench-overlap") as trainers:
         for t in trainers.values():              # warm up: compile, leave the first ticks behind
             for _ in range(args.iterations):

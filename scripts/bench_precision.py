@@ -10,22 +10,15 @@ whether this one does. Elsewhere it is emulated and slower than float32.
 
 from __future__ import annotations
 
-import argparse
-
 from osrs_rl.agent.models import native_bfloat16
 from osrs_rl.runtime.bench import alternating_rates
-from osrs_rl.train.bench import arm_trainers, iteration, update
+from osrs_rl.train.bench import arm_parser, arm_trainers, iteration, update
 
 ARMS = {"float32": ["--model.train_precision", "float32"], "bfloat16": ["--model.train_precision", "bfloat16"]}
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--encounter", required=True)
-    p.add_argument("--config", help="a TOML config (default: the encounter's preset)")
-    p.add_argument("--rounds", type=int, default=5, help="alternations (each arm runs --iterations each round)")
-    p.add_argument("--iterations", type=int, default=3)
-    args = p.parse_args(argv)
+    args = arm_parser(__doc__.split("\n\n")[0]).parse_args(argv)
     with arm_trainers(args.encounter, args.config, ARMS, "/tmp/bench-precision") as trainers:
         device = next(iter(trainers.values())).device.type
         print(f"device {device}: bfloat16 native here: {'yes' if native_bfloat16(device) else 'no (emulated)'}")

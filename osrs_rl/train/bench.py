@@ -3,6 +3,7 @@ encounter's preset with each arm's overrides, timed in turns by ``osrs_rl.runtim
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 from collections.abc import Iterator
 
@@ -10,6 +11,17 @@ import torch
 
 from osrs_rl.agent.config import load_config
 from osrs_rl.train.ppo import Trainer
+
+
+def arm_parser(description: str) -> argparse.ArgumentParser:
+    """The options every iteration benchmark takes: ``--encounter`` (required), ``--config``, ``--rounds``
+    (alternations) and ``--iterations`` (each arm's work each round)."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--encounter", required=True)
+    p.add_argument("--config", help="a TOML config (default: the encounter's preset)")
+    p.add_argument("--rounds", type=int, default=5, help="alternations (each arm runs --iterations each round)")
+    p.add_argument("--iterations", type=int, default=3)
+    return p
 
 
 @contextlib.contextmanager

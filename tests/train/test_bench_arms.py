@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from osrs_rl.train.bench import arm_trainers, iteration, rollout, update
+from osrs_rl.train.bench import arm_parser, arm_trainers, iteration, rollout, update
 from osrs_rl.train.rollout import Collector
 
 SMALL = ["--env.num_envs", "8", "--ppo.horizon", "4", "--env.overlap", "true"]
@@ -34,3 +34,10 @@ def test_a_bad_arm_is_refused_and_the_trainers_already_made_are_closed(tmp_path,
         with arm_trainers("template", None, arms, str(tmp_path)):
             pass
     assert len(closed) == 1 and closed[0]._thread is None
+
+
+def test_the_benchmarks_options_need_an_encounter():
+    args = arm_parser("timing").parse_args(["--encounter", "zulrah", "--rounds", "2"])
+    assert (args.encounter, args.config, args.rounds, args.iterations) == ("zulrah", None, 2, 3)
+    with pytest.raises(SystemExit):
+        arm_parser("timing").parse_args([])
