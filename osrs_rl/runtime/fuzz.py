@@ -22,7 +22,6 @@ paid once per change of the code.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import queue
@@ -214,18 +213,11 @@ def worker(name: str, start: int, trials: int, ticks: int, seed: int, out=sys.st
 # ---- the parent --------------------------------------------------------------------------------------
 def cache_dir() -> Path:
     """The bounds-checked kernels' Numba cache, named by a hash of the package's sources."""
-    import numba
+    from osrs_rl.runtime.kernel_cache import source_digest
 
     root = Path(__file__).resolve().parents[1]
-    h = hashlib.blake2b(digest_size=8)
-    h.update(f"{numba.__version__}|{sys.version}".encode())
-    for p in sorted(root.rglob("*.py")):
-        if p.name == "fuzz.py":                 # this file holds no kernel
-            continue
-        h.update(str(p.relative_to(root)).encode())
-        h.update(p.read_bytes())
     base = Path(os.environ.get("OSRS_RL_FUZZ_CACHE", _default_cache_base()))
-    return base / h.hexdigest()
+    return base / source_digest([root], skip=("fuzz.py",))      # this file holds no kernel
 
 
 def _default_cache_base() -> Path:

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from osrs_rl.core.rng import mix64, next_u64
+from osrs_rl.runtime import kernel_cache
 
 _EPISODE_STRIDE = np.uint64(0x9E3779B97F4A7C15)
 
@@ -75,9 +76,10 @@ def copy_checked_actions(src, dst, head_sizes):
 
 
 # ---- loop templates ---------------------------------------------------------------------------
-# These read the encounter's kernels from the module globals below. BatchKernels clones each
-# template with those names bound to one encounter's functions, so Numba sees static calls it can
-# inline (passing the functions as arguments or closure values costs 2-3x in throughput here).
+# These read the encounter's kernels from the module globals below. BatchKernels gets each template
+# with those names bound to one encounter's functions (a generated module, or a clone), so Numba sees
+# static calls it can inline (passing the functions as arguments or closure values costs 2-3x in
+# throughput here).
 reset_fn = step_fn = observe_fn = mask_fn = metrics_fn = None
 
 
@@ -148,24 +150,40 @@ def _refresh_template(states, configs, indices, obs, masks):
         mask_fn(states[i], config, masks[i])
 
 
+# name -> (template, jit options). nogil: a trainer steps one half of its envs in a thread while the
+# policy reads the other half
+_KERNELS = {
+    "step": (_step_template, {"nogil": True}),
+    "step_parallel": (_step_template, {"nogil": True, "parallel": True}),
+    "reset": (_reset_template, {"nogil": True}),
+    "refresh": (_refresh_template, {"nogil": True}),
+}
+
+
+def _encounter_functions(spec) -> dict:
+    """The names the templates call -> the encounter's kernels."""
+    return {"reset_fn": spec.reset, "step_fn": spec.step, "observe_fn": spec.observe, "mask_fn": spec.mask,
+            "metrics_fn": spec.metrics}
+
+
 def _bind(template, spec, **jit_options):
-    bound = dict(template.__globals__, reset_fn=spec.reset, step_fn=spec.step, observe_fn=spec.observe,
-                 mask_fn=spec.mask, metrics_fn=spec.metrics)
+    """A clone of ``template`` calling ``spec``'s kernels, compiled per process: clones share their
+    template's code location, so Numba's disk cache could not tell encounters apart (kernel_cache does)."""
+    bound = dict(template.__globals__, **_encounter_functions(spec))
     fn = types.FunctionType(template.__code__, bound, f"{template.__name__}_{spec.name}")
-    # no cache=True: clones share their template's code location, so Numba's disk cache could
-    # not tell encounters apart; each process compiles them once, on first use. nogil: a trainer
-    # steps one half of its envs in a thread while the policy reads the other half
-    return njit(nogil=True, **jit_options)(fn)
+    return njit(**jit_options)(fn)
 
 
 class BatchKernels:
-    """The batched kernels of one encounter: serial and parallel step, reset and refresh."""
+    """The batched kernels of one encounter: serial and parallel step, reset and refresh. From a
+    generated module whose compile is cached on disk (``kernel_cache``) where the encounter's kernels
+    can be imported by name, else bound in this process."""
 
     def __init__(self, spec):
-        self.step = _bind(_step_template, spec)
-        self.step_parallel = _bind(_step_template, spec, parallel=True)
-        self.reset = _bind(_reset_template, spec)
-        self.refresh = _bind(_refresh_template, spec)
+        cached = kernel_cache.load(spec.name, _KERNELS, _encounter_functions(spec))
+        self.cached = cached is not None
+        for name, (template, options) in _KERNELS.items():
+            setattr(self, name, cached[name] if cached else _bind(template, spec, **options))
 
 
 _BOUND: dict[int, tuple] = {}
