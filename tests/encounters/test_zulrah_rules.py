@@ -306,6 +306,23 @@ def test_snakelings_die_with_zulrah():
     assert m["killed"][0] == 1.0 and m["phase"][0] == 3
 
 
+def test_the_phase_label_counts_on_past_the_end_of_a_rotation():
+    # the rotation's phase index starts again at 0 when a rotation ends; the label (the archive's depth in the
+    # fight, docs/writing-an-encounter.md) must not
+    last = len(RT.ROTATIONS[0]) - 1
+    env = fight(hp=BIG_HP, max_ticks=2000, start_rotation=0, start_phase=last)
+    s = env.states[0]
+    while s["phases_done"] < 2:
+        env.step(NOOP)
+    assert s["rotation"] >= RT.NUM_ROTATIONS and s["phase"] == 1        # a new rotation, its second phase
+    s["z_hp"] = 10
+    push_hit(s["hits"], int(s["tick"]) + 1, 45, STYLE_MAGIC, ST.SRC_PLAYER, ST.TARGET_ZULRAH, 0, 0, 0)
+    commit(env)
+    env.step(NOOP)
+    m = env.pop_metrics()
+    assert m["killed"][0] == 1.0 and m["phase"][0] == last + 2 and m["phase_name"][0] == f"phase_{last + 3}"
+
+
 def test_a_player_kills_a_snakeling_in_reach():
     env = fight(start_rotation=0, start_phase=3)
     for _ in range(21):

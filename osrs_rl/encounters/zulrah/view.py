@@ -72,7 +72,13 @@ METRIC_NAMES = (
     "snakelings_killed", "specs_used", "spec_healed", "phases_done", "rotation", "tier",
     "reward_outcome", "reward_damage_dealt", "reward_damage_taken", "reward_prayer",
 )
-PHASE_NAMES = tuple(f"phase_{k + 1}" for k in range(RT.MAX_PHASES))
+# The phase label counts on from the phase the fight started in (start_phase + phases_done), where the
+# rotation's phase index would start again at 0 when a rotation ends: the archive reads the label as depth in
+# the fight (docs/writing-an-encounter.md). Through the first rotation the two agree; the last label holds
+# every phase from the 24th on (two rotations: the solver kills inside the first, max_ticks 600 allows about
+# 20 phases). A state restored under another start_phase (a start setting) is labelled from that one.
+FIGHT_PHASES = 2 * RT.MAX_PHASES
+PHASE_NAMES = (*(f"phase_{k + 1}" for k in range(FIGHT_PHASES - 1)), f"phase_{FIGHT_PHASES}_on")
 
 
 # ---- observation ---------------------------------------------------------------------------------
@@ -374,7 +380,7 @@ def metrics(s, cfg, out):
     out[k + 5] = s.tier
     for j in range(ST.NUM_REWARD_TERMS):
         out[k + 6 + j] = s.reward_sums[j]
-    return s.phase
+    return min(cfg.start_phase + s.phases_done, FIGHT_PHASES - 1)
 
 
 @njit(cache=True)
