@@ -407,17 +407,30 @@ class ActorCritic(nn.Module):
             want = "[T, B, " if dims == 3 else "[B, "
             raise ValueError(f"obs has shape {tuple(obs.shape)}; expected {want}{self.obs_size}]")
 
-    def _heads(self, out: torch.Tensor, obs: torch.Tensor,
-               start: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-        """Core output ``[N, hidden]`` and observation ``[N, obs_size]`` -> (logits ``[N, A]``, value ``[N]``);
-        ``start [N]``: the start-type input of a model with one (zeros, normal starts, when None)."""
+    @property
+    def value_reads_obs(self) -> bool:
+        """Whether the value is a function of the observation (and start input) alone, not of the policy's
+        features or recurrent state (``separate_value``): a rollout can then leave it out of each tick's
+        forward (:meth:`act`) and compute every tick's value in one batch (:meth:`value_of`)."""
+        return self.value_encoder is not None
+
+    def _value(self, out: torch.Tensor | None, obs: torch.Tensor, start: torch.Tensor | None) -> torch.Tensor:
+        """The value ``[N]`` from the core output ``[N, hidden]`` (unread with a value encoder of its own) and the
+        observation ``[N, obs_size]``; ``start [N]``: the start-type input of a model with one (None: zeros)."""
         features = out if self.value_encoder is None else self._encode(self.value_encoder, _take(obs, self._actor_runs))
         parts = [features] + ([_take(obs, self._critic_runs)] if self._critic_runs else [])
         if self.start_input:
             parts.append(torch.zeros_like(features[:, :1]) if start is None else
                          start.reshape(-1, 1).to(features.dtype))
         critic_in = torch.cat(parts, dim=-1) if len(parts) > 1 else features
-        return self.policy(out), self.value(critic_in).squeeze(-1)
+        return self.value(critic_in).squeeze(-1)
+
+    def _core_step(self, obs: torch.Tensor, state: torch.Tensor,
+                   reset: torch.Tensor | None) -> tuple[torch.Tensor, torch.Tensor]:
+        self._check_obs(obs, 2)
+        if reset is not None:
+            state = state.masked_fill(reset.unsqueeze(-1), 0.0)
+        return self.core.step(self._encode(self.encoder, _take(obs, self._actor_runs)), state)
 
     def step(self, obs: torch.Tensor, state: torch.Tensor, reset: torch.Tensor | None = None,
              start: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -430,12 +443,22 @@ class ActorCritic(nn.Module):
         Returns:
             ``(logits [B, num_actions], value [B], new_state [B, state_size])``.
         """
+        out, state = self._core_step(obs, state, reset)
+        return self.policy(out), self._value(out, obs, start), state
+
+    def act(self, obs: torch.Tensor, state: torch.Tensor,
+            reset: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """:meth:`step` without the value: ``(logits [B, num_actions], new_state [B, state_size])``."""
+        out, state = self._core_step(obs, state, reset)
+        return self.policy(out), state
+
+    def value_of(self, obs: torch.Tensor, start: torch.Tensor | None = None) -> torch.Tensor:
+        """The value ``[N]`` of observations ``[N, obs_size]`` (``start [N]`` as :meth:`step`'s), for a model whose
+        value reads the observation alone (``value_reads_obs``); equal to :meth:`step`'s up to float rounding."""
+        if not self.value_reads_obs:
+            raise ValueError("this model's value reads the policy's features (no separate_value): use step or unroll")
         self._check_obs(obs, 2)
-        if reset is not None:
-            state = state.masked_fill(reset.unsqueeze(-1), 0.0)
-        out, state = self.core.step(self._encode(self.encoder, _take(obs, self._actor_runs)), state)
-        logits, value = self._heads(out, obs, start)
-        return logits, value, state
+        return self._value(None, obs, start)
 
     def unroll(self, obs: torch.Tensor, state: torch.Tensor, reset: torch.Tensor | None = None,
                start: torch.Tensor | None = None,
@@ -457,8 +480,9 @@ class ActorCritic(nn.Module):
         flat = obs.reshape(steps * batch, self.obs_size)
         x = self._encode(self.encoder, _take(flat, self._actor_runs)).view(steps, batch, -1)
         out, state = self.core.unroll(x, state, reset, start_state)
-        logits, value = self._heads(out.reshape(steps * batch, -1), flat, None if start is None else start.reshape(-1))
-        return logits.view(steps, batch, -1), value.view(steps, batch), state
+        out = out.reshape(steps * batch, -1)
+        value = self._value(out, flat, None if start is None else start.reshape(-1))
+        return self.policy(out).view(steps, batch, -1), value.view(steps, batch), state
 
 
 def build_model(obs_segments: Sequence[ObsSegment], head_sizes: Sequence[int], kind: str = "mlp",

@@ -100,6 +100,34 @@ def test_restored_envs_act_on_the_stored_recurrent_state_and_the_learner_sees_wh
     assert seen > 0 and store.start.sum() > 0
 
 
+def test_a_value_computed_after_the_rollout_reads_each_ticks_start_type():
+    """separate_value models get their values in one batch after the rollout (train.rollout): each with its
+    tick's start-type input, as the learner's unroll reads it."""
+    torch.manual_seed(0)
+    spec = make("template", num_envs=4).spec
+    model = build_model(spec.obs_segments, spec.head_sizes, hidden=16, layers=1, separate_value=True,
+                        start_input=True)
+    with torch.no_grad():
+        model.value[0].weight[:, -1] += 1.0             # the start input moves the value
+    envs = [make("template", num_envs=16, seed=1)]
+    starts = ArchiveStarts(envs, _archive(), 0.7, success_threshold=1.1, min_passes=10**9, reseed=True, seed=1)
+    collector = Collector(envs, model, "cpu", seed=0, starts=starts)
+    assert collector.batched_values
+    store = RolloutStorage(32, 16, spec.obs_size, spec.mask_size, spec.num_heads, 0, archive_starts=True)
+    restored = 0
+    for _ in range(6):
+        collector.collect(store)
+        with torch.no_grad():
+            _, value, _ = model.unroll(store.obs, store.state0, store.reset, store.start)
+            _, normal, _ = model.unroll(store.obs, store.state0, store.reset)
+        torch.testing.assert_close(value, store.value, rtol=0, atol=1e-5)
+        if store.start.sum() > 0:
+            restored += 1
+            assert not torch.allclose(normal, store.value)
+    collector.close()
+    assert restored > 0
+
+
 def _cfg(tmp_path, *extra):
     return load_config("template", overrides=["--run.out_dir", str(tmp_path), "--log.console", "false",
                                               "--run.name", "t", "--env.num_envs", "32", "--run.eval_episodes", "0",

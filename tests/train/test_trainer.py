@@ -174,6 +174,41 @@ def test_rollout_marks_autoreset_ticks_invalid(overlap):
     assert store.obs[40].abs().sum() > 0
 
 
+@pytest.mark.parametrize("overlap", [False, True])
+def test_a_value_that_reads_the_observation_alone_is_computed_after_the_rollout_with_the_same_numbers(overlap):
+    """separate_value: the rollout leaves the value out of each tick and computes all of them in one batch; the
+    actions, log-probabilities and values are those of a rollout that asks the model every tick."""
+    spec = get_spec("template")
+    torch.manual_seed(0)
+    model = build_model(spec.obs_segments, spec.head_sizes, hidden=16, layers=2, separate_value=True)
+    assert model.value_reads_obs
+    stores = {}
+    for batched in (True, False):
+        envs = ([osrs_rl.make("template", num_envs=4, seed=s, max_ticks=10) for s in (1, 2)] if overlap
+                else [osrs_rl.make("template", num_envs=8, seed=1, max_ticks=10)])
+        collector = Collector(envs, model, "cpu", seed=0)
+        assert collector.batched_values
+        collector.batched_values = batched
+        stores[batched] = store = RolloutStorage(40, 8, spec.obs_size, spec.mask_size, spec.num_heads, 0)
+        try:
+            for _ in range(2):
+                collector.collect(store)
+        finally:
+            collector.close()
+    fast, slow = stores[True], stores[False]
+    for name in ("obs", "action", "logprob", "reward", "reset", "valid"):
+        assert torch.equal(getattr(fast, name), getattr(slow, name)), name
+    assert slow.value.abs().sum() > 0
+    torch.testing.assert_close(fast.value, slow.value, rtol=0, atol=1e-5)
+    with torch.no_grad():
+        _, value, _ = model.unroll(fast.obs[:40], fast.state0, fast.reset[:40])
+    torch.testing.assert_close(value, fast.value[:40], rtol=0, atol=1e-5)
+    shared = build_model(spec.obs_segments, spec.head_sizes, hidden=16, layers=2)
+    assert not shared.value_reads_obs
+    with pytest.raises(ValueError, match="separate_value"):
+        shared.value_of(fast.obs[0])
+
+
 # ---- learning ---------------------------------------------------------------------------------------
 def test_template_is_learned(tmp_path):
     """The CI learning test: a short run on the template must clearly beat its starting policy. The
