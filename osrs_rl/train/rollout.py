@@ -222,11 +222,15 @@ class Collector:
             self._values(store)
             self.timing["inference"] += time.perf_counter() - t0
 
-    def _values(self, store: RolloutStorage) -> None:
-        """Every tick's value (``T + 1`` of them, the last for bootstrapping) in one batched forward."""
-        flat = store.obs.reshape(-1, store.obs.shape[-1]).to(self.device)
-        start = store.start.reshape(-1).to(self.device) if self.starts is not None else None
-        store.value.copy_(self.model.value_of(flat, start).float().view(store.value.shape).cpu())
+    def _values(self, store: RolloutStorage, rows: int = 8192) -> None:
+        """Every tick's value (``T + 1`` of them, the last for bootstrapping) in batches of about ``rows`` (an
+        entity encoder's activations for a whole rollout would take hundreds of MB)."""
+        ticks = max(1, rows // store.num_envs)
+        for t in range(0, store.horizon + 1, ticks):
+            obs = store.obs[t:t + ticks]
+            start = store.start[t:t + ticks].reshape(-1).to(self.device) if self.starts is not None else None
+            value = self.model.value_of(obs.reshape(-1, obs.shape[-1]).to(self.device), start)
+            store.value[t:t + ticks] = value.float().view(obs.shape[:2]).cpu()
 
     def _reset_flags(self, h: _Half):
         """Where the model zeroes its recurrent state this tick (None: never, memory spans episodes). An archive
