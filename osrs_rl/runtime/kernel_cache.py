@@ -6,11 +6,13 @@ before its first step: 3-6 s for Zulrah on two cores, a sixth of a two-minute tr
 encounter whose kernels can be imported by name gets a generated module of its own: the templates' source,
 with the encounter's functions imported under the names the templates call, under ``@njit(cache=True)``.
 
-Numba's cache checks only its function's own file, not the files of the functions it calls (README,
-"Conventions"), so the module's file name carries a digest of every source file those calls can reach (the
-packages of the encounter's functions and of the templates) and of the Numba and Python versions: an edit
-anywhere names a new module instead of loading a stale compile. Kernels defined where no import can find
-them (in a function, a notebook) get ``None`` here and are compiled per process as before.
+Numba's cache checks only its function's own file, not the files of the functions it calls, so the module's
+file name carries a digest of the source files of the encounter's package and of ``osrs_rl`` (and of the Numba
+and Python versions): an edit there names a new module instead of loading this module's stale compile. That
+guards the generated module only: the encounter's own ``cache=True`` kernels, which it calls, keep Numba's
+limit (README, "Conventions": the tests start from a fresh ``NUMBA_CACHE_DIR``). A process whose sources
+changed on disk after it started compiles per process instead (its code in memory is not what the digest
+reads), as do kernels defined where no import can find them (in a function, a notebook): ``load`` gives None.
 """
 
 import hashlib
@@ -18,12 +20,23 @@ import importlib
 import importlib.util
 import inspect
 import os
+import re
 import sys
 import time
 import types
 from pathlib import Path
 
 GENERATED_PREFIX = "osrs_rl_kernels_"
+_STARTED = time.time()          # sources changed on disk after this may not be the code this process runs
+
+
+def _sources(roots, skip: tuple[str, ...] = ()) -> list[tuple[Path, Path]]:
+    """(root, file) for every ``.py`` file under each root (a package folder or one file), in sorted order."""
+    out = []
+    for root in sorted({Path(r).resolve() for r in roots}):
+        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
+        out += [(root, p) for p in files if p.name not in skip]
+    return out
 
 
 def source_digest(roots, skip: tuple[str, ...] = ()) -> str:
@@ -33,14 +46,15 @@ def source_digest(roots, skip: tuple[str, ...] = ()) -> str:
 
     h = hashlib.blake2b(digest_size=8)
     h.update(f"{numba.__version__}|{sys.version}".encode())
-    for root in sorted({Path(r).resolve() for r in roots}):
-        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
-        for p in files:
-            if p.name in skip:
-                continue
-            h.update(str(p.relative_to(root.parent)).encode())
-            h.update(p.read_bytes())
+    for root, p in _sources(roots, skip):
+        h.update(str(p.relative_to(root.parent)).encode())
+        h.update(p.read_bytes())
     return h.hexdigest()
+
+
+def changed_since_start(roots) -> bool:
+    """Whether a source file under ``roots`` was written after this process imported this module."""
+    return any(p.stat().st_mtime > _STARTED for _, p in _sources(roots))
 
 
 def kernel_dir() -> Path:
@@ -64,9 +78,13 @@ def importable(fn) -> tuple[str, str] | None:
 
 
 def _root_of(module: str) -> Path:
-    """The folder of the module's top-level package (the file itself for a lone module)."""
+    """The folder of the module's top-level package (the file itself for a lone module; a namespace package's
+    one folder)."""
     top = sys.modules[module.split(".")[0]]
-    file = Path(inspect.getfile(top))
+    if getattr(top, "__file__", None) is None:
+        (folder,) = top.__path__            # a namespace package over several folders is refused (ValueError)
+        return Path(folder)
+    file = Path(top.__file__)
     return file.parent if file.name == "__init__.py" else file
 
 
@@ -115,6 +133,8 @@ def load(encounter: str, kernels: dict, functions: dict) -> dict | None:
             return None
         bound[name] = where
     roots = {_root_of(m) for m, _ in bound.values()} | {_root_of(t.__module__) for t, _ in kernels.values()}
+    if changed_since_start(roots):
+        return None
     text = module_source(encounter, kernels, bound)
     digest = source_digest(roots)
     safe = "".join(c if c.isalnum() else "_" for c in encounter)
@@ -123,12 +143,12 @@ def load(encounter: str, kernels: dict, functions: dict) -> dict | None:
         folder = kernel_dir()
         path = folder / f"{module_name}.py"
         try:
-            if not path.is_file() or path.read_text() != text:
+            if not path.is_file() or path.read_bytes() != text.encode():
                 folder.mkdir(parents=True, exist_ok=True)
                 tmp = folder / f".{module_name}.{os.getpid()}.tmp"
-                tmp.write_text(text)
+                tmp.write_bytes(text.encode())
                 os.replace(tmp, path)                    # atomic: a process beside us reads all or nothing
-                _forget_old(folder, keep=path, prefix=f"{GENERATED_PREFIX}{safe}_")
+                _forget_old(folder, keep=path, encounter=safe)
         except OSError:
             return None
         spec = importlib.util.spec_from_file_location(module_name, path)
@@ -143,13 +163,15 @@ def load(encounter: str, kernels: dict, functions: dict) -> dict | None:
     return {name: getattr(module, name) for name in kernels}
 
 
-def _forget_old(folder: Path, keep: Path, prefix: str, days: float = 2.0) -> None:
-    """Delete this encounter's modules of other source versions untouched for ``days`` (with their Numba
-    cache files): a younger one may be another checkout's, in use now."""
+def _forget_old(folder: Path, keep: Path, encounter: str, days: float = 2.0) -> None:
+    """Delete this encounter's modules of other source versions written more than ``days`` ago (with their
+    Numba cache files where those sit beside them, not under ``NUMBA_CACHE_DIR``): a younger one may be another
+    checkout's, in use now."""
     cutoff = time.time() - days * 86400
-    for p in folder.glob(f"{prefix}*.py"):
+    mine = re.compile(rf"{re.escape(GENERATED_PREFIX + encounter)}_[0-9a-f]{{16}}\.py")
+    for p in folder.glob(f"{GENERATED_PREFIX}{encounter}_*.py"):
         try:
-            if p != keep and p.stat().st_mtime < cutoff:
+            if p != keep and mine.fullmatch(p.name) and p.stat().st_mtime < cutoff:
                 stem = p.stem
                 p.unlink()
                 for cached in folder.glob(f"__pycache__/{stem}.*"):

@@ -14,6 +14,7 @@ Order of one env's tick inside ``BatchKernels.step`` (env i) (Gymnasium's next-s
 """
 
 import types
+import warnings
 
 import numpy as np
 from numba import njit, prange
@@ -180,7 +181,12 @@ class BatchKernels:
     can be imported by name, else bound in this process."""
 
     def __init__(self, spec):
-        cached = kernel_cache.load(spec.name, _KERNELS, _encounter_functions(spec))
+        try:
+            cached = kernel_cache.load(spec.name, _KERNELS, _encounter_functions(spec))
+        except Exception as e:                  # noqa: BLE001 - a cache is never worth a failed run
+            warnings.warn(f"the batched kernels of {spec.name!r} compile per process: their disk cache failed "
+                          f"({type(e).__name__}: {e})", RuntimeWarning, stacklevel=2)
+            cached = None
         self.cached = cached is not None
         for name, (template, options) in _KERNELS.items():
             setattr(self, name, cached[name] if cached else _bind(template, spec, **options))

@@ -223,8 +223,8 @@ class Collector:
             self.timing["inference"] += time.perf_counter() - t0
 
     def _values(self, store: RolloutStorage, rows: int = 8192) -> None:
-        """Every tick's value (``T + 1`` of them, the last for bootstrapping) in batches of about ``rows`` (an
-        entity encoder's activations for a whole rollout would take hundreds of MB)."""
+        """Every tick's value (``T + 1`` of them, the last for bootstrapping) in batches of about ``rows``, so its
+        memory does not grow with the rollout (an entity encoder holds a row per entity)."""
         ticks = max(1, rows // store.num_envs)
         for t in range(0, store.horizon + 1, ticks):
             obs = store.obs[t:t + ticks]

@@ -143,7 +143,7 @@ class SelfPlay:
             dev_idx = idx.to(self.device)
             o = torch.from_numpy(obs[rows, 1]).to(self.device)
             m = torch.from_numpy(mask[rows, 1]).to(self.device)
-            logits, _, new_state = model.step(o, state[dev_idx], first[idx].to(self.device))
+            logits, new_state = model.act(o, state[dev_idx], first[idx].to(self.device))     # no value needed
             state[dev_idx] = new_state
             out[rows] = MaskedMultiCategorical(logits, m, self.head_sizes).sample(self.generator).cpu().numpy()
         return out

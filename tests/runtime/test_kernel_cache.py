@@ -6,9 +6,11 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from numba import njit
 
 from osrs_rl.runtime import kernel_cache
@@ -120,3 +122,46 @@ def test_the_cache_folder_follows_the_settings(monkeypatch, tmp_path):
     assert kernel_cache.kernel_dir() == tmp_path / "xdg" / "osrs-rl" / "kernels"
     monkeypatch.setenv("OSRS_RL_KERNEL_CACHE", str(tmp_path / "mine"))
     assert kernel_cache.kernel_dir() == tmp_path / "mine"
+
+
+def test_sources_written_after_the_process_started_are_not_cached_from_its_memory(tmp_path, monkeypatch):
+    # the digest reads the files on disk, the compile uses the code imported before an edit: never pair them
+    monkeypatch.setenv("OSRS_RL_KERNEL_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    monkeypatch.setattr(kernel_cache, "_STARTED", time.time() + 60)
+    assert not kernel_cache.changed_since_start([tmp_path / "pkg"])
+    monkeypatch.setattr(kernel_cache, "_STARTED", 0.0)
+    assert kernel_cache.changed_since_start([tmp_path / "pkg"])
+    assert not BatchKernels(counting.COUNTING2).cached
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_failing_cache_warns_and_compiles_per_process(monkeypatch):
+    def broken(*args):
+        raise TypeError("a namespace package, say")
+
+    monkeypatch.setattr(kernel_cache, "load", broken)
+    with pytest.warns(RuntimeWarning, match="'counting1' compile per process.*TypeError"):
+        kernels = BatchKernels(counting.COUNTING1)
+    assert not kernels.cached
+    env = VecEnv(counting.COUNTING1, num_envs=2, seed=0)
+    env._kernels = kernels
+    env.reset(seed=0)
+    _, reward, *_ = env.step(np.ones((2, 1), dtype=np.int64))
+    assert reward.tolist() == [1.0, 1.0]
+
+
+def test_old_modules_of_this_encounter_alone_are_forgotten(tmp_path):
+    def module(name, days_old):
+        p = tmp_path / f"{kernel_cache.GENERATED_PREFIX}{name}.py"
+        p.write_text("")
+        os.utime(p, (time.time() - days_old * 86400,) * 2)
+        return p
+
+    keep = module("pvp_" + "a" * 16, 5)
+    old = module("pvp_" + "b" * 16, 3)
+    young = module("pvp_" + "c" * 16, 1)
+    other = module("pvp_selfplay_" + "d" * 16, 3)            # another encounter whose name starts alike
+    kernel_cache._forget_old(tmp_path, keep=keep, encounter="pvp")
+    assert keep.exists() and young.exists() and other.exists() and not old.exists()
