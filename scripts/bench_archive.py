@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from osrs_rl.runtime.bench import alternating_rates
-from osrs_rl.train.bench import arm_trainers, rollout
+from osrs_rl.train.bench import arm_rates, arm_trainers, rollout
 
 
 def main(argv=None) -> int:
@@ -25,8 +24,7 @@ def main(argv=None) -> int:
     with arm_trainers(args.encounter, args.config, arms, "/tmp/bench-archive") as trainers:
         for t in trainers.values():              # warm up: compile, fill the archive a little
             rollout(t)
-        rates = alternating_rates({arm: (lambda t=t: sum(rollout(t) for _ in range(args.rollouts)))
-                                   for arm, t in trainers.items()}, args.rounds)
+        rates = arm_rates(trainers, rollout, args.rollouts, args.rounds)
         for arm in trainers:
             print(f"{arm:8s} {rates[arm]:>10,.0f} env steps/s in rollouts")
         a = trainers["archive"].archive_starts

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import os
 
-from osrs_rl.runtime.bench import alternating_rates
-from osrs_rl.train.bench import arm_parser, arm_trainers, iteration
+from osrs_rl.train.bench import arm_parser, arm_rates, arm_trainers, iteration, warm_up
 
 ARMS = {"overlap": ["--env.overlap", "true"], "no overlap": ["--env.overlap", "false"],
         "overlap, torch on every core": ["--env.overlap", "true", "--run.torch_threads", str(os.cpu_count() or 1)]}
@@ -22,11 +21,8 @@ ARMS = {"overlap": ["--env.overlap", "true"], "no overlap": ["--env.overlap", "f
 def main(argv=None) -> int:
     args = arm_parser(__doc__.split("\n\n")[0]).parse_args(argv)
     with arm_trainers(args.encounter, args.config, ARMS, "/tmp/bench-overlap") as trainers:
-        for t in trainers.values():              # warm up: compile, leave the first ticks behind
-            for _ in range(args.iterations):
-                iteration(t)
-        rates = alternating_rates({arm: (lambda t=t: sum(iteration(t) for _ in range(args.iterations)))
-                                   for arm, t in trainers.items()}, args.rounds)
+        warm_up(trainers, args.iterations)
+        rates = arm_rates(trainers, iteration, args.iterations, args.rounds)
         base = next(iter(rates.values()))
         for arm, t in trainers.items():
             print(f"{arm:30s} {rates[arm]:>10,.0f} env steps/s  ({rates[arm] / base:.2f} of the first; rollout threads "

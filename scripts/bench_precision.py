@@ -11,8 +11,7 @@ whether this one does. Elsewhere it is emulated and slower than float32.
 from __future__ import annotations
 
 from osrs_rl.agent.models import native_bfloat16
-from osrs_rl.runtime.bench import alternating_rates
-from osrs_rl.train.bench import arm_parser, arm_trainers, iteration, update
+from osrs_rl.train.bench import arm_parser, arm_rates, arm_trainers, iteration, update, warm_up
 
 ARMS = {"float32": ["--model.train_precision", "float32"], "bfloat16": ["--model.train_precision", "bfloat16"]}
 
@@ -22,12 +21,9 @@ def main(argv=None) -> int:
     with arm_trainers(args.encounter, args.config, ARMS, "/tmp/bench-precision") as trainers:
         device = next(iter(trainers.values())).device.type
         print(f"device {device}: bfloat16 native here: {'yes' if native_bfloat16(device) else 'no (emulated)'}")
-        for t in trainers.values():              # warm up: compile, leave the first ticks behind
-            for _ in range(args.iterations):
-                iteration(t)
+        warm_up(trainers, args.iterations)
         for what, work in (("update", update), ("iteration", iteration)):
-            rates = alternating_rates({arm: (lambda t=t, work=work: sum(work(t) for _ in range(args.iterations)))
-                                       for arm, t in trainers.items()}, args.rounds)
+            rates = arm_rates(trainers, work, args.iterations, args.rounds)
             unit = "samples/s in updates" if what == "update" else "env steps/s in training iterations"
             for arm in trainers:
                 print(f"{what:9s} {arm:8s} {rates[arm]:>10,.0f} {unit}  ({rates[arm] / rates['float32']:.2f}x float32)")

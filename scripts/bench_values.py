@@ -8,8 +8,7 @@ measured in one process, alternating, so the ratios hold on a shared machine.
 
 from __future__ import annotations
 
-from osrs_rl.runtime.bench import alternating_rates
-from osrs_rl.train.bench import arm_parser, arm_trainers, iteration, rollout
+from osrs_rl.train.bench import arm_parser, arm_rates, arm_trainers, iteration, rollout, warm_up
 
 ARMS = {"per_tick": [], "batched": []}
 
@@ -21,12 +20,9 @@ def main(argv=None) -> int:
             print(f"{args.encounter}'s model has no value of its own (model.separate_value false): nothing to compare")
             return 1
         trainers["per_tick"].collector.batched_values = False
-        for t in trainers.values():              # warm up: compile, leave the first ticks behind
-            for _ in range(args.iterations):
-                iteration(t)
+        warm_up(trainers, args.iterations)
         for what, work in (("rollout", rollout), ("iteration", iteration)):
-            rates = alternating_rates({arm: (lambda t=t, work=work: sum(work(t) for _ in range(args.iterations)))
-                                       for arm, t in trainers.items()}, args.rounds)
+            rates = arm_rates(trainers, work, args.iterations, args.rounds)
             for arm in trainers:
                 print(f"{what:9s} {arm:8s} {rates[arm]:>10,.0f} env steps/s  ({rates[arm] / rates['per_tick']:.2f}x "
                       f"per tick)")

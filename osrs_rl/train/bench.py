@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import torch
 
 from osrs_rl.agent.config import load_config
+from osrs_rl.runtime.bench import alternating_rates
 from osrs_rl.train.ppo import Trainer
 
 
@@ -60,3 +61,17 @@ def iteration(t: Trainer) -> int:
     """A training iteration (rollout, then update); returns the env steps it took."""
     rollout(t)
     return update(t)
+
+
+def warm_up(trainers: dict[str, Trainer], iterations: int) -> None:
+    """``iterations`` training iterations of each arm: compile, leave the first ticks behind."""
+    for t in trainers.values():
+        for _ in range(iterations):
+            iteration(t)
+
+
+def arm_rates(trainers: dict[str, Trainer], work, repeats: int, rounds: int) -> dict[str, float]:
+    """Each arm's work per second (``work(trainer)`` returns env steps or samples: ``rollout``, ``update``,
+    ``iteration``), ``repeats`` calls an arm's turn, ``rounds`` turns alternating between the arms."""
+    return alternating_rates({arm: (lambda t=t: sum(work(t) for _ in range(repeats))) for arm, t in trainers.items()},
+                             rounds)

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from osrs_rl.train.bench import arm_parser, arm_trainers, iteration, rollout, update
+from osrs_rl.train.bench import arm_parser, arm_rates, arm_trainers, iteration, rollout, update, warm_up
 from osrs_rl.train.rollout import Collector
 
 SMALL = ["--env.num_envs", "8", "--ppo.horizon", "4", "--env.overlap", "true"]
@@ -41,3 +41,21 @@ def test_the_benchmarks_options_need_an_encounter():
     assert (args.encounter, args.config, args.rounds, args.iterations) == ("zulrah", None, 2, 3)
     with pytest.raises(SystemExit):
         arm_parser("timing").parse_args([])
+
+
+def test_arm_rates_time_each_arm_in_turns_after_a_warm_up(tmp_path):
+    calls = []
+
+    def work(t):
+        calls.append(t)
+        return 10
+
+    with arm_trainers("template", None, {"a": SMALL, "b": SMALL}, str(tmp_path)) as trainers:
+        before = {arm: [p.detach().clone() for p in t.model.parameters()] for arm, t in trainers.items()}
+        warm_up(trainers, 2)
+        for arm, t in trainers.items():                 # each arm rolled out and learned
+            assert any(not torch.equal(x, y) for x, y in zip(before[arm], t.model.parameters(), strict=True))
+        rates = arm_rates(trainers, work, repeats=3, rounds=2)
+        a, b = trainers["a"], trainers["b"]
+        assert calls == [a, a, a, b, b, b] * 2
+        assert set(rates) == {"a", "b"} and all(r > 0 for r in rates.values())
