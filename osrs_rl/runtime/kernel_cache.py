@@ -2,7 +2,7 @@
 
 Numba caches a function under its source file and line, so the clones ``kernels._bind`` makes (one code
 object, a different encounter bound into each) cannot be cached, and every process compiled them again
-before its first step: 3-6 s for Zulrah on two cores, a sixth of a two-minute training run. Here an
+before its first step: about 4 s for Zulrah on two cores (a one-iteration run 7.6 s against 3.7 s cached). Here an
 encounter whose kernels can be imported by name gets a generated module of its own: the templates' source,
 with the encounter's functions imported under the names the templates call, under ``@njit(cache=True)``.
 

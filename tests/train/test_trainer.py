@@ -205,7 +205,7 @@ def test_a_value_that_reads_the_observation_alone_is_computed_after_the_rollout_
     torch.testing.assert_close(value, fast.value[:40], rtol=0, atol=1e-5)
     again = fast.value.clone()
     fast.value.zero_()
-    Collector._values(collector, fast, rows=24)         # 3 ticks of 8 envs a batch: 41 rows in 14 batches
+    collector._values(fast, rows=24)         # 3 ticks of 8 envs a batch: 41 rows in 14 batches
     torch.testing.assert_close(fast.value, again, rtol=0, atol=1e-6)
     shared = build_model(spec.obs_segments, spec.head_sizes, hidden=16, layers=2)
     assert not shared.value_reads_obs
