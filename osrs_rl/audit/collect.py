@@ -47,6 +47,7 @@ class EpisodeTally:
     outside_window: int = 0                            # attacks on the main target while no window was open
     damage: Counter = field(default_factory=Counter)   # damage metric -> taken over the episode, read per tick
     largest_hit: dict = field(default_factory=dict)    # damage metric -> the most taken from it in one tick
+    by_style: dict = field(default_factory=dict)       # "source/style" -> [hits landed, unprotected, damage]
     metrics: dict | None = None                        # end-of-fight metrics; None for an unfinished replay
     terminated: bool = False
     truncated: bool = False
@@ -71,6 +72,11 @@ class EpisodeTally:
         for name, amount in t["damage"].items():
             self.damage[name] += int(amount)
             self.largest_hit[name] = max(self.largest_hit.get(name, 0), int(amount))
+        for source, style, amount, blocked in t.get("hits", ()):
+            row = self.by_style.setdefault(f"{source}/{style}", [0, 0, 0])
+            row[0] += 1
+            row[1] += not blocked
+            row[2] += int(amount)
 
 
 def _metrics_row(spec, row) -> dict:

@@ -12,6 +12,11 @@ Sections (``report.json`` holds them as they are; ``report.md`` and the terminal
 - ``damage_taken``: per source, the total and mean per episode, in how many episodes it hurt, the most
   in one tick, and whether the reference says it can hurt; ``never_damaged_by`` lists the sources
   that never hurt (worth a look: great play, or a hazard the simulator misplaces);
+- ``damage_by_style``: per (source, style) pair, the hits that landed, those no prayer protected and the damage
+  they dealt, and whether the encounter declares the pair as an attack that can hurt (``EncounterSpec.attacks``,
+  built from the reference's attack styles); a declared pair that never hurt through ``UNPROTECTED_HITS`` or more
+  unprotected hits is flagged (an attack rolled with no max hit deals 0 through every prayer, and nothing else
+  shows it), as is damage from a pair the encounter does not declare;
 - ``supplies``: per supply metric, the total, mean, least and most per episode;
 - ``outcomes``: terminated / truncated / unfinished counts and the count of each 0/1 metric of the
   encounter's declared outcome (``EncounterSpec.outcome``);
@@ -59,7 +64,13 @@ def _stats(values: list[float]) -> dict:
             "max": float(max(values))}
 
 
-def build_report(tallies: list[EpisodeTally], spec, truth: Truth, walkable: np.ndarray, source: dict) -> dict:
+UNPROTECTED_HITS = 20     # hits no prayer protected: a pair that can hurt and took none of 20 is a simulator bug
+                          # (an honest max-29 attack at even 30 % accuracy misses all 20 with p < 1e-3)
+
+
+def build_report(tallies: list[EpisodeTally], spec, truth: Truth, walkable: np.ndarray, source: dict,
+                 declared: tuple = ()) -> dict:
+    """``declared``: the spec's attacks under the audited config (``osrs_rl.runtime.attacks.check_attacks``)."""
     ticks = sum(t.ticks for t in tallies)
     stood, attacked = _sum_counters(t.stood for t in tallies), _sum_counters(t.attacked_from for t in tallies)
     tiles = [{"x": x, "y": y, "ticks": n, "attacks": attacked.get((x, y), 0), "walkable": walkable_at(walkable, x, y)}
@@ -75,6 +86,7 @@ def build_report(tallies: list[EpisodeTally], spec, truth: Truth, walkable: np.n
         "position": _position(tallies, off, ticks, attacks, walkable),
         "attacks": _attacks(tallies, truth, attacks),
         "damage_taken": _damage(tallies, truth),
+        "damage_by_style": _by_style(tallies, declared),
         "supplies": [{"metric": m, **_stats([t.metrics[m] for t in tallies if t.metrics])}
                      for m in truth.supply_metrics],
         "outcomes": _outcomes(tallies, spec),
@@ -137,6 +149,32 @@ def _damage(tallies, truth: Truth) -> list[dict]:
     return rows
 
 
+def _by_style(tallies, attacks) -> list[dict]:
+    """One row per (source, style): the declared attacks first (in the spec's order), then any other seen."""
+    seen = _sum_rows(t.by_style for t in tallies)
+    declared = {a.pair: a for a in attacks}
+    pairs = list(declared) + sorted(p for p in seen if p not in declared)
+    rows = []
+    for pair in pairs:
+        landed, open_, dealt = seen.get(pair, (0, 0, 0))
+        a = declared.get(pair)
+        rows.append({"pair": pair, "declared": a is not None, "max_hit": a.max_hit if a else None,
+                     "hits": landed, "unprotected": open_, "damage": dealt,
+                     "episodes_hurt": sum(1 for t in tallies if t.by_style.get(pair, (0, 0, 0))[2] > 0),
+                     "never_hurt": a is not None and open_ >= UNPROTECTED_HITS and dealt == 0})
+    return rows
+
+
+def _sum_rows(dicts) -> dict:
+    out: dict = {}
+    for d in dicts:
+        for k, v in d.items():
+            row = out.setdefault(k, [0, 0, 0])
+            for i, x in enumerate(v):
+                row[i] += x
+    return out
+
+
 def _outcomes(tallies, spec) -> dict:
     finished = [t for t in tallies if t.metrics]
     out = {"terminated": sum(t.terminated for t in tallies), "truncated": sum(t.truncated for t in tallies),
@@ -152,11 +190,16 @@ def _checks(report: dict, tallies, truth: Truth) -> list[dict]:
     unexpected = sum(d["total"] for d in report["damage_taken"] if not d["can_hurt"])
     mismatched = [f"{t.label}: {m}" for t in tallies if t.metrics for m in truth.damage_metrics
                   if t.damage.get(m, 0) != round(t.metrics[m])]
+    styles = report["damage_by_style"]
+    never = sum(1 for r in styles if r["never_hurt"])
+    undeclared = sum(r["damage"] for r in styles if not r["declared"])
     rows = [
         ("ticks on tiles the reference says are not walkable", pos["ticks_off_reference"]),
         ("attacks from tiles the reference says are not walkable", pos["attacks_off_reference"]),
         ("attacks on a target that was not attackable", att["not_attackable"]),
         ("damage from sources the reference says cannot hurt", unexpected),
         ("episodes whose per-tick damage differs from their metrics", len(mismatched)),
+        (f"attacks (source, style) that can hurt and never did in {UNPROTECTED_HITS}+ unprotected hits", never),
+        ("damage from a (source, style) the encounter does not declare as an attack", undeclared),
     ]
     return [{"check": name, "value": int(v), "expected": 0, "ok": v == 0} for name, v in rows]

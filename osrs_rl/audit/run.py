@@ -20,6 +20,7 @@ from pathlib import Path
 
 from osrs_rl.audit import collect
 from osrs_rl.audit.report import build_report, off_reference_ticks
+from osrs_rl.runtime.attacks import check_attacks
 from osrs_rl.runtime.truth import Truth, check_truth, reference_map
 
 MAX_FLAGGED = 3
@@ -129,7 +130,7 @@ def audit(path, episodes: int = 16, seed: int = 0, greedy: bool = False, out=Non
         tallies, cfg = collect.resimulate(replays, truth, progress)
         source = {"what": f"{len(replays)} replays from {where}", "replays": [str(p) for p, _ in replays]}
     walkable = reference_map(truth, cfg, spec.name)
-    report = build_report(tallies, spec, truth, walkable, source)
+    report = build_report(tallies, spec, truth, walkable, source, check_attacks(spec, cfg))
     _save(report, tallies, out, walkable, stale)
     return report, out
 

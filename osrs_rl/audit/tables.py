@@ -35,7 +35,10 @@ def tables(report: dict, compact: bool = False) -> list[Table]:
     out = [_checks(report), _position(report, compact), _attacks(report)]
     if report["attacks"].get("window") is not None:
         out.append(_windows(report, compact))
-    out += [_damage(report), _supplies(report), _outcomes(report)]
+    out += [_damage(report)]
+    if report.get("damage_by_style"):
+        out.append(_by_style(report))
+    out += [_supplies(report), _outcomes(report)]
     return out
 
 
@@ -96,6 +99,18 @@ def _damage(report: dict) -> Table:
     note = f"never damaged by: {', '.join(never)}" if never else "every source hurt at least once"
     return Table("damage taken by source", ("source", "total", "mean per episode", "episodes hurt",
                                             "most in one tick", "reference: can hurt"), rows, note)
+
+
+def _by_style(report: dict) -> Table:
+    rows = [(r["pair"], num(r["max_hit"]), num(r["hits"]), num(r["unprotected"]), num(r["damage"]),
+             f"{r['episodes_hurt']} / {report['episodes']}",
+             "NEVER HURT" if r["never_hurt"] else ("yes" if r["declared"] else "NOT DECLARED"))
+            for r in report["damage_by_style"]]
+    quiet = [r["pair"] for r in report["damage_by_style"] if r["declared"] and r["damage"] == 0]
+    note = ("declared attacks that dealt nothing here: " + ", ".join(quiet) + " (flagged only after enough "
+            "unprotected hits: great prayer, or an attack that cannot hurt)") if quiet else "every declared attack hurt"
+    return Table("damage taken by source and style", ("source/style", "max hit", "hits landed", "unprotected",
+                                                      "damage", "episodes hurt", "declared attack"), rows, note)
 
 
 def _supplies(report: dict) -> Table:

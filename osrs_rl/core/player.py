@@ -42,6 +42,7 @@ PLAYER_DTYPE = np.dtype([
     # prayer: active prayers as a bit mask (core.prayers ids), drain accumulated toward the next point
     ("active_prayers", np.uint32),
     ("prayer_drain_counter", np.int32),
+    ("prayer_was_on", np.uint8),     # 1: a prayer was on at the end of the last tick (core.prayer_drain)
     # special attack energy 0..100 and ticks since the last regeneration step
     ("spec_energy", np.int16),
     ("spec_regen_timer", np.int16),
@@ -117,6 +118,7 @@ def reset_player(p, levels, x, y):
         p.levels[k] = levels[k]
     p.active_prayers = 0
     p.prayer_drain_counter = 0
+    p.prayer_was_on = 0
     p.spec_energy = SPEC_MAX
     p.spec_regen_timer = 0
     p.run_energy = RUN_ENERGY_MAX

@@ -6,6 +6,15 @@ player's ``prayer_drain_counter``; while the counter has reached the drain resis
 prayer switches off. Sources: OSRS wiki "Prayer" (drain rates and resistance) and weirdgloop/
 osrs-dps-calc ``PlayerVsNPCCalc.getPrayerTicks`` = ``ceil(points * resistance / drain)`` [H].
 
+The drain does not run on the tick a prayer is switched on from none: the game queues its drain timer
+then, and "timers do not execute on the tick on which they were queued. This is ... what allows
+prayer-flicking to not drain prayer points" (osrs-docs.com "Timers") [M]; the OSRS wiki "Prayer" says
+flicked prayers cost "minimal to no" points. So a prayer that is on for one tick after none was costs
+nothing, while switching from one prayer to another keeps the timer running (the new set drains at
+once). ``prayer_was_on`` remembers whether any prayer was on when the last tick ended.
+APPROXIMATION: the game lets a player click twice in one tick (off and on again) to keep a prayer on
+every tick for free; an encounter whose actions allow one click a tick can flick every other tick.
+
 Comparison: the counter loses a point when it is >= the resistance. That is the only rule under which
 this simulation lasts exactly ``getPrayerTicks`` ticks for every input (dps-calc
 ``src/tests/lib/PrayerDrain.test.ts``: 99 points, Piety, bonus 0 -> 248, bonus 30 -> 495, Protect from
@@ -50,11 +59,18 @@ def drain_resistance(prayer_bonus):
 
 @njit(cache=True)
 def drain_prayer(p, prayer_bonus):
-    """One tick of prayer drain for player ``p``; returns the prayer points lost this tick."""
+    """One tick of prayer drain for player ``p`` (at the end of the tick, after this tick's prayer
+    clicks); returns the prayer points lost this tick. Nothing drains on the tick prayers come on from
+    none (the module docstring)."""
+    was_on = p.prayer_was_on != 0
+    p.prayer_was_on = 1 if p.active_prayers != 0 else 0
     if p.active_prayers == 0:
         return 0
     if p.levels[PRAYER] <= 0:
         p.active_prayers = 0
+        p.prayer_was_on = 0
+        return 0
+    if not was_on:
         return 0
     resistance = drain_resistance(prayer_bonus)
     counter = np.int64(p.prayer_drain_counter) + drain_rate(p.active_prayers)
@@ -68,11 +84,13 @@ def drain_prayer(p, prayer_bonus):
     p.levels[PRAYER] = points
     if points == 0:
         p.active_prayers = 0
+        p.prayer_was_on = 0
     return lost
 
 
 def prayer_ticks(points: int, prayer_bonus: int, active_prayers: int) -> float:
-    """Closed form of how many ticks ``points`` last (dps-calc ``getPrayerTicks``); inf with no drain."""
+    """Closed form of how many draining ticks ``points`` last (dps-calc ``getPrayerTicks``), not counting
+    the free tick the prayers came on; inf with no drain."""
     drain = int(drain_rate(np.uint32(active_prayers)))
     if drain == 0:
         return math.inf

@@ -165,3 +165,17 @@ def build_combatant(levels=None, boosts=None, prayers=(), style=None, gear=None,
     E.fill_combatant(c[0], tables.items().records, worn, attack_type, stance, spell_index, spell_max, bolt_spell)
     _check_ammo(c, worn)
     return c
+
+
+def carried_items(gear: dict, ammo: str | None = None) -> tuple[str, ...]:
+    """The items of gear set ``gear`` as objects a player holds, for counting a kit's inventory slots
+    (``osrs_rl.runtime.inventory``). Darts in the ammo slot are a blowpipe's load (the calculator lists the loaded
+    dart there; OSRS wiki "Toxic blowpipe": darts are loaded into it), not an item: that slot keeps ``ammo`` (the
+    kit's arrows or bolts, worn the whole time) or nothing."""
+    out = []
+    for slot, item in gear.items():
+        if item and slot == "ammo" and " dart" in item.lower():
+            item = ammo
+        if item:
+            out.append(item)
+    return tuple(out)

@@ -197,6 +197,29 @@ def npcs() -> NpcTable:
     return NpcTable(records, index, raw)
 
 
+# the wiki infobox's attack styles (npcs.json ``attack_styles``) as the hit styles the simulators roll
+# (runtime.attacks.STYLE_NAMES): stab, slash and crush are melee; Zuk's "Typeless Magic/Ranged" and the Jal-MejJak's
+# lava sparks ("Area of effect") ignore protection prayers (reference section 6)
+_STYLE_CLASS = {"stab": "melee", "slash": "melee", "crush": "melee", "melee": "melee", "ranged": "ranged",
+                "magic": "magic", "typeless": "typeless", "typeless magic": "typeless", "typeless ranged": "typeless",
+                "area of effect": "typeless"}
+
+
+def npc_attack_styles(name: str) -> tuple[str, ...]:
+    """The hit styles NPC ``name`` attacks with, by the wiki infobox's attack styles, in their order, each once
+    (ValueError naming a style this table cannot class)."""
+    table = npcs()
+    listed = table.raw[table.find(name)].get("attack_styles") or []
+    out = []
+    for style in listed:
+        cls = _STYLE_CLASS.get(str(style).strip().lower())
+        if cls is None:
+            raise ValueError(f"NPC {name!r}: attack style {style!r} has no hit style in data.tables._STYLE_CLASS")
+        if cls not in out:
+            out.append(cls)
+    return tuple(out)
+
+
 # ---- spells ----------------------------------------------------------------------------------
 @dataclass
 class SpellTable:

@@ -99,4 +99,9 @@ def build_config(spec: EncounterSpec, overrides: dict | None = None) -> np.ndarr
         config[0][name] = value
     if spec.config_hook is not None:
         spec.config_hook(config[0])
+    from osrs_rl.runtime.attacks import check_attacks
+    from osrs_rl.runtime.inventory import check_kits
+
+    check_attacks(spec, config[0])      # every attack that can land can hurt
+    check_kits(spec, config[0])         # every kit fits in 28 slots
     return config

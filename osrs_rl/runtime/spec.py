@@ -381,6 +381,13 @@ class EncounterSpec:
     """The scripted policies it offers (:class:`ScriptedPolicy`), for ``osrs-rl eval NAME --policy P``."""
     tools: tuple[Tool, ...] = field(default=(), compare=False)
     """Reports it offers (:class:`Tool`), for ``osrs-rl eval NAME --tool T``."""
+    attacks: Callable | None = field(default=None, compare=False)
+    """``attacks(config_record) -> Sequence[osrs_rl.runtime.attacks.Attack]``: every (source, style) that can
+    hurt the player, with the max hit the kernels roll; building a config refuses one below 1, and the audit
+    flags a pair that never hurt through unprotected attacks (``osrs_rl.runtime.attacks``)."""
+    kit: Callable | None = field(default=None, compare=False)
+    """``kit(config_record) -> Kit | Sequence[Kit]``: what each player the config can make carries (gear sets
+    and supplies); building a config refuses a kit past 28 inventory slots (``osrs_rl.runtime.inventory``)."""
     bench_configs: tuple[tuple[str, dict], ...] = field(default=(), compare=False)
     """Named settings ``osrs-rl bench NAME`` also measures at batch 1024 (``(label, {field: value})``):
     the states where the encounter is slowest (the Inferno's late waves), beside its defaults."""

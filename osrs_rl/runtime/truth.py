@@ -24,6 +24,10 @@ An encounter declares ``EncounterSpec.truth = Truth(...)`` (in ``encounters/<nam
   ``window_tick``           ticks since the main target's current attackable window opened (0 = its
                             first tick), None outside a window or when the encounter has none
   ``damage``                {damage metric name: hitpoints taken from that source this tick}
+  ``hits`` (optional)       the hits that landed on the agent this tick as (source, style,
+                            damage, blocked) tuples: ``source`` and ``style`` as the spec's
+                            ``attacks`` rows name them (``osrs_rl.runtime.attacks``), ``blocked``
+                            True when a protection prayer took it (:func:`hits_on`)
   ========================  ==================================================================
 
 - ``damage_metrics``: the episode metrics that are damage taken, one per source (their sum need not be
@@ -62,6 +66,22 @@ class Truth:
 
     def can_hurt(self, metric: str) -> bool:
         return self.harmful is None or metric in self.harmful
+
+
+def hits_on(record, entity: int, source_of: Callable) -> list[tuple[str, str, int, bool]]:
+    """The ``hits`` of a tick dict, read from the event buffer of ``record`` (core.events): every EV_HIT on
+    ``entity``, named by ``source_of(record, event) -> str | None`` (None: not an attack, e.g. a pillar falling)."""
+    from osrs_rl.core.events import EV_HIT, EVF_BLOCKED, live_events
+    from osrs_rl.runtime.attacks import STYLE_NAMES
+
+    out = []
+    for e in live_events(record):
+        if int(e["kind"]) != EV_HIT or int(e["target"]) != entity or not 0 <= int(e["style"]) < len(STYLE_NAMES):
+            continue
+        source = source_of(record, e)
+        if source is not None:
+            out.append((source, STYLE_NAMES[int(e["style"])], int(e["amount"]), bool(int(e["flags"]) & EVF_BLOCKED)))
+    return out
 
 
 def check_truth(spec, truth: Truth | None = None) -> Truth:

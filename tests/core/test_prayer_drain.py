@@ -25,11 +25,13 @@ def mask(*pids):
     return m
 
 
-def simulate(points, bonus, prayers, limit=100_000):
-    """Ticks until the prayer points run out (None if they do not within ``limit``)."""
+def simulate(points, bonus, prayers, limit=100_000, was_on=1):
+    """Draining ticks until the prayer points run out (None if they do not within ``limit``); with
+    ``was_on=1`` the prayers were already on last tick, so every tick drains (dps-calc's count)."""
     p = new_player({"prayer": 99})[0]
     p["levels"][PRAYER] = points
     p["active_prayers"] = prayers
+    p["prayer_was_on"] = was_on
     for t in range(1, limit + 1):
         drain_prayer(p, bonus)
         if p["levels"][PRAYER] == 0:
@@ -69,11 +71,42 @@ def test_drain_rates_from_prayer_table():
 
 
 def test_thick_skin_loses_one_point_per_60_ticks():
-    # resistance 60 with no bonus, drain 1 per tick: one point per 36 seconds (OSRS wiki "Prayer")
+    # resistance 60 with no bonus, drain 1 per tick: one point per 36 seconds (OSRS wiki "Prayer");
+    # switched on from none at tick 1, whose drain is free (osrs-docs.com "Timers")
     p = new_player()[0]
     p["active_prayers"] = mask(THICK_SKIN)
-    lost = [int(drain_prayer(p, 0)) for _ in range(120)]
-    assert [t for t, n in enumerate(lost, start=1) if n] == [60, 120]
+    lost = [int(drain_prayer(p, 0)) for _ in range(121)]
+    assert [t for t, n in enumerate(lost, start=1) if n] == [61, 121]
+
+
+def test_prayers_switched_on_from_none_last_one_tick_longer():
+    # the activation tick does not drain: on from none, the points last getPrayerTicks + 1 ticks
+    for points, bonus, prayers, ticks in DPS_CALC_CASES:
+        assert simulate(points, bonus, prayers, was_on=0) == ticks + 1
+
+
+def test_a_one_tick_flick_costs_nothing():
+    # on for one tick, off the next, again and again: the drain timer never runs (osrs-docs.com "Timers":
+    # "what allows prayer-flicking to not drain prayer points"); kept on, the same prayer drains
+    flicked, kept = new_player()[0], new_player()[0]
+    for t in range(200):
+        flicked["active_prayers"] = mask(PROTECT_FROM_MELEE) if t % 2 == 0 else 0
+        kept["active_prayers"] = mask(PROTECT_FROM_MELEE)
+        drain_prayer(flicked, 0)
+        drain_prayer(kept, 0)
+    assert flicked["levels"][PRAYER] == 99 and flicked["prayer_drain_counter"] == 0
+    assert kept["levels"][PRAYER] == 99 - (199 * 12) // 60   # 12 a tick against 60
+
+
+def test_switching_between_prayers_keeps_draining():
+    # from one prayer straight to another the timer keeps running: the new one drains on its first tick
+    p = new_player()[0]
+    p["active_prayers"] = mask(PROTECT_FROM_MELEE)
+    drain_prayer(p, 0)
+    assert p["prayer_drain_counter"] == 0          # the free activation tick
+    p["active_prayers"] = mask(PIETY)
+    drain_prayer(p, 0)
+    assert p["prayer_drain_counter"] == 24
 
 
 def test_zero_points_switches_prayers_off():
@@ -87,6 +120,7 @@ def test_zero_points_switches_prayers_off():
 def test_negative_bonus_floors_resistance():
     assert drain_resistance(-40) == 1
     assert simulate(10, -40, mask(PIETY)) == 1
+    assert simulate(10, -40, mask(PIETY), was_on=0) == 2
 
 
 @settings(max_examples=200, deadline=None)

@@ -8,7 +8,7 @@ from osrs_rl.runtime.config import ConfigError
 
 
 def test_player_attacks_every_attack_speed_ticks():
-    env = osrs_rl.make("template", num_envs=1, seed=1, npc_max_hit=0, npc_max_hp=5000, max_ticks=100)
+    env = osrs_rl.make("template", num_envs=1, seed=1, npc_attack_roll=0, npc_max_hp=5000, max_ticks=100)
     env.reset()
     attack_ticks = []
     for t in range(40):

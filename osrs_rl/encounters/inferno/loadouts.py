@@ -34,42 +34,45 @@ from osrs_rl.core.pathfinding import STEP_DX, STEP_DY, fill_first_steps
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
-from osrs_rl.data.combatants import build_combatant
+from osrs_rl.data.combatants import build_combatant, carried_items
+from osrs_rl.runtime.attacks import STYLE_NAMES, Attack
 from osrs_rl.runtime.config import ConfigError
+from osrs_rl.runtime.inventory import Kit, potion_slots
 
 from . import arena as A
 from . import state as ST
 from . import waves as W
 
-_MAX_RANGED = {"head": "Masori mask (f)", "cape": "Dizana's quiver (Charged)", "neck": "Necklace of anguish",
-               "body": "Masori body (f)", "legs": "Masori chaps (f)", "hands": "Zaryte vambraces",
-               "feet": "Pegasian boots", "ring": "Venator ring"}
-_MID_RANGED = {"head": "Armadyl helmet", "cape": "Ava's assembler (Normal)", "neck": "Necklace of anguish",
-               "body": "Armadyl chestplate", "legs": "Armadyl chainskirt", "hands": "Barrows gloves",
-               "feet": "Pegasian boots", "ring": "Archers ring (i) (Nightmare Zone)"}
-# The ammo slot keeps the bow set's ammo in the magic set (nobody switches it); the blowpipe's darts are
-# listed in the ammo slot as the calculator models them (dps-calc: the loaded dart's ranged strength).
+# Hybrid kits: the sets share what they can, so the switches fit an inventory beside the potions (runtime.inventory:
+# 28 slots, the worn set aside). Loadout 0 follows InfernoTrainer's max twisted-bow kit (InfernoLoadout.ts
+# loadoutMaxTbow: Kodai wand and a shield worn with a Masori mask, Dizana's quiver, Ancestral robes, Pegasian boots,
+# Zaryte vambraces and a ring of suffering (i); the bow, blowpipe, Masori body and chaps and the anguish carried;
+# 8 brews, 10 restores, a bastion and a stamina). Its Justiciar tank pieces are left out (no tank set here), and
+# the shield is Elidinis' ward (f) (items.json has no crystal shield). Loadout 1 is the same shape in cheaper gear
+# (Armadyl crossbow; Ahrim's staff and robes).
+_MAX_SHARED = {"head": "Masori mask (f)", "cape": "Dizana's quiver (Charged)", "ammo": "Dragon arrow (Unpoisoned)",
+               "hands": "Zaryte vambraces", "feet": "Pegasian boots", "ring": "Ring of suffering (i)"}
+_MAX_RANGED = {**_MAX_SHARED, "neck": "Necklace of anguish", "body": "Masori body (f)", "legs": "Masori chaps (f)"}
+_MID_SHARED = {"head": "Armadyl helmet", "cape": "Ava's assembler (Normal)", "ammo": "Dragon bolts (Unpoisoned)",
+               "hands": "Barrows gloves", "feet": "Pegasian boots", "ring": "Ring of suffering (i)"}
+_MID_RANGED = {**_MID_SHARED, "neck": "Necklace of anguish", "body": "Armadyl chestplate", "legs": "Armadyl chainskirt"}
+# The ammo slot keeps the bow set's ammo in the other sets (nobody switches it); the blowpipe's darts are listed in
+# the ammo slot as the calculator models them (dps-calc: the loaded dart's ranged strength) and are loaded in the
+# blowpipe, not carried (data.combatants.carried_items).
 LOADOUTS = (
     {   # 0: max
-        "bow": ({**_MAX_RANGED, "ammo": "Dragon arrow (Unpoisoned)", "weapon": "Twisted bow"}, "Rapid", None,
-                ("Rigour",)),
+        "bow": ({**_MAX_RANGED, "weapon": "Twisted bow"}, "Rapid", None, ("Rigour",)),
         "blowpipe": ({**_MAX_RANGED, "ammo": "Dragon dart (Unpoisoned)", "weapon": "Toxic blowpipe (Charged)"},
                      "Rapid", None, ("Rigour",)),
-        "magic": ({"head": "Ancestral hat", "cape": "Imbued saradomin cape (Normal)", "neck": "Occult necklace",
-                   "ammo": "Dragon arrow (Unpoisoned)", "weapon": "Kodai wand", "body": "Ancestral robe top",
-                   "legs": "Ancestral robe bottom", "hands": "Tormented bracelet", "feet": "Eternal boots",
-                   "ring": "Magus ring", "shield": "Elidinis' ward (f)"}, None, "Ice Barrage", ("Augury",)),
+        "magic": ({**_MAX_SHARED, "neck": "Occult necklace", "weapon": "Kodai wand", "body": "Ancestral robe top",
+                   "legs": "Ancestral robe bottom", "shield": "Elidinis' ward (f)"}, None, "Ice Barrage", ("Augury",)),
     },
     {   # 1: cheaper
-        "bow": ({**_MID_RANGED, "ammo": "Dragon bolts (Unpoisoned)", "weapon": "Armadyl crossbow"}, "Rapid", None,
-                ("Rigour",)),
+        "bow": ({**_MID_RANGED, "weapon": "Armadyl crossbow"}, "Rapid", None, ("Rigour",)),
         "blowpipe": ({**_MID_RANGED, "ammo": "Amethyst dart (Unpoisoned)", "weapon": "Toxic blowpipe (Charged)"},
                      "Rapid", None, ("Rigour",)),
-        "magic": ({"head": "Ahrim's hood (Undamaged)", "cape": "Imbued saradomin cape (Normal)",
-                   "neck": "Occult necklace", "ammo": "Dragon bolts (Unpoisoned)",
-                   "weapon": "Ahrim's staff (Undamaged)",
-                   "body": "Ahrim's robetop (Undamaged)", "legs": "Ahrim's robeskirt (Undamaged)",
-                   "hands": "Tormented bracelet", "feet": "Eternal boots", "ring": "Seers ring (i)"},
+        "magic": ({**_MID_SHARED, "neck": "Occult necklace", "weapon": "Ahrim's staff (Undamaged)",
+                   "body": "Ahrim's robetop (Undamaged)", "legs": "Ahrim's robeskirt (Undamaged)"},
                   None, "Ice Barrage", ("Augury",)),
     },
 )
@@ -78,32 +81,39 @@ MULTI_TARGETS = 9     # a barrage hits up to 9 monsters [spells.json notes; osrs
 
 # Attack facts per kind that npcs.json does not hold as numbers. Range: RuneLite inferno plugin
 # InfernoNPC.Type.range (bat 4, blob 15, bloblets 15, melee 1; ranger and mager "98", i.e. the whole arena),
-# OSRS wiki / dps-calc speeds via npcs.json. Style of the distance attack and whether the kind melees
+# OSRS wiki / dps-calc speeds via npcs.json. Styles of the distance attack and whether the kind melees
 # when adjacent: InfernoTrainer mobs/*.ts (attackStyleForNewAttack, canMeleeIfClose). Extra delay: Jal-Xil's
 # projectile is 2 ticks slower than a bow's (InfernoTrainer JalXil.ts reduceDelay -2) [M].
+# Every style listed here gets a max hit from npcs.json (the OSRS wiki infobox export; its attack_styles list
+# agrees with these) or the standard NPC formula, and ``attacks`` (the spec's contract, runtime.attacks) refuses
+# a config in which one of them is below 1: Jal-Ak's ranged style was once missing here and rolled 0 through
+# Protect from Magic (npcs.json: Jal-Ak attack_styles Ranged, Magic, Crush, max hit 29; InfernoTrainer JalAk.ts
+# has a ranged weapon beside the magic one).
 _ARENA_RANGE = 60
-_ATTACK = {   # kind: (range, distance style, melee when adjacent, extra delay)
-    ST.K_NIBBLER: (1, STYLE_MELEE, 0, 0),
-    ST.K_BAT: (4, STYLE_RANGED, 0, 0),
-    ST.K_BLOB: (15, STYLE_MAGIC, 1, 0),            # magic or ranged by its scan (part 2), crush adjacent
-    ST.K_BLOBLET_MAGIC: (15, STYLE_MAGIC, 0, 0),
-    ST.K_BLOBLET_RANGED: (15, STYLE_RANGED, 0, 0),
-    ST.K_BLOBLET_MELEE: (1, STYLE_MELEE, 0, 0),
-    ST.K_MELEER: (1, STYLE_MELEE, 0, 0),
-    ST.K_RANGER: (_ARENA_RANGE, STYLE_RANGED, 1, 2),
-    ST.K_MAGER: (_ARENA_RANGE, STYLE_MAGIC, 1, 0),
-    # the finale (mechanics section "The finale"): Jad magic or ranged (drawn per attack, both max 113: ``_DUAL``)
-    # and stab when adjacent (InfernoTrainer JalTokJad.ts attackRange 50, canMeleeIfClose "stab"); its healers
-    # crush at range 1 once drawn (YtHurKot.ts); Zuk's attack is typeless (reference section 6: "overheads do
-    # nothing"; its max hit is the zuk_max_hit setting); the glyph never attacks; Zuk's healers throw sparks
-    # (mechanics.zuk_healer_turn), their "style" row is unused
-    ST.K_JAD: (_ARENA_RANGE, STYLE_MAGIC, 1, 0),
-    ST.K_JAD_HEALER: (1, STYLE_MELEE, 0, 0),
-    ST.K_ZUK: (_ARENA_RANGE, STYLE_TYPELESS, 0, 0),
-    ST.K_SHIELD: (0, STYLE_MELEE, 0, 0),
-    ST.K_ZUK_HEALER: (_ARENA_RANGE, STYLE_TYPELESS, 0, 0),
+_ATTACK = {   # kind: (range, distance styles (the first is the default one), melee when adjacent, extra delay)
+    ST.K_NIBBLER: (1, (STYLE_MELEE,), 0, 0),
+    ST.K_BAT: (4, (STYLE_RANGED,), 0, 0),
+    ST.K_BLOB: (15, (STYLE_MAGIC, STYLE_RANGED), 1, 0),   # the style its scan picks (mechanics), crush adjacent
+    ST.K_BLOBLET_MAGIC: (15, (STYLE_MAGIC,), 0, 0),
+    ST.K_BLOBLET_RANGED: (15, (STYLE_RANGED,), 0, 0),
+    ST.K_BLOBLET_MELEE: (1, (STYLE_MELEE,), 0, 0),
+    ST.K_MELEER: (1, (STYLE_MELEE,), 0, 0),
+    ST.K_RANGER: (_ARENA_RANGE, (STYLE_RANGED,), 1, 2),
+    ST.K_MAGER: (_ARENA_RANGE, (STYLE_MAGIC,), 1, 0),
+    # the finale (mechanics section "The finale"): Jad magic or ranged (drawn per attack, both max 113) and stab
+    # when adjacent (InfernoTrainer JalTokJad.ts attackRange 50, canMeleeIfClose "stab"); its healers crush at
+    # range 1 once drawn (YtHurKot.ts); Zuk's attack is typeless (reference section 6: "overheads do nothing"; its
+    # max hit is the zuk_max_hit setting); the glyph never attacks; Zuk's healers throw sparks
+    # (mechanics.zuk_healer_turn, 5..10: ``attacks``)
+    ST.K_JAD: (_ARENA_RANGE, (STYLE_MAGIC, STYLE_RANGED), 1, 0),
+    ST.K_JAD_HEALER: (1, (STYLE_MELEE,), 0, 0),
+    ST.K_ZUK: (_ARENA_RANGE, (STYLE_TYPELESS,), 0, 0),
+    ST.K_SHIELD: (0, (), 0, 0),
+    ST.K_ZUK_HEALER: (_ARENA_RANGE, (STYLE_TYPELESS,), 0, 0),
 }
-_DUAL = {ST.K_JAD: STYLE_RANGED}     # a second distance style with its own listed max hit (npcs.json max_hit_by_style)
+# kinds whose attack on the player is not a kind_max roll: Zuk (zuk_max_hit), his healers' sparks (mechanics
+# SPARK_DAMAGE); the glyph never attacks
+_OWN_MAX = (ST.K_ZUK, ST.K_SHIELD, ST.K_ZUK_HEALER)
 
 
 @cache
@@ -188,16 +198,16 @@ def _fill_monsters(cfg) -> None:
         cfg["kind_row"][k] = row
         cfg["kind_size"][k] = row["size"]
         cfg["kind_speed"][k] = row["attack_speed"]
-        reach, style, melee, extra = _ATTACK[k]
+        reach, styles, melee, extra = _ATTACK[k]
         cfg["kind_range"][k] = reach
-        cfg["kind_style"][k] = style
+        cfg["kind_style"][k] = styles[0] if styles else STYLE_MELEE
         cfg["kind_melee"][k] = melee
         cfg["kind_extra_delay"][k] = extra
         rec = cfg["kind_row"][k:k + 1]
         # listed max hits where npcs.json has them, else the standard NPC formula on its levels and bonuses
         # (core.max_hit.npc_max_hit): Jal-Xil's crush 19 and Jal-Zek's stab 52, as secondary sources list
         for st, attack_type in ((STYLE_MELEE, S.CRUSH), (STYLE_RANGED, S.RANGED), (STYLE_MAGIC, S.MAGIC)):
-            uses = st == style or (st == STYLE_MELEE and melee) or _DUAL.get(k) == st
+            uses = k not in _OWN_MAX and (st in styles or (st == STYLE_MELEE and melee))
             cfg["kind_max"][k, st] = int(npc_max_hit(NO_TRACE, rec[0], attack_type)) if uses else -1
 
 
@@ -246,6 +256,39 @@ def _fill_player(cfg) -> None:
     for k, item in enumerate(ST.SUPPLY_ITEMS):
         cfg["supply_consumable"][k] = cons.id(item)
     cfg["bolt_ctx"] = 0
+
+
+def kit(cfg) -> Kit:
+    """What the config's player carries (the spec's ``kit``, runtime.inventory): the loadout's three sets and the
+    supply settings as potions; a rune pouch for the barrage's runes (OSRS wiki "Ice Barrage": water, blood and
+    death runes; "Rune pouch": one slot holds them, the Kodai wand gives the water runes)."""
+    sets = LOADOUTS[int(cfg["loadout"])]
+    supplies = tuple((name, potion_slots(int(cfg[name + "s"]))) for name in ST.SUPPLY_NAMES)
+    runes = (("rune pouch", 1),) if any(spell for _, _, spell, _ in sets.values()) else ()
+    ammo = sets["bow"][0].get("ammo")
+    return Kit(f"loadout {int(cfg['loadout'])}", tuple(carried_items(gear, ammo) for gear, _, _, _ in sets.values()),
+               supplies + runes)
+
+
+def attacks(cfg) -> list[Attack]:
+    """Every (kind, style) that can hurt the player (the spec's ``attacks``, runtime.attacks): the styles each kind
+    attacks with by the wiki infobox (npcs.json attack_styles, data.tables.npc_attack_styles), with the max hit the
+    kernels roll: ``kind_max``, Zuk's ``zuk_max_hit``, the sparks' SPARK_DAMAGE."""
+    from .mechanics import SPARK_DAMAGE
+
+    rows = []
+    for k, npc in enumerate(ST.KIND_NPC):
+        for style in tables.npc_attack_styles(npc):
+            if k == ST.K_ZUK:
+                most = int(cfg["zuk_max_hit"])
+            elif k == ST.K_ZUK_HEALER:
+                most = SPARK_DAMAGE[1]
+            elif style == "typeless":
+                most = -1                        # no kind_max column: a typeless style elsewhere is unmodelled
+            else:
+                most = int(cfg["kind_max"][k, STYLE_NAMES.index(style)])
+            rows.append(Attack(ST.KIND_NAMES[k], style, most, f"npcs.json {npc!r}"))
+    return rows
 
 
 def fill_config(cfg) -> None:

@@ -108,6 +108,9 @@ BLOB_SCAN_DELAY = 3            # a blob fires 3 ticks after its scan, and scans 
                                # [H: InfernoTrainer JalAk.ts attackSpeed 3 on both; RuneLite cycle 6]
 BLOBLET_OFFSETS = (1, 0, 2)    # ranged, melee, magic bloblet: (+d, +d) from the blob's south-west tile
 BLOBLET_COOLDOWN = 4           # [M: InfernoTrainer JalAk.ts cooldown 4]
+BLOBLET_DELAY = 3              # a dead blob splits 3 ticks after its death tick [M: osrs-sdk Unit.dead sets dying to
+                               # deathAnimationLength 3 (JalAk does not override it), Unit.detectDeath counts it down
+                               # once a tick and calls removedFromWorld at 0, where JalAk.ts adds the bloblets]
 # Jal-ImKot's dig [M: InfernoTrainer JalImKot.ts: freeze(6) / digSequenceTime 6 underground, then attackDelay 6
 # and freeze(2) on surfacing; RuneLite inferno plugin: the burrow animation (7600) is followed by its next
 # attack 12 ticks later = 6 + 6]. The trigger is a config choice (dig_rule, README "Open questions").
@@ -438,11 +441,12 @@ def _blob_turn(s, cfg, k, sees):
     """The blob's cycle (InfernoTrainer JalAk.ts): with sight, a new sight or a ready timer without a pending
     scan reads the player's overhead and sets the timer to 3; 3 ticks later it fires the style the overhead
     does not block (Missiles -> magic, Magic -> ranged, neither -> 50/50 drawn when it fires: InfernoTrainer
-    JalAk.attackStyleForNewAttack; RuneLite InfernoNPC.gameTick marks it UNKNOWN at the scan), even without
-    sight, where a pillar in the way takes it. A player who left its range with no pillar in the way is not
-    shot at: the shot is dropped and the blob scans again when it next sees the player [M: an NPC attacks only
-    a target within its attack range, RuneLite InfernoNPC.Type range 15; APPROXIMATION: InfernoTrainer fires
-    it anyway, and no source says whether the game keeps the scan]. Returns the prayer score of an attack."""
+    JalAk.attackStyleForNewAttack; RuneLite InfernoNPC.gameTick marks it UNKNOWN at the scan). ``blob_shot_rule``
+    0 (default): the scanned shot is fired at the player with or without sight and at any distance
+    [M: InfernoTrainer JalAk.attackIfPossible "Blobs can hit through LoS if they got a scan": the attack after a
+    scan checks only the timer]; 1: without sight a pillar in the way takes it and a player out of sight with
+    nothing in the way is not shot at (the rule this simulator had; no public source gives it). Returns the
+    prayer score of an attack."""
     m = s.monsters[k]
     if sees and (m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 0)):
         over = PI.overhead_style(s.p)
@@ -464,7 +468,7 @@ def _blob_turn(s, cfg, k, sees):
     if in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) and R.chance(s.rng, MELEE_IF_CLOSE[0],
                                                                                   MELEE_IF_CLOSE[1]):
         style = STYLE_MELEE
-    if not sees:
+    if not sees and cfg.blob_shot_rule == 1:
         pillar = blocking_pillar(s, cfg, k)
         if pillar >= 0:
             _pillar_takes(s, cfg, k, style, pillar)
@@ -651,6 +655,8 @@ def monster_turn(s, cfg, k):
         if m.windup == 0:
             released = jad_release(s, cfg, k)
     frozen = m.frozen > 0
+    if m.kind == ST.K_ZUK:
+        zuk_set_clock(s, cfg)     # counts on while he is stunned too
     if m.stun > 0:
         m.stun -= 1
         return released
@@ -697,7 +703,18 @@ def monster_turn(s, cfg, k):
 
 
 @njit(cache=True)
+def split_due_blobs(s, cfg):
+    """Dead blobs whose death animation ended this tick split (BLOBLET_DELAY), before the monsters' turns."""
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if m.state == ST.SLOT_DEAD and m.split_due > 0 and s.tick >= m.split_due:
+            m.split_due = 0
+            split_blob(s, cfg, m.x, m.y)
+
+
+@njit(cache=True)
 def monsters_turn(s, cfg):
+    split_due_blobs(s, cfg)
     score = 0
     for k in range(ST.MONSTER_SLOTS):
         if s.monsters[k].state == ST.SLOT_ALIVE:
@@ -771,7 +788,7 @@ def kill_monster(s, cfg, k):
     s.kills[m.kind] += 1
     record_event(s, EV_DEATH, ST.ENT_MONSTER + k, ENTITY_NONE, -1, 0, EVF_KILLED, m.x, m.y)
     if m.kind == ST.K_BLOB:
-        split_blob(s, cfg, m.x, m.y)
+        m.split_due = s.tick + BLOBLET_DELAY     # its bloblets come after its death animation (split_due_blobs)
     elif m.kind == ST.K_JAD_HEALER or m.kind == ST.K_ZUK_HEALER:
         s.healers_killed += 1
     elif m.kind == ST.K_JAD or m.kind == ST.K_ZUK:
@@ -782,11 +799,10 @@ def kill_monster(s, cfg, k):
 def split_blob(s, cfg, x, y):
     """A dead blob splits into three bloblets, ranged at (+1, +1), melee on its tile, magic at (+2, +2) from
     its south-west tile (InfernoTrainer JalAk.ts removedFromWorld: IT (+1, -1), (0, 0), (+2, -2), IT y
-    south), its first attack 4 ticks after the blob's death (``cooldown: 4``). APPROXIMATION: they appear on
-    the tick the blob dies; InfernoTrainer adds them when the dead blob is removed, after its death
-    animation, a delay no source gives in ticks. A bloblet takes the first free slot, else the first slot of
-    a dead monster that can never be revived (a nibbler or bloblet); with none (a revived blob dying on a full
-    wave) it is not spawned (APPROXIMATION of the slot capacity)."""
+    south), each with its first attack 4 ticks later (``cooldown: 4``); called BLOBLET_DELAY ticks after the
+    blob's death (``split_due_blobs``). A bloblet takes the first free slot, else the first slot of a dead
+    monster that can never be revived (a nibbler or bloblet); with none (a revived blob dying on a full wave)
+    it is not spawned (APPROXIMATION of the slot capacity)."""
     kinds = (ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE, ST.K_BLOBLET_MAGIC)
     for j in range(3):
         slot = _spare_slot(s)
@@ -809,7 +825,7 @@ def _spare_slot(s):
     for slot in range(ST.MONSTER_SLOTS):
         m = s.monsters[slot]
         never = m.kind == ST.K_NIBBLER or ST.K_BLOBLET_MAGIC <= m.kind <= ST.K_BLOBLET_MELEE
-        if m.state == ST.SLOT_DEAD and (finale or m.revived or never):
+        if m.state == ST.SLOT_DEAD and m.split_due == 0 and (finale or m.revived or never):
             return slot
     return -1
 
@@ -1122,6 +1138,7 @@ def _place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
     m.parent = -1
     m.procced = 0
     m.low_hp = m.hp
+    m.split_due = 0                   # a blob revived before it split never splits (osrs-sdk Unit.cancelDeath)
     record_event(s, EV_SPAWN, ST.ENT_MONSTER + slot, by, -1, 1, flags, x, y)
 
 
@@ -1178,6 +1195,17 @@ def monsters_alive(s):
 
 
 @njit(cache=True)
+def wave_left(s):
+    """Monsters alive and dead blobs whose bloblets are still to come: the wave is not cleared while any is."""
+    n = 0
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if m.state == ST.SLOT_ALIVE or (m.state == ST.SLOT_DEAD and m.split_due > 0):
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def wave_clock(s, cfg):
     """The wave's clock, at the end of the tick; returns 1 when this tick cleared a wave before the last."""
     if s.next_wave_in > 0:
@@ -1187,7 +1215,7 @@ def wave_clock(s, cfg):
             spawn_wave(s, cfg)
         return 0
     s.wave_tick += 1
-    if monsters_alive(s) > 0:
+    if wave_left(s) > 0:
         return 0
     if s.wave >= cfg.last_wave:
         # the last wave: counted once; success only when no hit is still flying at the player (a hit lands
@@ -1392,15 +1420,17 @@ def dies_with(s, k):
 # ---- the Zuk wave: the glyph, Zuk, his sets, Jad and healers -----------------------------------------------
 @njit(cache=True)
 def glyph_turn(s, cfg, k):
-    """The Ancestral Glyph walks 1 tile a tick along its track; at either end (IT x 10 and 36) it stands
-    SHIELD_PAUSE ticks and turns (IT ZukShield.movementStep: freeze(5), direction reversed)."""
+    """The Ancestral Glyph walks 1 tile a tick along its track; at either end (IT x 10 and 36) it turns and is
+    on its end tile SHIELD_PAUSE ticks, its arrival's included: IT ZukShield.movementStep freezes it 5 on the step
+    that arrives and reverses its direction, and osrs-sdk Mob.attackStep counts ``frozen`` down in that same tick,
+    so it stands 4 more ticks and moves on the 5th."""
     m = s.monsters[k]
     if m.frozen > 0:
         m.frozen -= 1
         return
     m.x += s.shield_dir
     if m.x <= A.SHIELD_X[0] or m.x >= A.SHIELD_X[1]:
-        m.frozen = A.SHIELD_PAUSE
+        m.frozen = A.SHIELD_PAUSE - 1
         s.shield_dir = -s.shield_dir
 
 
@@ -1436,15 +1466,22 @@ def spark_near(s, x, y, within):
 
 
 @njit(cache=True)
-def zuk_turn(s, cfg, k):
-    """TzKal-Zuk never moves. Each turn the set timer counts down while it runs (a ranger-mager set at 0,
-    then every SET_PERIOD); with his attack timer at 0 he attacks (``zuk_attack``)."""
-    m = s.monsters[k]
+def zuk_set_clock(s, cfg):
+    """Zuk's set timer counts down each of his turns while it runs, stunned or not (a ranger-mager set at 0, then
+    every SET_PERIOD) [M: InfernoTrainer TzKalZuk.attackIfPossible counts it; osrs-sdk Mob.attackStep calls
+    attackIfPossible on every tick, the stun stops only the attack (Unit.canAttack): the first set at tick 72]."""
     if not s.set_paused:
         s.set_timer -= 1
         if s.set_timer <= 0:
             s.set_timer = SET_PERIOD
             spawn_set(s, cfg)
+
+
+@njit(cache=True)
+def zuk_turn(s, cfg, k):
+    """TzKal-Zuk never moves; with his attack timer at 0 he attacks (``zuk_attack``); his set timer runs in
+    ``zuk_set_clock``."""
+    m = s.monsters[k]
     if m.attack_timer <= 0:
         zuk_attack(s, cfg, k)
 
@@ -1649,6 +1686,11 @@ def spawn_finale(s, cfg):
         for i in range(3):
             _spawn(s, cfg, ST.K_JAD, A.JADS_68[i][0], A.JADS_68[i][1], ST.TARGET_PLAYER, stuns[i])
     else:
+        # the cutscene after wave 68 puts the player south of the glyph, whatever tile it cleared 68 on [M: the OSRS
+        # wiki "TzKal-Zuk": a cutscene plays before the fight; InfernoTrainer InfernoRegion.ts places the player on
+        # wave 69 at IT (25, 15)]; a walk it had clicked is forgotten
+        s.p.x, s.p.y = A.PLAYER_START_69
+        clear_destination(s)
         # the glyph aims at nothing: its target is itself, so nothing that reads "aims at the player" counts it
         _place(s, cfg, SHIELD_SLOT, ST.K_SHIELD, A.SHIELD[0], A.SHIELD[1], ST.TARGET_SHIELD)
         g = s.monsters[SHIELD_SLOT]

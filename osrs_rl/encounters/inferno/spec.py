@@ -7,7 +7,7 @@ from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome,
 from . import mechanics as M
 from . import state as ST
 from . import view as V
-from .loadouts import fill_config
+from .loadouts import attacks, fill_config, kit
 from .scene import scene
 from .solver import solver_actions
 from .truth import TRUTH
@@ -42,7 +42,10 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=10,           # 10: the glyph reward term; 9: waves 67-69 (Jads, Zuk, the glyph, sets, healers,
+    version=11,           # 11: the truth (issue 41): the blob's ranged max and scanned shot, bloblets after the
+                          # death animation, Zuk's set timer while stunned, the glyph's 5 ticks at an end, the
+                          # cutscene to the Zuk tile, prayer_was_on (free flicks), hybrid kits of 28 slots;
+                          # 10: the glyph reward term; 9: waves 67-69 (Jads, Zuk, the glyph, sets, healers,
                           # sparks), the finale's reward terms, penalty cap, timeout_terminal, phases by
                           # milestone; 8: the hitpoints reward term; 7: core.player.prayer_was_on taken back
                           # (audit F8 open); 6: click-to-move (stored destination, routed); 5: prayer_was_on;
@@ -66,6 +69,8 @@ SPEC = EncounterSpec(
                     "zuk_mid_hp", "zuk_start_jad", "zuk_start_healers", "set_timer_start", "glyph_start_x",
                     "glyph_start_dir", *(f"band_weight_{k + 1}" for k in range(ST.NUM_BANDS))),
     config_hook=fill_config,
+    attacks=attacks,                      # every (kind, style) that can hurt, its max hit checked (runtime.attacks)
+    kit=kit,                              # the loadout and supplies, refused past 28 slots (runtime.inventory)
     reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,
     outcome=Outcome(success="cleared", failure="died", timeout="timed_out", length="ticks", progress="final_wave"),

@@ -91,6 +91,7 @@ MONSTER_DTYPE = np.dtype([
     ("parent", np.int8),          # a healer: the slot of the Jad (or Zuk) it belongs to, -1: none
     ("procced", np.uint8),        # Jad: its healers have come (below half hitpoints; once)
     ("low_hp", np.int16),         # lowest hitpoints it has had (the low-watermark reward reads it)
+    ("split_due", np.int32),      # a dead blob: the tick its bloblets appear (0: none pending; mechanics.kill_monster)
 ])
 
 # ---- supplies (potion doses) -----------------------------------------------------------------
@@ -256,8 +257,10 @@ CONFIG_FIELDS = (
     ConfigField("last_wave", np.int32, W.NUM_WAVES, 1, W.NUM_WAVES,
                 "clearing this wave ends the run as a success (>= start_wave; 69: killing TzKal-Zuk)"),
     ConfigField("max_ticks", np.int32, 30_000, 10, 1_000_000, "runs are truncated after this many ticks"),
-    ConfigField("brews", np.int32, 32, 0, 200, "Saradomin brew doses (4 a potion)"),
-    ConfigField("restores", np.int32, 48, 0, 200, "Super restore doses (4 a potion)"),
+    # the supplies of InfernoTrainer's max kit (InfernoLoadout.ts loadoutMaxTbow: 8 brews, 10 restores, a bastion, a
+    # stamina); with the loadout's switches and a rune pouch they must fit in 28 slots (loadouts.kit)
+    ConfigField("brews", np.int32, 32, 0, 200, "Saradomin brew doses (4 a potion; the kit must fit 28 slots)"),
+    ConfigField("restores", np.int32, 40, 0, 200, "Super restore doses (4 a potion; the kit must fit 28 slots)"),
     ConfigField("bastions", np.int32, 4, 0, 200, "Bastion potion doses (ranged and defence boost)"),
     ConfigField("staminas", np.int32, 4, 0, 200,
                 "Stamina potion doses (20 % run energy, 70 % less drain for 200 ticks)"),
@@ -328,7 +331,11 @@ CONFIG_FIELDS = (
                 "when a monster's ranged or magic hit lands: 0 the OSRS wiki's hit delay (the bow's or the "
                 "spell's delay after the attack tick), 1 osrs-sdk's (one tick earlier: its player counts a new "
                 "projectile down in the attack's own tick)"),
-    ConfigField("zuk_max_hit", np.int32, 148, 0, 400,
+    ConfigField("blob_shot_rule", np.int32, 0, 0, 1,
+                "Jal-Ak's shot after its scan: 0 InfernoTrainer (JalAk.ts: fired at the player whatever stands "
+                "between and however far: 'blobs can hit through LoS if they got a scan'), 1 the old rule (a pillar "
+                "in the way takes it, a player out of its 15 tiles is not shot at; no public source)"),
+    ConfigField("zuk_max_hit", np.int32, 148, 1, 400,
                 "TzKal-Zuk's max hit on an unsheltered player: 148 the OSRS wiki's infobox (npcs.json), 251 "
                 "InfernoTrainer's and an RSPS's (README \"Open questions\")"),
     ConfigField("shelter_rule", np.int32, 0, 0, 1,

@@ -27,6 +27,9 @@
 - Damage by source: the change of the ``damage_taken`` tallies by the kind that dealt it (metrics
   ``taken_<kind>``) and the pillars' collapse damage (``collapse_damage``); every one can hurt (nibblers only
   once no pillar stands, but they can).
+- Hits by (kind, style): the tick's ``EV_HIT`` events on the player (``hits``), named by the kind of the slot that
+  threw them (``hit_source``); the audit holds them against the spec's ``attacks`` (the wiki infobox's attack
+  styles of each kind), so a style that lands and never hurts is flagged.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ import numpy as np
 from osrs_rl.core import collision as C
 from osrs_rl.core.events import EV_ATTACK, first_event
 from osrs_rl.core.line_of_sight import has_line_of_sight
-from osrs_rl.runtime.truth import Truth
+from osrs_rl.runtime.truth import Truth, hits_on
 
 from . import state as ST
 from . import view as V
@@ -136,6 +139,18 @@ def attackable_from(s, k: int, x: int, y: int, reach: int | None = None) -> bool
     return bool(has_line_of_sight(flags, x, y, 1, int(m["x"]), int(m["y"]), size, reach))
 
 
+def hit_source(s, event) -> str | None:
+    """The kind that threw a hit on the player (the spec's ``attacks`` rows name kinds so), read from the slot of
+    the event's source in the record after the tick; a falling pillar's damage is not an attack (None). A slot a
+    new monster took while its old one's hit flew would be named by the new kind: slots are taken over only from
+    dead nibblers, bloblets and finale monsters (mechanics._spare_slot), whose hits land within a tick or two."""
+    e = int(event["source"])
+    k = e - ST.ENT_MONSTER
+    if 0 <= k < ST.MONSTER_SLOTS:
+        return ST.KIND_NAMES[int(s["monsters"][k]["kind"])]
+    return None
+
+
 def tick(previous, s, cfg, agent: int = 0) -> dict:
     x, y = int(s["p"]["x"]), int(s["p"]["y"])
     attack = first_event(s, EV_ATTACK, ST.ENT_PLAYER)   # an attack started this tick, or None
@@ -152,7 +167,7 @@ def tick(previous, s, cfg, agent: int = 0) -> dict:
     damage = {"taken_" + ST.KIND_NAMES[k]: int(taken[k]) for k in V.TALLY_KINDS}
     damage["collapse_damage"] = int(s["collapse_damage"]) - int(previous["collapse_damage"])
     return {"x": x, "y": y, "attack": attack is not None, "target": target, "target_attackable": target_ok,
-            "attackable": any_ok, "window_tick": None, "damage": damage}
+            "attackable": any_ok, "window_tick": None, "damage": damage, "hits": hits_on(s, ST.ENT_PLAYER, hit_source)}
 
 
 TRUTH = Truth(

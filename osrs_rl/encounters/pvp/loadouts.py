@@ -34,8 +34,10 @@ from osrs_rl.core import weapons as W
 from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
-from osrs_rl.data.combatants import CombatantInputError, build_combatant
+from osrs_rl.data.combatants import CombatantInputError, build_combatant, carried_items
 from osrs_rl.encounters.pvp import state as ST
+from osrs_rl.runtime.attacks import Attack
+from osrs_rl.runtime.inventory import INVENTORY_SLOTS, Kit
 
 BUILDS_PATH = Path(__file__).resolve().parent / "builds.json"
 SPELL_RANGE = 10                      # OSRS wiki "Attack range": spells reach 10 tiles
@@ -156,7 +158,8 @@ def kit_spec_weapons(build: dict) -> list[str]:
 
 
 def kits(build_id: str, build: dict) -> list[dict]:
-    """The build's kits: each a dict set name -> gear (spec included); kit 0 is the listed gear."""
+    """The build's kits: each a dict set name -> gear (spec included); kit 0 is the listed gear, the others drawn
+    from its variants among those that fit an inventory with its supplies (``kit_of``, runtime.inventory)."""
     listed_spec, _ = spec_gear(build)
     first = {name: dict(build["sets"][name]) for name in ST.SET_NAMES if name != "spec"}
     first["spec"] = listed_spec
@@ -180,7 +183,7 @@ def kits(build_id: str, build: dict) -> list[dict]:
             _drop_shield_for_two_handed(gear)
         sets["spec"], _ = spec_gear(build, sets, spec_pool[int(rng.integers(len(spec_pool)))])
         key = json.dumps(sets, sort_keys=True)
-        if key not in seen:
+        if key not in seen and kit_of(build_id, len(out), build, sets).slots() <= INVENTORY_SLOTS:
             seen.add(key)
             out.append(sets)
     return out
@@ -227,6 +230,41 @@ def fill_config(cfg) -> None:
             slot = SUPPLY_OF_NAME.get(name, ST.SUP_FOOD)
             cfg["supply_consumable"][b, slot] = cons.id(name)
             cfg["build_supplies"][b, slot] = count * (ST.DOSES_PER_POTION if slot in POTION_SLOTS else 1)
+
+
+def kit_of(build_id: str, k: int, build: dict, sets: dict) -> Kit:
+    """Kit ``k`` of a build as the inventory counts it: its five sets (spec weapon included), the build's supplies
+    (builds.json counts pieces and potions) and a rune pouch for the spellbook's runes (OSRS wiki "Rune pouch")."""
+    gears = [sets[name] for name in ST.SET_NAMES]
+    ammo = next((g["ammo"] for g in gears if g.get("ammo") and " dart" not in g["ammo"].lower()), None)
+    supplies = tuple((name, int(n)) for name, n in build["supplies"].items()) + (("rune pouch", 1),)
+    return Kit(f"build {build_id!r}, kit {k}", tuple(carried_items(g, ammo) for g in gears), supplies)
+
+
+def kit(cfg) -> list[Kit]:
+    """Every kit of every build (the spec's ``kit``, runtime.inventory), refused past 28 slots: ``kits`` draws only
+    variants that fit, so this refuses a build whose listed kit does not."""
+    return [kit_of(bid, k, build, sets) for bid, build in builds().items() for k, sets in enumerate(kits(bid, build))]
+
+
+def attacks(cfg) -> list[Attack]:
+    """What the opponent can hurt the player with (the spec's ``attacks``, runtime.attacks): each style at the least
+    max hit any build's kit has in it (the set's weapon and gear, core.max_hit; magic: the weaker barrage), so a
+    set that could land and never hurt is refused."""
+    from osrs_rl.core.formula import NO_TRACE
+    from osrs_rl.core.max_hit import player_max_hit
+
+    least = {"melee": 1 << 30, "ranged": 1 << 30}
+    for b in range(int(cfg["num_builds"])):
+        for k in range(int(cfg["num_kits"][b])):
+            for style in least:
+                s = ST.SET_NAMES.index(style)
+                rec = cfg["set_combat"][b, k, s:s + 1]
+                _, most = player_max_hit(NO_TRACE, rec[0], 0, cfg["set_row"][b, k, s])
+                least[style] = min(least[style], int(most))
+    return [Attack("opponent", "melee", least["melee"], "builds.json melee sets"),
+            Attack("opponent", "ranged", least["ranged"], "builds.json ranged sets"),
+            Attack("opponent", "magic", int(min(cfg["ice_max"], cfg["blood_max"])), "spells.json barrages")]
 
 
 _WEAPON, _SHIELD = E.SLOT_NAMES.index("weapon"), E.SLOT_NAMES.index("shield")

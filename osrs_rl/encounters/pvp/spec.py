@@ -10,7 +10,7 @@ from osrs_rl.encounters.pvp import mechanics as M
 from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.encounters.pvp import view as V
 from osrs_rl.encounters.pvp.ladder import LADDER_TOOL
-from osrs_rl.encounters.pvp.loadouts import fill_config
+from osrs_rl.encounters.pvp.loadouts import attacks, fill_config, kit
 from osrs_rl.encounters.pvp.opponents import CONTROL
 from osrs_rl.encounters.pvp.scene import scene
 from osrs_rl.encounters.pvp.scripted import TIER_NAMES, scripted_actions
@@ -100,11 +100,14 @@ def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
 
 _HERE = Path(__file__).parent        # the presets (training defaults) lie beside this spec
 _COMMON = dict(
-    version=4,            # 4: reward terms and an event buffer in the state
+    version=5,            # 5: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots;
+                          # 4: reward terms and an event buffer in the state
     state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
     obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,
+    attacks=attacks,      # what the opponent can hurt with, each max hit >= 1 (runtime.attacks)
+    kit=kit,              # every build's kits, refused past 28 slots (runtime.inventory)
     # player 0's view: it won, lost, or both fell in one tick (draw); a fight cut at max_ticks flags none
     outcome=Outcome(success="won", failure="lost", other="draw", length="ticks"),
 )

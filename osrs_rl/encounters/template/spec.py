@@ -4,13 +4,27 @@ The declarations marked optional below may be left out; docs/writing-an-encounte
 
 from pathlib import Path
 
+from osrs_rl.runtime.attacks import Attack
 from osrs_rl.runtime.bounds import Bound, event_bounds
+from osrs_rl.runtime.inventory import Kit
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
 
 from . import mechanics as M
 from .scene import scene
 from .state import CONFIG_FIELDS, ENT_NPC, EVENT_CAPACITY, REWARD_TERMS, STATE_DTYPE
 from .truth import TRUTH
+
+
+def attacks(cfg):
+    """Every attack that can hurt the player, with the max hit the kernel rolls (checked when a config is built:
+    runtime.attacks): the NPC's melee."""
+    return [Attack("npc", "melee", int(cfg["npc_max_hit"]), "setting npc_max_hit")]
+
+
+def kit(cfg):
+    """What the player carries (refused past 28 inventory slots: runtime.inventory): a whip worn, the sharks."""
+    return Kit("the player", (("Abyssal whip",),), (("Shark", int(cfg["start_food"])),))
+
 
 SPEC = EncounterSpec(
     # ---- required ----------------------------------------------------------------------------------
@@ -49,5 +63,7 @@ SPEC = EncounterSpec(
     reward_terms=REWARD_TERMS,            # the reward by term, per tick (replays, the viewer)
     scene=scene,                          # replay render, view, play
     truth=TRUTH,                          # osrs-rl audit
+    attacks=attacks,                      # what can hurt the player, each max hit >= 1 (runtime.attacks)
+    kit=kit,                              # what the player carries, at most 28 slots (runtime.inventory)
     preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
 )

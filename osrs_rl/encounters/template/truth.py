@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from osrs_rl.core.events import EV_ATTACK, first_event
-from osrs_rl.runtime.truth import Truth
+from osrs_rl.runtime.truth import Truth, hits_on
 
 from . import scene as SC
 from .state import ENT_PLAYER
@@ -31,7 +31,8 @@ def tick(previous, s, cfg, agent: int = 0) -> dict:
     attack = attacked(s)
     return {"x": SC.PLAYER_TILE[0], "y": SC.PLAYER_TILE[1], "attack": attack, "target": "npc" if attack else "",
             "target_attackable": int(previous["npc_hp"]) > 0, "attackable": int(previous["npc_hp"]) > 0,
-            "window_tick": None, "damage": {"damage_taken": int(s["damage_taken"]) - int(previous["damage_taken"])}}
+            "window_tick": None, "damage": {"damage_taken": int(s["damage_taken"]) - int(previous["damage_taken"])},
+            "hits": hits_on(s, ENT_PLAYER, lambda record, event: "npc")}     # named as spec.attacks names it
 
 
 TRUTH = Truth(

@@ -29,10 +29,12 @@ from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
-from osrs_rl.data.combatants import CombatantInputError, build_combatant
+from osrs_rl.data.combatants import CombatantInputError, build_combatant, carried_items
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
+from osrs_rl.runtime.attacks import Attack
 from osrs_rl.runtime.config import ConfigError
+from osrs_rl.runtime.inventory import Kit, potion_slots
 
 GEAR_PATH = Path(__file__).resolve().parent / "gear.json"
 MAP_PATH = Path(__file__).resolve().parent / "shrine_map.json"
@@ -226,3 +228,43 @@ def fill_config(cfg) -> None:
     for k, name in enumerate(ST.NPC_NAMES):
         cfg["npc_rows"][k] = npcs.records[npcs.find(name)]
     cfg["bolt_ctx"] = 0
+
+
+def kit(cfg) -> list[Kit]:
+    """Each gear tier's kit (the spec's ``kit``, runtime.inventory): its sets and supplies (food in pieces, potions
+    in doses, 4 a potion) must fit in 28 slots."""
+    out = []
+    for name, tier in tiers().items():
+        sets = [{k: v for k, v in gear.items() if v} for gear in tier["sets"].values()]
+        ammo = next((g["ammo"] for g in sets if g.get("ammo") and " dart" not in g["ammo"].lower()), None)
+        supplies = []
+        for k, key in enumerate(ST.SUPPLY_NAMES):
+            item, count = tier["supplies"][key]
+            supplies.append((item, int(count) if k == ST.SUP_FOOD else potion_slots(int(count))))
+        out.append(Kit(f"gear tier {name!r} (gear.json)", tuple(carried_items(g, ammo) for g in sets), tuple(supplies)))
+    return out
+
+
+def attacks(cfg) -> list[Attack]:
+    """Every (source, style) that can hurt the player (the spec's ``attacks``, runtime.attacks), named as the audit's
+    truth names the hits (truth.hit_source): Zulrah's styles over her three forms by the wiki infobox (npcs.json
+    attack_styles: ranged and magic max 41, the magma slam typeless, npcs.json max 30), the snakelings' by theirs,
+    the clouds (1-4 a tick) and venom (up to 20)."""
+    from osrs_rl.core.status import VENOM_MAX_DAMAGE
+
+    from .mechanics import CLOUD_DAMAGE, ZULRAH_MAX_HIT
+
+    rows = cfg["npc_rows"]
+    most = {"ranged": ZULRAH_MAX_HIT, "magic": ZULRAH_MAX_HIT, "typeless": int(rows[ST.NPC_MAGMA]["max_hit_melee"])}
+    zulrah = []
+    for npc in ST.NPC_NAMES[:3]:
+        zulrah += [style for style in tables.npc_attack_styles(npc) if style not in zulrah]
+    out = [Attack("zulrah", style, most.get(style, -1), "npcs.json Zulrah forms") for style in zulrah]
+    snake = {"melee": int(rows[ST.NPC_SNAKELING_MELEE]["max_hit_melee"]),
+             "magic": int(rows[ST.NPC_SNAKELING_MAGIC]["max_hit_magic"])}
+    for npc in ST.NPC_NAMES[3:]:
+        for style in tables.npc_attack_styles(npc):
+            out.append(Attack("snakeling", style, snake.get(style, -1), f"npcs.json {npc!r}"))
+    out.append(Attack("clouds", "typeless", CLOUD_DAMAGE[1], "mechanics.CLOUD_DAMAGE"))
+    out.append(Attack("venom", "typeless", VENOM_MAX_DAMAGE, "core.status"))
+    return out

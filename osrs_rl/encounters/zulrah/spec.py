@@ -6,7 +6,7 @@ from pathlib import Path
 from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.encounters.zulrah import view as V
-from osrs_rl.encounters.zulrah.loadouts import fill_config
+from osrs_rl.encounters.zulrah.loadouts import attacks, fill_config, kit
 from osrs_rl.encounters.zulrah.scene import scene
 from osrs_rl.encounters.zulrah.solver import solver_actions
 from osrs_rl.encounters.zulrah.truth import TRUTH
@@ -47,7 +47,8 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="zulrah",
-    version=6,            # 6: per-tick reward terms (the episode sums renamed reward_sums), an event buffer
+    version=7,            # 7: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots;
+                          # 6: per-tick reward terms (the episode sums renamed reward_sums), an event buffer
                           # and each queued hit's thrower in the state;
                           # 5: the game's shrine map, line of sight, the dive inside the phase, the bridge,
                           # venom through prayer (issue 14); 4: special attacks, a spec set, a magic potion;
@@ -69,6 +70,8 @@ SPEC = EncounterSpec(
     start_settings=("start_rotation", "start_phase", "start_hp", "gear_tier", "tier_weight_budget", "tier_weight_mid",
                     "tier_weight_max"),
     config_hook=fill_config,
+    attacks=attacks,                      # every (source, style) that can hurt, its max hit checked (runtime.attacks)
+    kit=kit,                              # each gear tier's kit, refused past 28 slots (runtime.inventory)
     scene=scene,
     reward_terms=ST.REWARD_TERMS,
     truth=TRUTH,

@@ -28,7 +28,7 @@ from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.encounters.zulrah import loadouts
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
-from osrs_rl.runtime.truth import Truth
+from osrs_rl.runtime.truth import Truth, hits_on
 
 DAMAGE_METRICS = tuple("taken_" + n for n in ST.SOURCE_NAMES)
 SUPPLY_METRICS = ("food_used", "prayer_doses_used", "antivenom_doses_used", "ranged_boost_doses_used",
@@ -56,6 +56,18 @@ def in_sight(x, y, zx, zy) -> bool:
     return bool(has_line_of_sight(_reference_flags(), x, y, 1, zx, zy, RT.ZULRAH_SIZE, RT.GRID_W))
 
 
+def hit_source(s, event) -> str | None:
+    """The source of a hit on the player as the spec's ``attacks`` names it (loadouts.attacks)."""
+    e = int(event["source"])
+    if e == ST.ENT_ZULRAH:
+        return "zulrah"
+    if ST.ENT_SNAKELING <= e < ST.ENT_CLOUD:
+        return "snakeling"
+    if e >= ST.ENT_CLOUD:
+        return "clouds"
+    return "venom"                   # ENTITY_NONE: venom's hits (mechanics.end_of_tick)
+
+
 def tick(previous, s, cfg, agent: int = 0) -> dict:
     p = s["p"]
     attack = first_event(s, EV_ATTACK, ST.ENT_PLAYER)   # an attack started this tick, or None
@@ -73,7 +85,8 @@ def tick(previous, s, cfg, agent: int = 0) -> dict:
             "target_attackable": target_ok, "attackable": window,
             "window_tick": int(previous["phase_tick"])
             - RT.targetable_tick(int(previous["rotation"]), int(previous["phase"])) if window else None,
-            "damage": {m: int(taken[k]) for k, m in enumerate(DAMAGE_METRICS)}}
+            "damage": {m: int(taken[k]) for k, m in enumerate(DAMAGE_METRICS)},
+            "hits": hits_on(s, ST.ENT_PLAYER, hit_source)}
 
 
 TRUTH = Truth(

@@ -185,7 +185,7 @@ def test_a_mager_stepping_out_attacks_in_the_same_tick():
 
 
 # ---- F9: the bloblets' first attack ------------------------------------------------------------------
-def test_bloblets_first_attack_four_ticks_after_the_blob_dies():
+def test_bloblets_appear_three_ticks_after_the_blob_dies_and_attack_four_ticks_later():
     env = inferno()
     empty_arena(env, player=(5, 14))
     put(env, 0, ST.K_BLOB, 5, 5, hp=1, stun=100)
@@ -203,7 +203,7 @@ def test_bloblets_first_attack_four_ticks_after_the_blob_dies():
         if got:
             first = int(env.states[0]["tick"])
             break
-    assert first == died + M.BLOBLET_COOLDOWN
+    assert first == died + M.BLOBLET_DELAY + M.BLOBLET_COOLDOWN
 
 
 # ---- F12: nibblers take no space -----------------------------------------------------------------------

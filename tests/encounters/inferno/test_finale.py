@@ -171,15 +171,16 @@ def test_glyph_walks_a_tile_a_tick_stands_five_ticks_at_each_end_and_turns():
     for _ in range(12):
         run(env, 1)
         xs.append(int(env.states[0]["monsters"][M.SHIELD_SLOT]["x"]))
-    # tick 1 it stands (it spawns frozen 1), then west to the end (x 0), 5 ticks there, then east
-    assert xs == [3, 2, 1, 0, 0, 0, 0, 0, 0, 1, 2, 3]
+    # tick 1 it stands (it spawns frozen 1), then west to the end (x 0), 5 ticks there with its arrival's (IT
+    # freeze(5) counted down in the same tick's Mob.attackStep), then east. Regression: it stood 6 ticks
+    assert xs == [3, 2, 1, 0, 0, 0, 0, 0, 1, 2, 3, 4]
 
 
 def test_sets_come_every_350_turns_after_72_aim_at_the_glyph_and_turn_when_hit():
     env = zuk()
     hold_glyph(env)
     shelter(env)
-    run(env, M.ZUK_STUN + M.SET_FIRST - 1)
+    run(env, M.SET_FIRST - 1)             # the set timer counts his stunned turns too (regression: it did not)
     assert int(env.states[0]["sets_spawned"]) == 0
     run(env, 1)
     s = env.states[0]

@@ -246,10 +246,8 @@ def test_blob_scans_then_fires_the_unprayed_style(overhead, expected):
     assert {st for _, st, _ in got} == {expected}
 
 
-def test_a_blob_attack_without_a_line_hits_the_pillar_in_the_way():
-    """The blob scans with sight; the player steps behind the north pillar; 3 ticks later the attack goes
-    into the pillar (reference section 2) and none reaches the player."""
-    env = inferno()
+def _scan_then_hide(env):
+    """The blob scans with sight; the player steps due east of the north pillar, out of its line."""
     px, py = A.PILLARS[1][0] + 4, A.PILLARS[1][1] + 4           # north-east of the north pillar, in sight
     empty_arena(env, player=(px, py))
     keeper(env)
@@ -258,6 +256,24 @@ def test_a_blob_attack_without_a_line_hits_the_pillar_in_the_way():
     assert int(env.states[0]["monsters"][0]["scan"]) >= 0
     env.states[0]["p"]["y"] = A.PILLARS[1][1] + 1               # now due east of the pillar: no line
     commit(env)
+
+
+def test_a_scanned_blob_shot_hits_the_player_behind_a_pillar():
+    """blob_shot_rule 0 (InfernoTrainer JalAk.ts: 'Blobs can hit through LoS if they got a scan'): stepping
+    behind a pillar after the scan does not dodge the shot. Regression: the pillar used to take it."""
+    env = inferno()
+    _scan_then_hide(env)
+    hp = int(env.states[0]["pillar_hp"][1])
+    got = attack_ticks(env, 3)
+    assert got and got[-1][2] == ST.ENT_PLAYER
+    assert int(env.states[0]["monster_attacks"]) == 1
+    assert int(env.states[0]["pillar_hp"][1]) == hp and int(env.states[0]["pillar_damage"]) == 0
+
+
+def test_blob_shot_rule_1_lets_the_pillar_in_the_way_take_the_shot():
+    """The old rule, kept as a setting: the attack goes into the pillar and none reaches the player."""
+    env = inferno(blob_shot_rule=1)
+    _scan_then_hide(env)
     hp = int(env.states[0]["pillar_hp"][1])
     got = attack_ticks(env, 3)
     assert got and got[-1][2] == ST.ENT_PILLAR + 1
@@ -265,11 +281,8 @@ def test_a_blob_attack_without_a_line_hits_the_pillar_in_the_way():
     assert int(env.states[0]["pillar_damage"]) == hp - int(env.states[0]["pillar_hp"][1])
 
 
-def test_a_blob_does_not_shoot_a_player_who_left_its_range():
-    """Scanned at 11 tiles, the player runs to 21 tiles away with no pillar between: no shot reaches the
-    player (an NPC attacks only a target in its 15-tile range); the blob scans again once it sees the player.
-    Regression: the shot used to be fired from any distance."""
-    env = inferno()
+def _scan_then_run(env):
+    """Scanned at 11 tiles, the player runs to 21 tiles away with no pillar between."""
     empty_arena(env, player=(25, 15))
     keeper(env)
     put(env, 0, ST.K_BLOB, 25, 26)
@@ -277,12 +290,28 @@ def test_a_blob_does_not_shoot_a_player_who_left_its_range():
     assert int(env.states[0]["monsters"][0]["scan"]) >= 0
     env.states[0]["p"]["y"] = 5                                 # 21 tiles south, the column clear of pillars
     commit(env)
+
+
+def test_a_scanned_blob_shot_reaches_a_player_who_left_its_range():
+    """blob_shot_rule 0: the scanned shot is fired however far the player ran (InfernoTrainer fires it on the
+    timer alone). Regression: running out of 15 tiles after the scan dodged it."""
+    env = inferno()
+    _scan_then_run(env)
+    got = attack_ticks(env, 3)
+    assert got and got[-1][2] == ST.ENT_PLAYER and int(env.states[0]["monster_attacks"]) == 1
+
+
+def test_blob_shot_rule_1_drops_the_shot_at_a_player_out_of_range():
+    env = inferno(blob_shot_rule=1)
+    _scan_then_run(env)
     assert attack_ticks(env, 5) == []                           # the blob closes 1 tile a tick: still beyond 15
     assert int(env.states[0]["monster_attacks"]) == 0 and int(env.states[0]["pillar_damage"]) == 0
     assert int(env.states[0]["monsters"][0]["scan"]) == -1
 
 
-def test_a_dead_blob_splits_into_three_bloblets():
+def test_a_dead_blob_splits_into_three_bloblets_after_its_death_animation():
+    """The bloblets come BLOBLET_DELAY (3) ticks after the death tick (osrs-sdk Unit.deathAnimationLength, then
+    JalAk.removedFromWorld); meanwhile the wave is not cleared. Regression: they came on the death tick."""
     env = inferno()
     empty_arena(env, player=(12, 14))
     put(env, 0, ST.K_BLOB, 5, 5, hp=1, stun=100)
@@ -290,11 +319,40 @@ def test_a_dead_blob_splits_into_three_bloblets():
         env.step(act(attack=1))
         if int(env.states[0]["monsters"][0]["state"]) == ST.SLOT_DEAD:
             break
+    died = int(env.states[0]["tick"])
     m = env.states[0]["monsters"]
-    assert int(m["state"][0]) == ST.SLOT_DEAD
+    assert int(m["state"][0]) == ST.SLOT_DEAD and (m["state"][1:] == ST.SLOT_FREE).all()
+    for _ in range(M.BLOBLET_DELAY - 1):
+        env.step(act())
+        assert (env.states[0]["monsters"]["state"][1:] == ST.SLOT_FREE).all()
+        assert int(env.states[0]["next_wave_in"]) == 0 and int(env.states[0]["waves_cleared"]) == 0
+    env.step(act())
+    assert int(env.states[0]["tick"]) == died + M.BLOBLET_DELAY
+    m = env.states[0]["monsters"]
     got = {(int(m["kind"][k]), int(m["x"][k]), int(m["y"][k])) for k in range(1, 4)}
     assert got == {(ST.K_BLOBLET_RANGED, 6, 6), (ST.K_BLOBLET_MELEE, 5, 5), (ST.K_BLOBLET_MAGIC, 7, 7)}
     assert int(env.states[0]["waves_cleared"]) == 0 and int(env.states[0]["next_wave_in"]) == 0
+
+
+def test_a_blob_revived_before_it_splits_never_splits():
+    env = inferno(revive_pct=100)
+    empty_arena(env, player=(12, 14))
+    keeper(env)
+    put(env, 0, ST.K_BLOB, 5, 5, hp=1, stun=100)
+    put(env, 1, ST.K_MAGER, 20, 20, stun=100)
+    for _ in range(40):
+        env.step(act(attack=1))
+        if int(env.states[0]["monsters"][0]["state"]) == ST.SLOT_DEAD:
+            break
+    env.states[0]["monsters"][1]["stun"] = 0                   # the mager's next turn revives the blob
+    env.states[0]["monsters"][1]["attack_timer"] = 0
+    commit(env)
+    env.step(act())
+    m = env.states[0]["monsters"]
+    assert int(m["state"][0]) == ST.SLOT_ALIVE and int(m["revived"][0]) == 1 and int(m["split_due"][0]) == 0
+    run(env, 5)
+    kinds = {int(k) for k, st in zip(m["kind"], m["state"], strict=True) if st == ST.SLOT_ALIVE}
+    assert not kinds & {ST.K_BLOBLET_MAGIC, ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE}
 
 
 # ---- nibblers and pillar collapse -------------------------------------------------------------------
@@ -435,7 +493,7 @@ def golden_hash(ticks=300):
 
 
 # Changing this hash changes the simulation: explain why in the commit that updates it.
-GOLDEN = "01373c8ed8688513"
+GOLDEN = "a3af979a3a589081"   # issue 41: the truth (spec 11): blob ranged max 29, bloblets later, free flicks, the kit
 
 
 def test_golden_trace():

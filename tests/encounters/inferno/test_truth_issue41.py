@@ -1,0 +1,122 @@
+"""The holes an adversary found in the Inferno (issue 41), each pinned so it cannot come back: the blob's ranged
+style dealt nothing through Protect from Magic, the kit did not fit an inventory, nothing checked that an attack
+can hurt, the run kept its tile into the Zuk fight."""
+
+import numpy as np
+import pytest
+
+from osrs_rl.core.events import EV_HIT
+from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_RANGED
+from osrs_rl.core.skills import PRAYER
+from osrs_rl.encounters.inferno import arena as A
+from osrs_rl.encounters.inferno import loadouts as L
+from osrs_rl.encounters.inferno import state as ST
+from osrs_rl.runtime.config import ConfigError, build_config
+from osrs_rl.runtime.registry import get_spec
+
+from .helpers import act, commit, empty_arena, events, inferno, keeper, put
+
+PROTECT_FROM_MAGIC = 1            # the overhead head's "magic"
+
+
+def test_a_blob_hurts_a_player_praying_protect_from_magic():
+    """The issue's probe: a player praying Protect from Magic takes the blob's ranged shots (max 29, npcs.json).
+    Regression: kind_max[blob, ranged] was -1 and every one of them rolled 0."""
+    env = inferno()
+    empty_arena(env, player=(15, 15))
+    keeper(env)
+    put(env, 0, ST.K_BLOB, 5, 14)
+    env.states[0]["p"]["levels"][PRAYER] = 99
+    commit(env)
+    assert int(env.config["kind_max"][0][ST.K_BLOB, STYLE_RANGED]) == 29
+    dealt, styles = 0, set()
+    for _ in range(300):
+        env.states[0]["p"]["levels"][PRAYER] = 99      # prayer never runs out
+        commit(env)
+        env.step(act(overhead=PROTECT_FROM_MAGIC))
+        for e in events(env, EV_HIT, ST.ENT_MONSTER):
+            dealt += int(e["amount"])
+            styles.add(int(e["style"]))
+    assert styles == {STYLE_RANGED}                      # the scan reads Magic: every shot ranged
+    assert dealt > 0
+
+
+def test_every_declared_attack_can_hurt_and_the_blob_declares_both_styles():
+    env = inferno()
+    rows = {a.pair: a.max_hit for a in L.attacks(env.config[0])}
+    assert rows["blob/ranged"] == rows["blob/magic"] == rows["blob/melee"] == 29
+    assert rows["jad/ranged"] == rows["jad/magic"] == 113 and rows["zuk/typeless"] == 148
+    assert min(rows.values()) >= 1
+
+
+def test_a_config_whose_attack_cannot_hurt_is_refused(monkeypatch):
+    """The contract, checked when the config is built: take the blob's ranged style out of the kind table (the
+    old bug) and building refuses, naming it."""
+    monkeypatch.setitem(L._ATTACK, ST.K_BLOB, (15, (STYLE_MAGIC,), 1, 0))
+    with pytest.raises(ConfigError, match="blob's ranged attack has max hit -1"):
+        build_config(get_spec("inferno"))
+
+
+def test_the_default_kit_fits_and_one_more_potion_is_refused():
+    spec = get_spec("inferno")
+    for loadout in (0, 1):
+        cfg = build_config(spec, {"loadout": loadout})[0]
+        assert L.kit(cfg).slots() <= 28
+    assert L.kit(build_config(spec)[0]).slots() == 27     # 6 switches, 8 + 10 + 1 + 1 potions, a rune pouch
+    build_config(spec, {"restores": 44})                   # the 28th slot
+    with pytest.raises(ConfigError, match=r"loadout 0 takes 29 inventory slots \(6 switch items, 8 brew, 12 restore"):
+        build_config(spec, {"restores": 48})              # the old default: 48 restores and 32 brews
+    with pytest.raises(ConfigError, match="29 inventory slots"):
+        build_config(spec, {"brews": 33, "restores": 44})  # a partly drunk potion takes a slot
+
+
+def test_a_kit_counts_the_switches_of_the_set_worn_with_fewest_items():
+    kit = L.kit(build_config(get_spec("inferno"))[0])
+    assert kit.switch_items() == 6        # the bow set worn: Kodai, ward, occult, Ancestral top and bottom, blowpipe
+    assert "Dragon dart (Unpoisoned)" not in set().union(*kit.sets)     # loaded in the blowpipe, not carried
+
+
+def test_the_zuk_wave_starts_on_its_tile_after_wave_68():
+    """The cutscene after wave 68 puts the player on the Zuk fight's start tile, whatever tile it cleared 68 on.
+    Regression: the run kept its tile."""
+    env = inferno(start_wave=68, last_wave=69)
+    s = env.states[0]
+    s["monsters"]["state"] = np.where(s["monsters"]["state"] == ST.SLOT_ALIVE, ST.SLOT_DEAD, s["monsters"]["state"])
+    s["p"]["x"], s["p"]["y"] = 3, 3
+    commit(env)
+    for _ in range(ST.WAVE_GAP_TICKS + 2):
+        env.step(act())
+        if int(env.states[0]["wave"]) == 69:
+            break
+    assert int(env.states[0]["wave"]) == 69
+    assert (int(env.states[0]["p"]["x"]), int(env.states[0]["p"]["y"])) == A.PLAYER_START_69
+    assert int(env.states[0]["dest_x"]) == -1
+
+
+def test_the_truth_names_each_hit_by_kind_and_style():
+    """The audit's reader: a blob's shot lands as ("blob", "ranged") with its damage."""
+    from osrs_rl.encounters.inferno.truth import tick
+
+    env = inferno(seed=5)
+    empty_arena(env, player=(15, 15))
+    keeper(env)
+    put(env, 0, ST.K_BLOB, 5, 14)
+    got = []
+    for _ in range(60):
+        before = env.states[0].copy()
+        env.step(act(overhead=PROTECT_FROM_MAGIC))
+        got += tick(before, env.states[0], env.config[0])["hits"]
+    assert got and {(src, style) for src, style, _, _ in got} == {("blob", "ranged")}
+    assert not any(blocked for *_, blocked in got)
+
+
+def test_every_encounter_declares_its_attacks_and_kits_and_they_hold():
+    from osrs_rl.runtime.attacks import check_attacks
+    from osrs_rl.runtime.inventory import check_kits
+    from osrs_rl.runtime.registry import builtin_names
+
+    for name in builtin_names():
+        spec = get_spec(name)
+        assert spec.attacks is not None and spec.kit is not None, name
+        cfg = build_config(spec)[0]
+        assert check_attacks(spec, cfg) and check_kits(spec, cfg), name
