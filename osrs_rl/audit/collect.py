@@ -25,9 +25,33 @@ from osrs_rl.replay.record import state_digest, state_record
 from osrs_rl.replay.verify import replay_steps, start_env
 from osrs_rl.runtime.recording import user_settings
 from osrs_rl.runtime.registry import get_spec
-from osrs_rl.runtime.truth import Truth, check_tick
+from osrs_rl.runtime.truth import Hit, Truth, check_tick
 
 Progress = Callable[[int, int], None]
+
+
+@dataclass
+class StyleTally:
+    """The hits of one (source, style) on the agent: how many landed, how many no prayer protected, the damage
+    they dealt, and the damage of the unprotected ones (the audit's evidence that the attack can hurt)."""
+
+    hits: int = 0
+    unprotected: int = 0
+    damage: int = 0
+    unprotected_damage: int = 0
+
+    def add(self, hit: Hit) -> None:
+        self.hits += 1
+        self.damage += int(hit.amount)
+        if not hit.blocked:
+            self.unprotected += 1
+            self.unprotected_damage += int(hit.amount)
+
+    def merge(self, other: StyleTally) -> None:
+        self.hits += other.hits
+        self.unprotected += other.unprotected
+        self.damage += other.damage
+        self.unprotected_damage += other.unprotected_damage
 
 
 @dataclass
@@ -47,7 +71,7 @@ class EpisodeTally:
     outside_window: int = 0                            # attacks on the main target while no window was open
     damage: Counter = field(default_factory=Counter)   # damage metric -> taken over the episode, read per tick
     largest_hit: dict = field(default_factory=dict)    # damage metric -> the most taken from it in one tick
-    by_style: dict = field(default_factory=dict)       # "source/style" -> [hits landed, unprotected, damage]
+    by_style: dict = field(default_factory=dict)       # "source/style" -> StyleTally
     metrics: dict | None = None                        # end-of-fight metrics; None for an unfinished replay
     terminated: bool = False
     truncated: bool = False
@@ -72,11 +96,9 @@ class EpisodeTally:
         for name, amount in t["damage"].items():
             self.damage[name] += int(amount)
             self.largest_hit[name] = max(self.largest_hit.get(name, 0), int(amount))
-        for source, style, amount, blocked in t.get("hits", ()):
-            row = self.by_style.setdefault(f"{source}/{style}", [0, 0, 0])
-            row[0] += 1
-            row[1] += not blocked
-            row[2] += int(amount)
+        for hit in t.get("hits", ()):
+            hit = Hit(*hit)
+            self.by_style.setdefault(f"{hit.source}/{hit.style}", StyleTally()).add(hit)
 
 
 def _metrics_row(spec, row) -> dict:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from osrs_rl.audit.collect import EpisodeTally
+from osrs_rl.audit.collect import EpisodeTally, StyleTally
 from osrs_rl.runtime.truth import Truth
 
 
@@ -64,8 +64,10 @@ def _stats(values: list[float]) -> dict:
             "max": float(max(values))}
 
 
-UNPROTECTED_HITS = 20     # hits no prayer protected: a pair that can hurt and took none of 20 is a simulator bug
-                          # (an honest max-29 attack at even 30 % accuracy misses all 20 with p < 1e-3)
+UNPROTECTED_HITS = 20     # unprotected hits that all dealt 0 before a pair is flagged. The odds of a false flag:
+                          # an honest attack landing a fraction a of its rolls, max hit m, deals 0 on a hit with
+                          # p = 1 - a + a / (m + 1), all 20 with p**20: about 1.0e-3 for a = 0.3, m = 29, but
+                          # 0.12 for a = 0.1. A flag is a lead to check by probe, not a proof.
 
 
 def build_report(tallies: list[EpisodeTally], spec, truth: Truth, walkable: np.ndarray, source: dict,
@@ -151,28 +153,25 @@ def _damage(tallies, truth: Truth) -> list[dict]:
 
 def _by_style(tallies, attacks) -> list[dict]:
     """One row per (source, style): the declared attacks first (in the spec's order), then any other seen."""
-    seen = _sum_rows(t.by_style for t in tallies)
+    seen: dict[str, StyleTally] = {}
+    for t in tallies:
+        for pair, row in t.by_style.items():
+            seen.setdefault(pair, StyleTally()).merge(row)
     declared = {a.pair: a for a in attacks}
     pairs = list(declared) + sorted(p for p in seen if p not in declared)
     rows = []
     for pair in pairs:
-        landed, open_, dealt = seen.get(pair, (0, 0, 0))
+        got = seen.get(pair, StyleTally())
         a = declared.get(pair)
         rows.append({"pair": pair, "declared": a is not None, "max_hit": a.max_hit if a else None,
-                     "hits": landed, "unprotected": open_, "damage": dealt,
-                     "episodes_hurt": sum(1 for t in tallies if t.by_style.get(pair, (0, 0, 0))[2] > 0),
-                     "never_hurt": a is not None and open_ >= UNPROTECTED_HITS and dealt == 0})
+                     "hits": got.hits, "unprotected": got.unprotected, "damage": got.damage,
+                     "unprotected_damage": got.unprotected_damage,
+                     "episodes_hurt": sum(1 for t in tallies if pair in t.by_style and t.by_style[pair].damage > 0),
+                     # judged on unprotected hits alone: damage through a prayer (PvP's 40 % cut) must not hide
+                     # a style whose open hits all roll 0
+                     "never_hurt": a is not None and got.unprotected >= UNPROTECTED_HITS
+                     and got.unprotected_damage == 0})
     return rows
-
-
-def _sum_rows(dicts) -> dict:
-    out: dict = {}
-    for d in dicts:
-        for k, v in d.items():
-            row = out.setdefault(k, [0, 0, 0])
-            for i, x in enumerate(v):
-                row[i] += x
-    return out
 
 
 def _outcomes(tallies, spec) -> dict:
@@ -199,7 +198,7 @@ def _checks(report: dict, tallies, truth: Truth) -> list[dict]:
         ("attacks on a target that was not attackable", att["not_attackable"]),
         ("damage from sources the reference says cannot hurt", unexpected),
         ("episodes whose per-tick damage differs from their metrics", len(mismatched)),
-        (f"attacks (source, style) that can hurt and never did in {UNPROTECTED_HITS}+ unprotected hits", never),
+        (f"attacks (source, style) that dealt 0 in {UNPROTECTED_HITS}+ unprotected hits", never),
         ("damage from a (source, style) the encounter does not declare as an attack", undeclared),
     ]
     return [{"check": name, "value": int(v), "expected": 0, "ok": v == 0} for name, v in rows]

@@ -103,14 +103,15 @@ def _damage(report: dict) -> Table:
 
 def _by_style(report: dict) -> Table:
     rows = [(r["pair"], num(r["max_hit"]), num(r["hits"]), num(r["unprotected"]), num(r["damage"]),
-             f"{r['episodes_hurt']} / {report['episodes']}",
+             num(r["unprotected_damage"]), f"{r['episodes_hurt']} / {report['episodes']}",
              "NEVER HURT" if r["never_hurt"] else ("yes" if r["declared"] else "NOT DECLARED"))
             for r in report["damage_by_style"]]
     quiet = [r["pair"] for r in report["damage_by_style"] if r["declared"] and r["damage"] == 0]
     note = ("declared attacks that dealt nothing here: " + ", ".join(quiet) + " (flagged only after enough "
             "unprotected hits: great prayer, or an attack that cannot hurt)") if quiet else "every declared attack hurt"
     return Table("damage taken by source and style", ("source/style", "max hit", "hits landed", "unprotected",
-                                                      "damage", "episodes hurt", "declared attack"), rows, note)
+                                                      "damage", "unprotected damage", "episodes hurt",
+                                                      "declared attack"), rows, note)
 
 
 def _supplies(report: dict) -> Table:

@@ -198,8 +198,9 @@ def npcs() -> NpcTable:
 
 
 # the wiki infobox's attack styles (npcs.json ``attack_styles``) as the hit styles the simulators roll
-# (runtime.attacks.STYLE_NAMES): stab, slash and crush are melee; Zuk's "Typeless Magic/Ranged" and the Jal-MejJak's
-# lava sparks ("Area of effect") ignore protection prayers (reference section 6)
+# (runtime.attacks.STYLE_NAMES): stab, slash and crush are melee; the infobox's "Typeless ..." styles and "Area of
+# effect" (damage on tiles, not aimed at the player) ignore protection prayers (OSRS wiki "Protection prayers":
+# they protect from the three combat styles only)
 _STYLE_CLASS = {"stab": "melee", "slash": "melee", "crush": "melee", "melee": "melee", "ranged": "ranged",
                 "magic": "magic", "typeless": "typeless", "typeless magic": "typeless", "typeless ranged": "typeless",
                 "area of effect": "typeless"}

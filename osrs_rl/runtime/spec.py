@@ -384,10 +384,13 @@ class EncounterSpec:
     attacks: Callable | None = field(default=None, compare=False)
     """``attacks(config_record) -> Sequence[osrs_rl.runtime.attacks.Attack]``: every (source, style) that can
     hurt the player, with the max hit the kernels roll; building a config refuses one below 1, and the audit
-    flags a pair that never hurt through unprotected attacks (``osrs_rl.runtime.attacks``)."""
+    flags a pair that never hurt through unprotected attacks (``osrs_rl.runtime.attacks``). None declares
+    nothing, so nothing is checked at build, but not silently: the audit then counts every hit the truth reads as
+    damage from an undeclared attack, a failed check. Every built-in encounter declares it (a test holds that)."""
     kit: Callable | None = field(default=None, compare=False)
     """``kit(config_record) -> Kit | Sequence[Kit]``: what each player the config can make carries (gear sets
-    and supplies); building a config refuses a kit past 28 inventory slots (``osrs_rl.runtime.inventory``)."""
+    and supplies); building a config refuses a kit past 28 inventory slots (``osrs_rl.runtime.inventory``).
+    None: the player carries nothing worth counting (a toy encounter); every built-in encounter declares it."""
     bench_configs: tuple[tuple[str, dict], ...] = field(default=(), compare=False)
     """Named settings ``osrs-rl bench NAME`` also measures at batch 1024 (``(label, {field: value})``):
     the states where the encounter is slowest (the Inferno's late waves), beside its defaults."""

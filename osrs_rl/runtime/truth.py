@@ -24,10 +24,10 @@ An encounter declares ``EncounterSpec.truth = Truth(...)`` (in ``encounters/<nam
   ``window_tick``           ticks since the main target's current attackable window opened (0 = its
                             first tick), None outside a window or when the encounter has none
   ``damage``                {damage metric name: hitpoints taken from that source this tick}
-  ``hits`` (optional)       the hits that landed on the agent this tick as (source, style,
-                            damage, blocked) tuples: ``source`` and ``style`` as the spec's
-                            ``attacks`` rows name them (``osrs_rl.runtime.attacks``), ``blocked``
-                            True when a protection prayer took it (:func:`hits_on`)
+  ``hits`` (optional)       the hits that landed on the agent this tick as :class:`Hit` rows:
+                            ``source`` and ``style`` as the spec's ``attacks`` rows name them
+                            (``osrs_rl.runtime.attacks``), ``blocked`` True when a protection
+                            prayer took it (:func:`hits_on`)
   ========================  ==================================================================
 
 - ``damage_metrics``: the episode metrics that are damage taken, one per source (their sum need not be
@@ -47,10 +47,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 TICK_KEYS = ("x", "y", "attack", "target", "target_attackable", "attackable", "window_tick", "damage")
+
+
+class Hit(NamedTuple):
+    """One hit that landed on the agent: who threw it, in which style, for how much, and whether a protection
+    prayer took it."""
+
+    source: str
+    style: str
+    amount: int
+    blocked: bool
 
 
 @dataclass(frozen=True)
@@ -68,7 +79,7 @@ class Truth:
         return self.harmful is None or metric in self.harmful
 
 
-def hits_on(record, entity: int, source_of: Callable) -> list[tuple[str, str, int, bool]]:
+def hits_on(record, entity: int, source_of: Callable) -> list[Hit]:
     """The ``hits`` of a tick dict, read from the event buffer of ``record`` (core.events): every EV_HIT on
     ``entity``, named by ``source_of(record, event) -> str | None`` (None: not an attack, e.g. a pillar falling)."""
     from osrs_rl.core.events import EV_HIT, EVF_BLOCKED, live_events
@@ -80,7 +91,7 @@ def hits_on(record, entity: int, source_of: Callable) -> list[tuple[str, str, in
             continue
         source = source_of(record, e)
         if source is not None:
-            out.append((source, STYLE_NAMES[int(e["style"])], int(e["amount"]), bool(int(e["flags"]) & EVF_BLOCKED)))
+            out.append(Hit(source, STYLE_NAMES[int(e["style"])], int(e["amount"]), bool(int(e["flags"]) & EVF_BLOCKED)))
     return out
 
 

@@ -288,3 +288,69 @@ def test_a_default_folder_that_is_not_an_audit_is_left_alone(runs, tmp_path):
     with pytest.raises(AuditError, match="--out"):
         audit(run, episodes=1)
     assert [p.name for p in (run / "audit").iterdir()] == ["notes.txt"]
+
+
+# ---- damage by (source, style), from tallies built by hand ---------------------------------------------------
+def _style_report(hits_per_episode, declared):
+    """The report of episodes whose tick dicts carry only ``hits`` (runtime.truth.Hit rows)."""
+    from osrs_rl.audit.collect import EpisodeTally
+    from osrs_rl.audit.report import build_report
+
+    tallies = []
+    for k, hits in enumerate(hits_per_episode):
+        t = EpisodeTally(label=f"episode {k}")
+        t.add({"x": 0, "y": 0, "attack": False, "target": "", "target_attackable": True, "attackable": False,
+               "window_tick": None, "damage": {}, "hits": hits}, None)
+        tallies.append(t)
+    truth = Truth(reference_walkable=lambda cfg: np.ones((1, 1), bool), tick=None, damage_metrics=(),
+                  supply_metrics=())
+    report = build_report(tallies, get_spec("template"), truth, np.ones((1, 1), bool), {}, tuple(declared))
+    return {r["pair"]: r for r in report["damage_by_style"]}, {c["check"]: c["value"] for c in report["checks"]}
+
+
+def _check(checks, start):
+    return next(v for k, v in checks.items() if k.startswith(start))
+
+
+def test_a_style_tally_counts_hits_unprotected_ones_and_their_damage():
+    from osrs_rl.audit.collect import StyleTally
+    from osrs_rl.runtime.truth import Hit
+
+    t = StyleTally()
+    for hit in (Hit("blob", "ranged", 12, False), Hit("blob", "ranged", 0, True), Hit("blob", "ranged", 7, True)):
+        t.add(hit)
+    assert (t.hits, t.unprotected, t.damage, t.unprotected_damage) == (3, 1, 19, 12)
+    t.merge(t)
+    assert (t.hits, t.unprotected, t.damage, t.unprotected_damage) == (6, 2, 38, 24)
+
+
+def test_an_attack_that_never_hurts_unprotected_is_flagged_even_when_prayed_hits_hurt():
+    """A declared style whose unprotected hits all dealt 0 over UNPROTECTED_HITS is flagged, judged on the
+    unprotected hits alone: a prayer that lets 60 % through (PvP) must not hide it. Under that count, or with
+    one unprotected hit that hurt, it is not."""
+    from osrs_rl.audit.report import UNPROTECTED_HITS
+    from osrs_rl.runtime.attacks import Attack
+    from osrs_rl.runtime.truth import Hit
+
+    declared = (Attack("blob", "ranged", 29), Attack("blob", "magic", 29), Attack("bat", "ranged", 19))
+    blob_ranged = [Hit("blob", "ranged", 0, False)] * UNPROTECTED_HITS + [Hit("blob", "ranged", 9, True)] * 5
+    blob_magic = [Hit("blob", "magic", 0, False)] * (UNPROTECTED_HITS - 1)
+    bat = [Hit("bat", "ranged", 0, False)] * 30 + [Hit("bat", "ranged", 4, False)]
+    rows, checks = _style_report([blob_ranged[:10], blob_ranged[10:] + blob_magic + bat], declared)
+    assert rows["blob/ranged"]["never_hurt"] and rows["blob/ranged"]["damage"] == 45
+    assert rows["blob/ranged"]["unprotected_damage"] == 0 and rows["blob/ranged"]["episodes_hurt"] == 1
+    assert not rows["blob/magic"]["never_hurt"] and not rows["bat/ranged"]["never_hurt"]
+    assert _check(checks, "attacks (source, style) that dealt 0") == 1
+    assert list(rows) == ["blob/ranged", "blob/magic", "bat/ranged"]            # declared order
+
+
+def test_damage_from_an_undeclared_style_is_flagged_with_its_amount():
+    from osrs_rl.runtime.attacks import Attack
+    from osrs_rl.runtime.truth import Hit
+
+    rows, checks = _style_report([[Hit("bat", "ranged", 3, False), Hit("bat", "magic", 5, False),
+                                   Hit("bat", "magic", 2, True)]], (Attack("bat", "ranged", 19),))
+    assert not rows["bat/magic"]["declared"] and rows["bat/magic"]["max_hit"] is None
+    assert _check(checks, "damage from a (source, style) the encounter does not declare") == 7
+    rows, checks = _style_report([[Hit("bat", "ranged", 3, False)]], (Attack("bat", "ranged", 19),))
+    assert _check(checks, "damage from a (source, style) the encounter does not declare") == 0

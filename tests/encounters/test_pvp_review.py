@@ -199,6 +199,27 @@ def test_inputs_past_ten_packets_are_dropped_in_order():
     assert (before - p["supplies"])[[ST.SUP_FOOD, ST.SUP_KARAMBWAN, ST.SUP_BREW]].tolist() == [1, 1, 1]
 
 
+def test_a_switch_past_the_tenth_packet_is_dropped_whole_and_the_consumables_before_it_happen():
+    """Three consumables and an 8-click switch are 11 packets: the switch (IN_SWITCH) is the first input that does
+    not fit, so it and everything after it wait; the consumables before it happen. No kit that fits 28 slots has an
+    8-way switch (runtime.inventory), so the config's click count is set by hand: the rule under test is the packet
+    budget, not the kit."""
+    env = duel("lms_zerker")
+    j, clicks = _big_switch(env)
+    pl = env.states[0]["players"][0]
+    env.config["set_switch_clicks"][0, int(pl["build"]), int(pl["kit"]), int(pl["set"]), j] = M.INPUTS_PER_TICK - 2
+    commit(env)
+    row = act(p0_food=1, p0_potion=ST.POTION_BREW, p0_karambwan=1, p0_loadout=1 + j,
+              p0_overhead=ST.OVERHEAD_MELEE)
+    assert M.accepted_inputs(env.states[0], env.config[0], 0, row[0, 0]) == M.IN_SWITCH
+    before_set = int(pl["set"])
+    before = player(env, 0)["supplies"].copy()
+    env.step(row)
+    p = player(env, 0)
+    assert p["set"] == before_set and M.overhead(p["p"]) != STYLE_MELEE
+    assert (before - p["supplies"])[[ST.SUP_FOOD, ST.SUP_KARAMBWAN, ST.SUP_BREW]].tolist() == [1, 1, 1]
+
+
 def test_a_ten_packet_tick_goes_through_whole():
     env = duel("lms_med")
     j, clicks = _big_switch(env)

@@ -18,6 +18,7 @@ which the combatant builder accepts for Ancient Magicks). Runes are unlimited (n
 from __future__ import annotations
 
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -43,6 +44,17 @@ from . import arena as A
 from . import state as ST
 from . import waves as W
 
+
+class GearSet(NamedTuple):
+    """One of a loadout's sets: what is worn, the weapon's stance (None for a spell), the spell, the offensive
+    prayers used with it."""
+
+    gear: dict
+    stance: str | None
+    spell: str | None
+    prayers: tuple[str, ...]
+
+
 # Hybrid kits: the sets share what they can, so the switches fit an inventory beside the potions (runtime.inventory:
 # 28 slots, the worn set aside). Loadout 0 follows InfernoTrainer's max twisted-bow kit (InfernoLoadout.ts
 # loadoutMaxTbow: Kodai wand and a shield worn with a Masori mask, Dizana's quiver, Ancestral robes, Pegasian boots,
@@ -61,19 +73,20 @@ _MID_RANGED = {**_MID_SHARED, "neck": "Necklace of anguish", "body": "Armadyl ch
 # blowpipe, not carried (data.combatants.carried_items).
 LOADOUTS = (
     {   # 0: max
-        "bow": ({**_MAX_RANGED, "weapon": "Twisted bow"}, "Rapid", None, ("Rigour",)),
-        "blowpipe": ({**_MAX_RANGED, "ammo": "Dragon dart (Unpoisoned)", "weapon": "Toxic blowpipe (Charged)"},
-                     "Rapid", None, ("Rigour",)),
-        "magic": ({**_MAX_SHARED, "neck": "Occult necklace", "weapon": "Kodai wand", "body": "Ancestral robe top",
-                   "legs": "Ancestral robe bottom", "shield": "Elidinis' ward (f)"}, None, "Ice Barrage", ("Augury",)),
+        "bow": GearSet({**_MAX_RANGED, "weapon": "Twisted bow"}, "Rapid", None, ("Rigour",)),
+        "blowpipe": GearSet({**_MAX_RANGED, "ammo": "Dragon dart (Unpoisoned)", "weapon": "Toxic blowpipe (Charged)"},
+                            "Rapid", None, ("Rigour",)),
+        "magic": GearSet({**_MAX_SHARED, "neck": "Occult necklace", "weapon": "Kodai wand",
+                          "body": "Ancestral robe top", "legs": "Ancestral robe bottom",
+                          "shield": "Elidinis' ward (f)"}, None, "Ice Barrage", ("Augury",)),
     },
     {   # 1: cheaper
-        "bow": ({**_MID_RANGED, "weapon": "Armadyl crossbow"}, "Rapid", None, ("Rigour",)),
-        "blowpipe": ({**_MID_RANGED, "ammo": "Amethyst dart (Unpoisoned)", "weapon": "Toxic blowpipe (Charged)"},
-                     "Rapid", None, ("Rigour",)),
-        "magic": ({**_MID_SHARED, "neck": "Occult necklace", "weapon": "Ahrim's staff (Undamaged)",
-                   "body": "Ahrim's robetop (Undamaged)", "legs": "Ahrim's robeskirt (Undamaged)"},
-                  None, "Ice Barrage", ("Augury",)),
+        "bow": GearSet({**_MID_RANGED, "weapon": "Armadyl crossbow"}, "Rapid", None, ("Rigour",)),
+        "blowpipe": GearSet({**_MID_RANGED, "ammo": "Amethyst dart (Unpoisoned)", "weapon": "Toxic blowpipe (Charged)"},
+                            "Rapid", None, ("Rigour",)),
+        "magic": GearSet({**_MID_SHARED, "neck": "Occult necklace", "weapon": "Ahrim's staff (Undamaged)",
+                          "body": "Ahrim's robetop (Undamaged)", "legs": "Ahrim's robeskirt (Undamaged)"},
+                         None, "Ice Barrage", ("Augury",)),
     },
 )
 SPELL_RANGE = 10      # every combat spell reaches 10 tiles [combat.md 10; osrs-sdk BarrageSpell.attackRange 10]
@@ -248,8 +261,8 @@ def _fill_player(cfg) -> None:
     normal, special = SP.build_normal_table(), SP.build_special_table()
     cfg["levels"] = [99] * len(SKILL_NAMES)
     for k, name in enumerate(ST.SET_NAMES):
-        gear, style, spell, prayers = LOADOUTS[int(cfg["loadout"])][name]
-        _fill_set(cfg, k, gear, style, spell, prayers, items, normal, special)
+        g = LOADOUTS[int(cfg["loadout"])][name]
+        _fill_set(cfg, k, g.gear, g.stance, g.spell, g.prayers, items, normal, special)
     cfg["offensive"] = np.bitwise_or.reduce(cfg["set_offensive"])
     cons = load_consumables()
     cfg["consumables"][:] = cons.table
@@ -263,11 +276,21 @@ def kit(cfg) -> Kit:
     supply settings as potions; a rune pouch for the barrage's runes (OSRS wiki "Ice Barrage": water, blood and
     death runes; "Rune pouch": one slot holds them, the Kodai wand gives the water runes)."""
     sets = LOADOUTS[int(cfg["loadout"])]
-    supplies = tuple((name, potion_slots(int(cfg[name + "s"]))) for name in ST.SUPPLY_NAMES)
-    runes = (("rune pouch", 1),) if any(spell for _, _, spell, _ in sets.values()) else ()
-    ammo = sets["bow"][0].get("ammo")
-    return Kit(f"loadout {int(cfg['loadout'])}", tuple(carried_items(gear, ammo) for gear, _, _, _ in sets.values()),
+    supplies = tuple((name, potion_slots(int(cfg[ST.SUPPLY_SETTINGS[name]]))) for name in ST.SUPPLY_NAMES)
+    runes = (("rune pouch", 1),) if any(g.spell for g in sets.values()) else ()
+    ammo = sets["bow"].gear.get("ammo")
+    return Kit(f"loadout {int(cfg['loadout'])}", tuple(carried_items(g.gear, ammo) for g in sets.values()),
                supplies + runes)
+
+
+def kernel_styles(k: int) -> tuple[str, ...]:
+    """The styles (runtime.attacks.STYLE_NAMES) the kernels can roll for kind ``k``: its distance styles and
+    melee when it melees adjacent players (``_ATTACK``)."""
+    _, styles, melee, _ = _ATTACK[k]
+    out = [STYLE_NAMES[st] for st in styles]
+    if melee and "melee" not in out:
+        out.append("melee")
+    return tuple(out)
 
 
 def attacks(cfg) -> list[Attack]:
@@ -278,7 +301,10 @@ def attacks(cfg) -> list[Attack]:
 
     rows = []
     for k, npc in enumerate(ST.KIND_NPC):
-        for style in tables.npc_attack_styles(npc):
+        # the infobox's styles and every style the kernels can roll for the kind: a kernel style the infobox
+        # lacks is checked too, and an infobox style the kernels never fill has kind_max -1 and is refused
+        listed = tables.npc_attack_styles(npc)
+        for style in listed + tuple(s for s in kernel_styles(k) if s not in listed):
             if k == ST.K_ZUK:
                 most = int(cfg["zuk_max_hit"])
             elif k == ST.K_ZUK_HEALER:

@@ -1688,7 +1688,9 @@ def spawn_finale(s, cfg):
     else:
         # the cutscene after wave 68 puts the player south of the glyph, whatever tile it cleared 68 on [M: the OSRS
         # wiki "TzKal-Zuk": a cutscene plays before the fight; InfernoTrainer InfernoRegion.ts places the player on
-        # wave 69 at IT (25, 15)]; a walk it had clicked is forgotten
+        # wave 69 at IT (25, 15)]; a walk it had clicked is forgotten [APPROXIMATION: no source says what becomes
+        # of a click across the cutscene; a teleport ends a walk in the game, and walking on to the old tile
+        # would carry the player out of the start]
         s.p.x, s.p.y = A.PLAYER_START_69
         clear_destination(s)
         # the glyph aims at nothing: its target is itself, so nothing that reads "aims at the player" counts it
@@ -1952,7 +1954,7 @@ def _count_empty_heads(s, cfg):
     attack timer ready and no monster in reach, the overhead head at 0 prayer (metrics no_target_ticks,
     no_prayer_ticks)."""
     if s.outcome != ST.OUTCOME_NONE or s.next_wave_in > 0 or monsters_alive(s) == 0:
-        return
+        return                # nothing alive (a dying blob's bloblets not yet out): an idle head costs nothing
     if s.p.levels[PRAYER] <= 0:
         s.no_prayer_ticks += 1
     if s.p.attack_timer > 0:

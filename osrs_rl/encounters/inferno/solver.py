@@ -466,7 +466,7 @@ def choose_drink(s, cfg, legal):
     if (p.levels[PRAYER] < RESTORE_PRAYER or p.levels[RANGED] <= p.base_levels[RANGED] - RESTORE_RANGED) \
             and legal[restore]:
         return 1 + ST.SUP_RESTORE
-    fighting = s.next_wave_in == 0 and M.monsters_alive(s) > 0
+    fighting = s.next_wave_in == 0 and M.wave_left(s) > 0     # a dying blob's bloblets are still to come
     if fighting and p.levels[RANGED] <= p.base_levels[RANGED] and legal[bastion]:
         return 1 + ST.SUP_BASTION
     if p.run_energy < STAMINA_AT and p.stamina_ticks <= 0 and legal[stamina]:
@@ -522,7 +522,7 @@ def decide(s, cfg, legal_rows, dist, queue, out):
         out[ST.H_GEAR] = 1 + ST.SET_BOW           # back to the bow while nothing is shot
     if rigour and s.p.attack_timer > 1:
         out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
-    if M.monsters_alive(s) == 0 or s.next_wave_in > 0:
+    if M.wave_left(s) == 0 or s.next_wave_in > 0:
         return                                # between waves: stay
     if focus >= 0 and not shootable_from(s, cfg, focus, gx, gy, s.gear_set) and best > -BONUS_SHOOT + COST_SEEN:
         # nothing to shoot from any tile near: walk toward the monster first in the kill order

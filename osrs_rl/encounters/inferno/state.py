@@ -98,6 +98,7 @@ MONSTER_DTYPE = np.dtype([
 SUP_BREW, SUP_RESTORE, SUP_BASTION, SUP_STAMINA = range(4)
 SUPPLY_NAMES = ("brew", "restore", "bastion", "stamina")
 SUPPLY_ITEMS = ("Saradomin brew", "Super restore", "Bastion potion", "Stamina potion")   # osrs_rl/data/consumables.json
+SUPPLY_SETTINGS = {"brew": "brews", "restore": "restores", "bastion": "bastions", "stamina": "staminas"}  # doses
 NUM_SUPPLIES = 4
 
 # ---- the player's gear sets (loadouts.LOADOUTS: one row of three sets per ``loadout``) ----------------

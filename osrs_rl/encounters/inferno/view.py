@@ -452,7 +452,7 @@ def cell_key(s, cfg):
             side = 1 + (3 * (g.x - A.SHIELD_X[0])) // (A.SHIELD_X[1] - A.SHIELD_X[0] + 1)
     key = np.int64(s.wave)
     key = key * ST.NUM_PHASES + M.phase_of(s, cfg)
-    key = key * (ST.MONSTER_SLOTS + 1) + M.monsters_alive(s)
+    key = key * (ST.MONSTER_SLOTS + 1) + M.wave_left(s)      # a dying blob counts until its bloblets come
     key = (key * 5 + me) * 5 + pray
     key = key * 5 + doses
     key = (key * 14 + zuk) * 4 + side
@@ -471,7 +471,9 @@ def progress(s, cfg):
     elif s.next_wave_in > 0:
         base = s.wave + 0.9
     else:
-        base = s.wave + 0.5 * (ST.MONSTER_SLOTS - M.monsters_alive(s)) / ST.MONSTER_SLOTS
+        # a dying blob counts as left until it splits: else the 3 ticks between its death and its bloblets
+        # (mechanics.BLOBLET_DELAY) would look like more progress than the state that follows them
+        base = s.wave + 0.5 * (ST.MONSTER_SLOTS - M.wave_left(s)) / ST.MONSTER_SLOTS
     hp = max(s.p.levels[HITPOINTS], 0) / max(s.p.base_levels[HITPOINTS], 1)
     doses = (s.supplies[ST.SUP_BREW] + s.supplies[ST.SUP_RESTORE]) / max(cfg.brews + cfg.restores, 1)
     return base + 0.05 * min(hp, 1.0) + 0.04 * min(doses, 1.0)

@@ -238,9 +238,9 @@ def kit(cfg) -> list[Kit]:
         sets = [{k: v for k, v in gear.items() if v} for gear in tier["sets"].values()]
         ammo = next((g["ammo"] for g in sets if g.get("ammo") and " dart" not in g["ammo"].lower()), None)
         supplies = []
-        for k, key in enumerate(ST.SUPPLY_NAMES):
+        for key in ST.SUPPLY_NAMES:
             item, count = tier["supplies"][key]
-            supplies.append((item, int(count) if k == ST.SUP_FOOD else potion_slots(int(count))))
+            supplies.append((item, potion_slots(int(count), ST.SUPPLY_PER_SLOT[key])))
         out.append(Kit(f"gear tier {name!r} (gear.json)", tuple(carried_items(g, ammo) for g in sets), tuple(supplies)))
     return out
 

@@ -40,6 +40,7 @@ NUM_SETS = 3
 # ---- supplies (counts: pieces of food, potion doses) -----------------------------------------
 SUP_FOOD, SUP_PRAYER, SUP_ANTIVENOM, SUP_RANGED_BOOST, SUP_MAGIC_BOOST = range(5)
 SUPPLY_NAMES = ("food", "prayer", "antivenom", "ranged_boost", "magic_boost")
+SUPPLY_PER_SLOT = {"food": 1, "prayer": 4, "antivenom": 4, "ranged_boost": 4, "magic_boost": 4}  # pieces, doses
 NUM_SUPPLIES = 5
 
 # ---- NPC rows (config npc_rows) and hit targets / sources --------------------------------------

@@ -16,7 +16,7 @@ from osrs_rl.runtime.registry import get_spec
 
 from .helpers import act, commit, empty_arena, events, inferno, keeper, put
 
-PROTECT_FROM_MAGIC = 1            # the overhead head's "magic"
+PROTECT_FROM_MAGIC = ST.OVERHEAD_MAGIC        # the overhead head's choice
 
 
 def test_a_blob_hurts_a_player_praying_protect_from_magic():
@@ -57,6 +57,19 @@ def test_a_config_whose_attack_cannot_hurt_is_refused(monkeypatch):
         build_config(get_spec("inferno"))
 
 
+def test_every_style_the_kernels_roll_is_declared_even_one_the_infobox_lacks(monkeypatch):
+    """The declared rows are the infobox's styles and the kernel table's (``_ATTACK``): with an infobox that lists
+    nothing, every style the kernels can roll is still declared and checked."""
+    cfg = inferno().config[0]
+    listed = {a.pair for a in L.attacks(cfg)}
+    monkeypatch.setattr(L.tables, "npc_attack_styles", lambda name: ())
+    kernel = {a.pair: a.max_hit for a in L.attacks(cfg)}
+    assert set(kernel) <= listed
+    assert {"blob/magic", "blob/ranged", "blob/melee", "ranger/melee", "jad/melee", "zuk/typeless"} <= set(kernel)
+    assert L.kernel_styles(ST.K_BLOB) == ("magic", "ranged", "melee") and L.kernel_styles(ST.K_SHIELD) == ()
+    assert min(kernel.values()) >= 1
+
+
 def test_the_default_kit_fits_and_one_more_potion_is_refused():
     spec = get_spec("inferno")
     for loadout in (0, 1):
@@ -70,7 +83,7 @@ def test_the_default_kit_fits_and_one_more_potion_is_refused():
         build_config(spec, {"brews": 33, "restores": 44})  # a partly drunk potion takes a slot
 
 
-def test_a_kit_counts_the_switches_of_the_set_worn_with_fewest_items():
+def test_a_kit_counts_the_most_switch_items_any_worn_set_leaves_carried():
     kit = L.kit(build_config(get_spec("inferno"))[0])
     assert kit.switch_items() == 6        # the bow set worn: Kodai, ward, occult, Ancestral top and bottom, blowpipe
     assert "Dragon dart (Unpoisoned)" not in set().union(*kit.sets)     # loaded in the blowpipe, not carried
@@ -83,6 +96,7 @@ def test_the_zuk_wave_starts_on_its_tile_after_wave_68():
     s = env.states[0]
     s["monsters"]["state"] = np.where(s["monsters"]["state"] == ST.SLOT_ALIVE, ST.SLOT_DEAD, s["monsters"]["state"])
     s["p"]["x"], s["p"]["y"] = 3, 3
+    s["dest_x"], s["dest_y"] = 28, 3           # a click 25 tiles off: still being walked to when the wave ends
     commit(env)
     for _ in range(ST.WAVE_GAP_TICKS + 2):
         env.step(act())
@@ -106,8 +120,8 @@ def test_the_truth_names_each_hit_by_kind_and_style():
         before = env.states[0].copy()
         env.step(act(overhead=PROTECT_FROM_MAGIC))
         got += tick(before, env.states[0], env.config[0])["hits"]
-    assert got and {(src, style) for src, style, _, _ in got} == {("blob", "ranged")}
-    assert not any(blocked for *_, blocked in got)
+    assert got and {(h.source, h.style) for h in got} == {("blob", "ranged")}
+    assert not any(h.blocked for h in got) and sum(h.amount for h in got) > 0
 
 
 def test_every_encounter_declares_its_attacks_and_kits_and_they_hold():
@@ -120,3 +134,33 @@ def test_every_encounter_declares_its_attacks_and_kits_and_they_hold():
         assert spec.attacks is not None and spec.kit is not None, name
         cfg = build_config(spec)[0]
         assert check_attacks(spec, cfg) and check_kits(spec, cfg), name
+
+
+def test_a_dying_blob_counts_as_left_until_it_splits_in_the_archive_progress_and_key():
+    """Between a blob's death and its bloblets (mechanics.BLOBLET_DELAY) the wave is no further along: the
+    archive's progress and cell key count the dying blob as left. Regression: they counted monsters alive, so
+    those 3 ticks looked like more progress than the state after them and the archive kept them as the best."""
+    from osrs_rl.encounters.inferno import mechanics as M
+
+    spec = get_spec("inferno")
+    env = inferno()
+    empty_arena(env, player=(12, 14))
+    keeper(env)
+    put(env, 0, ST.K_BLOB, 5, 5, hp=1, stun=100)
+    cfg = env.config[0]
+    key_before = spec.cell_key(env.states[0:1][0], cfg)
+    progress_before = spec.progress(env.states[0:1][0], cfg)
+    for _ in range(40):
+        key_before = spec.cell_key(env.states[0:1][0], cfg)          # the last tick the blob was alive
+        progress_before = spec.progress(env.states[0:1][0], cfg)
+        env.step(act(attack=1))
+        if int(env.states[0]["monsters"][0]["state"]) == ST.SLOT_DEAD:
+            break
+    s = env.states[0:1][0]
+    assert int(s["monsters"][0]["state"]) == ST.SLOT_DEAD and int(s["monsters"][0]["split_due"]) > 0
+    assert M.monsters_alive(s) == 1 and M.wave_left(s) == 2          # the keeper alive, the blob dying
+    # two left of 16 slots, plus the ties' most (hitpoints full, no dose drunk); "one left" would be 1/32 more
+    assert spec.progress(s, cfg) == pytest.approx(int(s["wave"]) + 0.5 * (ST.MONSTER_SLOTS - 2) / ST.MONSTER_SLOTS
+                                                  + 0.09)
+    assert spec.progress(s, cfg) == pytest.approx(progress_before)
+    assert spec.cell_key(s, cfg) == key_before                       # the same situation until the split
