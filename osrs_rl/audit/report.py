@@ -12,11 +12,11 @@ Sections (``report.json`` holds them as they are; ``report.md`` and the terminal
 - ``damage_taken``: per source, the total and mean per episode, in how many episodes it hurt, the most
   in one tick, and whether the reference says it can hurt; ``never_damaged_by`` lists the sources
   that never hurt (worth a look: great play, or a hazard the simulator misplaces);
-- ``damage_by_style``: per (source, style) pair, the hits that landed, those no prayer protected and the damage
-  they dealt, and whether the encounter declares the pair as an attack that can hurt (``EncounterSpec.attacks``,
-  built from the reference's attack styles); a declared pair that never hurt through ``UNPROTECTED_HITS`` or more
-  unprotected hits is flagged (an attack rolled with no max hit deals 0 through every prayer, and nothing else
-  shows it), as is damage from a pair the encounter does not declare;
+- ``damage_by_style``: per (source, style) pair, the hits that landed, those no prayer protected, the damage of
+  all and of the unprotected ones (``unprotected_damage``), and whether the encounter declares the pair as an
+  attack that can hurt (``EncounterSpec.attacks``); a declared pair whose ``UNPROTECTED_HITS`` or more unprotected
+  hits all dealt 0 is flagged, judged on those hits alone (an attack rolled with no max hit deals 0 through every
+  prayer, and nothing else shows it), as is damage from a pair the encounter does not declare;
 - ``supplies``: per supply metric, the total, mean, least and most per episode;
 - ``outcomes``: terminated / truncated / unfinished counts and the count of each 0/1 metric of the
   encounter's declared outcome (``EncounterSpec.outcome``);
@@ -67,7 +67,7 @@ def _stats(values: list[float]) -> dict:
 UNPROTECTED_HITS = 20     # unprotected hits that all dealt 0 before a pair is flagged. The odds of a false flag:
                           # an honest attack landing a fraction a of its rolls, max hit m, deals 0 on a hit with
                           # p = 1 - a + a / (m + 1), all 20 with p**20: about 1.0e-3 for a = 0.3, m = 29, but
-                          # 0.12 for a = 0.1. A flag is a lead to check by probe, not a proof.
+                          # 0.13 for a = 0.1. A flag is a lead to check by probe, not a proof.
 
 
 def build_report(tallies: list[EpisodeTally], spec, truth: Truth, walkable: np.ndarray, source: dict,
@@ -167,8 +167,8 @@ def _by_style(tallies, attacks) -> list[dict]:
                      "hits": got.hits, "unprotected": got.unprotected, "damage": got.damage,
                      "unprotected_damage": got.unprotected_damage,
                      "episodes_hurt": sum(1 for t in tallies if pair in t.by_style and t.by_style[pair].damage > 0),
-                     # judged on unprotected hits alone: damage through a prayer (PvP's 40 % cut) must not hide
-                     # a style whose open hits all roll 0
+                     # judged on unprotected hits alone: damage a prayer lets through must not hide a style
+                     # whose open hits all roll 0
                      "never_hurt": a is not None and got.unprotected >= UNPROTECTED_HITS
                      and got.unprotected_damage == 0})
     return rows

@@ -106,9 +106,10 @@ def _by_style(report: dict) -> Table:
              num(r["unprotected_damage"]), f"{r['episodes_hurt']} / {report['episodes']}",
              "NEVER HURT" if r["never_hurt"] else ("yes" if r["declared"] else "NOT DECLARED"))
             for r in report["damage_by_style"]]
-    quiet = [r["pair"] for r in report["damage_by_style"] if r["declared"] and r["damage"] == 0]
-    note = ("declared attacks that dealt nothing here: " + ", ".join(quiet) + " (flagged only after enough "
-            "unprotected hits: great prayer, or an attack that cannot hurt)") if quiet else "every declared attack hurt"
+    quiet = [r["pair"] for r in report["damage_by_style"] if r["declared"] and r["unprotected_damage"] == 0]
+    note = ("declared attacks that dealt nothing unprotected here: " + ", ".join(quiet) + " (flagged only after "
+            "enough unprotected hits: great prayer, or an attack that cannot hurt)") if quiet \
+        else "every declared attack hurt unprotected"
     return Table("damage taken by source and style", ("source/style", "max hit", "hits landed", "unprotected",
                                                       "damage", "unprotected damage", "episodes hurt",
                                                       "declared attack"), rows, note)

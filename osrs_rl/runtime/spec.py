@@ -385,8 +385,9 @@ class EncounterSpec:
     """``attacks(config_record) -> Sequence[osrs_rl.runtime.attacks.Attack]``: every (source, style) that can
     hurt the player, with the max hit the kernels roll; building a config refuses one below 1, and the audit
     flags a pair that never hurt through unprotected attacks (``osrs_rl.runtime.attacks``). None declares
-    nothing, so nothing is checked at build, but not silently: the audit then counts every hit the truth reads as
-    damage from an undeclared attack, a failed check. Every built-in encounter declares it (a test holds that)."""
+    nothing, so nothing is checked at build, but not silently: the audit then counts the damage of every hit the
+    truth reads (its ``hits``) as damage from an undeclared attack, a failed check. Every built-in encounter
+    declares it (a test holds that)."""
     kit: Callable | None = field(default=None, compare=False)
     """``kit(config_record) -> Kit | Sequence[Kit]``: what each player the config can make carries (gear sets
     and supplies); building a config refuses a kit past 28 inventory slots (``osrs_rl.runtime.inventory``).

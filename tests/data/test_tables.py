@@ -471,3 +471,12 @@ def test_pinned_calculator_target_items(by_name, name, field, value):
 def test_pinned_calculator_target_weapons(by_name, name, speed, category):
     it = by_name[name]
     assert (it["speed"], it["category"], it["two_handed"]) == (speed, category, False)
+
+
+def test_npc_attack_styles_class_the_infobox_styles():
+    from osrs_rl.data.tables import npc_attack_styles
+
+    assert npc_attack_styles("Jal-Ak") == ("ranged", "magic", "melee")        # Ranged, Magic, Crush
+    assert npc_attack_styles("TzKal-Zuk") == ("typeless",)
+    assert npc_attack_styles("Jal-Nib") == ("melee",)
+    assert npc_attack_styles("Jal-MejJak") == ("typeless",)           # "Area of effect": sparks on tiles

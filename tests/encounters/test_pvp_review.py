@@ -201,9 +201,9 @@ def test_inputs_past_ten_packets_are_dropped_in_order():
 
 def test_a_switch_past_the_tenth_packet_is_dropped_whole_and_the_consumables_before_it_happen():
     """Three consumables and an 8-click switch are 11 packets: the switch (IN_SWITCH) is the first input that does
-    not fit, so it and everything after it wait; the consumables before it happen. No kit that fits 28 slots has an
-    8-way switch (runtime.inventory), so the config's click count is set by hand: the rule under test is the packet
-    budget, not the kit."""
+    not fit, so it and everything after it are dropped; the consumables before it happen. No kit that fits 28
+    slots has an 8-way switch (runtime.inventory), so the config's click count is set by hand: the rule under
+    test is the packet budget, not the kit."""
     env = duel("lms_zerker")
     j, clicks = _big_switch(env)
     pl = env.states[0]["players"][0]

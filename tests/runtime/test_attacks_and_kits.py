@@ -1,17 +1,15 @@
-"""The spec's attack and kit contracts (runtime.attacks, runtime.inventory), on made-up specs and on each
-encounter's own data: an attack that cannot hurt and a kit past 28 slots are refused when the config is built."""
+"""The spec's attack and kit contracts (runtime.attacks, runtime.inventory) on made-up specs: an attack that cannot
+hurt and a kit past 28 slots are refused, naming them. Each encounter's own kits and attacks are tested in its
+folder (tests/encounters)."""
 
-import copy
 from types import SimpleNamespace
 
 import pytest
 
 from osrs_rl.data.combatants import carried_items
-from osrs_rl.data.tables import npc_attack_styles
 from osrs_rl.runtime.attacks import Attack, check_attacks
-from osrs_rl.runtime.config import ConfigError, build_config
+from osrs_rl.runtime.config import ConfigError
 from osrs_rl.runtime.inventory import INVENTORY_SLOTS, Kit, check_kits, potion_slots
-from osrs_rl.runtime.registry import get_spec
 
 
 def _spec(attacks=None, kit=None):
@@ -52,37 +50,3 @@ def test_carried_items_leave_out_darts_loaded_in_a_blowpipe_and_keep_the_kit_amm
                                                                 "Dragon arrow (Unpoisoned)", "Masori mask (f)")
     bow = {"weapon": "Twisted bow", "ammo": "Dragon arrow (Unpoisoned)"}
     assert carried_items(bow, "Other arrows") == ("Twisted bow", "Dragon arrow (Unpoisoned)")
-
-
-def test_npc_attack_styles_class_the_infobox_styles():
-    assert npc_attack_styles("Jal-Ak") == ("ranged", "magic", "melee")        # Ranged, Magic, Crush
-    assert npc_attack_styles("TzKal-Zuk") == ("typeless",)
-    assert npc_attack_styles("Jal-Nib") == ("melee",)
-
-
-def test_a_zulrah_tier_past_28_slots_is_refused(monkeypatch):
-    from osrs_rl.encounters.zulrah import loadouts as L
-
-    tiers = copy.deepcopy(L.tiers())
-    food, count = tiers["max"]["supplies"]["food"]
-    spare = INVENTORY_SLOTS - L.kit(build_config(get_spec("zulrah"))[0])[2].slots()       # the max tier's kit
-    tiers["max"]["supplies"]["food"] = [food, count + spare + 1]
-    monkeypatch.setattr(L, "tiers", lambda: tiers)
-    with pytest.raises(ConfigError, match=r"gear tier 'max' \(gear.json\) takes 29 inventory slots"):
-        build_config(get_spec("zulrah"))
-
-
-def test_a_pvp_build_past_28_slots_is_refused(monkeypatch):
-    from osrs_rl.encounters.pvp import loadouts as L
-
-    builds = copy.deepcopy(L.builds())
-    bid = next(iter(builds))
-    # kit 0 is the listed gear; the variants drawn beside it are only those that fit (loadouts.kits)
-    spare = INVENTORY_SLOTS - next(k.slots() for k in L.kit(build_config(get_spec("pvp"))[0])
-                                   if k.label == f"build {bid!r}, kit 0")
-    supplies = builds[bid]["supplies"]
-    name = next(iter(supplies))
-    supplies[name] += spare + 1
-    monkeypatch.setattr(L, "builds", lambda: builds)
-    with pytest.raises(ConfigError, match=rf"build '{bid}', kit 0 takes 29 inventory slots"):
-        build_config(get_spec("pvp"))

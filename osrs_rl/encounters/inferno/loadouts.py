@@ -295,8 +295,9 @@ def kernel_styles(k: int) -> tuple[str, ...]:
 
 def attacks(cfg) -> list[Attack]:
     """Every (kind, style) that can hurt the player (the spec's ``attacks``, runtime.attacks): the styles each kind
-    attacks with by the wiki infobox (npcs.json attack_styles, data.tables.npc_attack_styles), with the max hit the
-    kernels roll: ``kind_max``, Zuk's ``zuk_max_hit``, the sparks' SPARK_DAMAGE."""
+    attacks with by the wiki infobox (npcs.json attack_styles, data.tables.npc_attack_styles) and those the kernels
+    roll for it (``kernel_styles``), with the max hit the kernels roll: ``kind_max``, Zuk's ``zuk_max_hit``, the
+    sparks' SPARK_DAMAGE."""
     from .mechanics import SPARK_DAMAGE
 
     rows = []

@@ -29,7 +29,7 @@
   once no pillar stands, but they can).
 - Hits by (kind, style): the tick's ``EV_HIT`` events on the player (``hits``), named by the kind of the slot that
   threw them (``hit_source``); the audit holds them against the spec's ``attacks`` (the wiki infobox's attack
-  styles of each kind), so a style that lands and never hurts is flagged.
+  styles of each kind and every style the kernels roll for it), so a style that lands and never hurts is flagged.
 """
 
 from __future__ import annotations

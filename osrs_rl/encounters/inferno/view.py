@@ -460,9 +460,27 @@ def cell_key(s, cfg):
 
 
 @njit(cache=True)
+def work_left(s):
+    """The kills the wave still asks for: a living blob 4 (itself and its 3 bloblets), a dying one 3 (its
+    bloblets to come, mechanics.BLOBLET_DELAY), any other living monster 1. Killing a blob never raises it, so
+    no state before a split looks further along than the state after it."""
+    n = 0
+    for k in range(ST.MONSTER_SLOTS):
+        m = s.monsters[k]
+        if m.state == ST.SLOT_ALIVE:
+            n += 4 if m.kind == ST.K_BLOB else 1
+        elif m.state == ST.SLOT_DEAD and m.split_due > 0:
+            n += 3
+    return n
+
+
+MOST_WORK = 4 * ST.MONSTER_SLOTS        # every slot a living blob
+
+
+@njit(cache=True)
 def progress(s, cfg):
     """How far a run has got, for the archive's best state of a cell: the wave (plus 0.9 once it is cleared,
-    else 0.5 x the share of the 16 slots' monsters gone), on the Zuk wave 0.9 x the share of his hitpoints
+    else 0.5 x the share of MOST_WORK done, ``work_left``), on the Zuk wave 0.9 x the share of his hitpoints
     taken off his low-watermark; a win 70. Hitpoints and doses left break ties (at most 0.09)."""
     if s.outcome == ST.OUTCOME_CLEARED:
         return 70.0
@@ -471,9 +489,7 @@ def progress(s, cfg):
     elif s.next_wave_in > 0:
         base = s.wave + 0.9
     else:
-        # a dying blob counts as left until it splits: else the 3 ticks between its death and its bloblets
-        # (mechanics.BLOBLET_DELAY) would look like more progress than the state that follows them
-        base = s.wave + 0.5 * (ST.MONSTER_SLOTS - M.wave_left(s)) / ST.MONSTER_SLOTS
+        base = s.wave + 0.5 * (MOST_WORK - work_left(s)) / MOST_WORK
     hp = max(s.p.levels[HITPOINTS], 0) / max(s.p.base_levels[HITPOINTS], 1)
     doses = (s.supplies[ST.SUP_BREW] + s.supplies[ST.SUP_RESTORE]) / max(cfg.brews + cfg.restores, 1)
     return base + 0.05 * min(hp, 1.0) + 0.04 * min(doses, 1.0)

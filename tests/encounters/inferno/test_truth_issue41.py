@@ -136,11 +136,13 @@ def test_every_encounter_declares_its_attacks_and_kits_and_they_hold():
         assert check_attacks(spec, cfg) and check_kits(spec, cfg), name
 
 
-def test_a_dying_blob_counts_as_left_until_it_splits_in_the_archive_progress_and_key():
-    """Between a blob's death and its bloblets (mechanics.BLOBLET_DELAY) the wave is no further along: the
-    archive's progress and cell key count the dying blob as left. Regression: they counted monsters alive, so
-    those 3 ticks looked like more progress than the state after them and the archive kept them as the best."""
+def test_killing_a_blob_never_looks_like_more_progress_before_its_split_than_after_it():
+    """Between a blob's death and its bloblets (mechanics.BLOBLET_DELAY) the archive's progress counts the
+    bloblets to come (view.work_left) and the cell key counts the dying blob as left, so the states of those
+    ticks are neither ahead of the state after the split nor another situation than the one before the death.
+    Regression: both counted monsters alive, so those 3 ticks looked like more progress than what followed."""
     from osrs_rl.encounters.inferno import mechanics as M
+    from osrs_rl.encounters.inferno import view as V
 
     spec = get_spec("inferno")
     env = inferno()
@@ -148,19 +150,22 @@ def test_a_dying_blob_counts_as_left_until_it_splits_in_the_archive_progress_and
     keeper(env)
     put(env, 0, ST.K_BLOB, 5, 5, hp=1, stun=100)
     cfg = env.config[0]
-    key_before = spec.cell_key(env.states[0:1][0], cfg)
-    progress_before = spec.progress(env.states[0:1][0], cfg)
+
+    def now():
+        return env.states[0:1][0]
+
     for _ in range(40):
-        key_before = spec.cell_key(env.states[0:1][0], cfg)          # the last tick the blob was alive
-        progress_before = spec.progress(env.states[0:1][0], cfg)
+        key_alive, progress_alive = spec.cell_key(now(), cfg), spec.progress(now(), cfg)   # the blob's last tick
         env.step(act(attack=1))
         if int(env.states[0]["monsters"][0]["state"]) == ST.SLOT_DEAD:
             break
-    s = env.states[0:1][0]
-    assert int(s["monsters"][0]["state"]) == ST.SLOT_DEAD and int(s["monsters"][0]["split_due"]) > 0
-    assert M.monsters_alive(s) == 1 and M.wave_left(s) == 2          # the keeper alive, the blob dying
-    # two left of 16 slots, plus the ties' most (hitpoints full, no dose drunk); "one left" would be 1/32 more
-    assert spec.progress(s, cfg) == pytest.approx(int(s["wave"]) + 0.5 * (ST.MONSTER_SLOTS - 2) / ST.MONSTER_SLOTS
-                                                  + 0.09)
-    assert spec.progress(s, cfg) == pytest.approx(progress_before)
-    assert spec.cell_key(s, cfg) == key_before                       # the same situation until the split
+    assert int(now()["monsters"][0]["split_due"]) > 0
+    assert M.monsters_alive(now()) == 1 and M.wave_left(now()) == 2 and V.work_left(now()) == 1 + 3
+    dying = spec.progress(now(), cfg)
+    assert dying > progress_alive and spec.cell_key(now(), cfg) == key_alive
+    # the keeper and 3 bloblets to come of 64, plus the ties' most (hitpoints full, no dose drunk)
+    assert dying == pytest.approx(int(now()["wave"]) + 0.5 * (V.MOST_WORK - 4) / V.MOST_WORK + 0.09)
+    for _ in range(M.BLOBLET_DELAY):
+        env.step(act())
+        assert spec.progress(now(), cfg) == pytest.approx(dying)
+    assert M.monsters_alive(now()) == 4 and V.work_left(now()) == 4         # the split came: no step back
