@@ -1,8 +1,10 @@
-"""Zulrah's and PvP's kits under the inventory rule (runtime.inventory): a gear tier or a build whose listed kit
-needs more than 28 slots is refused when the config is built, naming the count."""
+"""Kits under the inventory rule (runtime.inventory): a Zulrah gear tier or a PvP build whose listed kit needs more
+than 28 slots is refused when the config is built, naming the count; a restored state of any encounter carries no
+more supplies than its kit."""
 
 import copy
 
+import numpy as np
 import pytest
 
 from osrs_rl.runtime.config import ConfigError, build_config
@@ -36,3 +38,24 @@ def test_a_pvp_build_past_28_slots_is_refused(monkeypatch):
     monkeypatch.setattr(L, "builds", lambda: builds)
     with pytest.raises(ConfigError, match=rf"build '{bid}', kit 0 takes 29 inventory slots"):
         build_config(get_spec("pvp"))
+
+
+@pytest.mark.parametrize(("name", "path"), [("inferno", ("supplies",)), ("zulrah", ("supplies",)),
+                                            ("pvp", ("players", "supplies"))])
+def test_a_restored_state_carries_no_more_than_its_kit(name, path):
+    """A state handed to the runtime (an archive cell, a curriculum start, a file) may hold the kit's supplies and
+    no more: one more of the first supply than the reset gave is refused, naming the field."""
+    import osrs_rl
+    from osrs_rl.runtime.bounds import InvalidStateError
+
+    env = osrs_rl.make(name, num_envs=1, seed=0)
+    env.reset()
+    states = env.get_states([0])
+    field = states[path[0]] if len(path) == 1 else states[path[0]][path[1]]
+    env.set_states([0], states)                       # as the reset left it: accepted
+    flat = field.reshape(-1)
+    k = int(np.flatnonzero(flat > 0)[0])
+    flat[k] += 1
+    field[...] = flat.reshape(field.shape)
+    with pytest.raises(InvalidStateError, match="supplies"):
+        env.set_states([0], states)

@@ -436,7 +436,10 @@ STATE_BOUNDS = (
     # the resurfacing tile is a south-west tile like x, y (the meleer's footprint stays on the grid)
     Bound("monsters.dig_x", 0, lambda recs, cfg: A.GRID_W - cfg["kind_size"][recs["monsters"]["kind"]]),
     Bound("monsters.dig_y", 0, lambda recs, cfg: A.GRID_H - cfg["kind_size"][recs["monsters"]["kind"]]),
-    Bound("supplies", 0, 2**15 - 1, "a count"),
+    # a restored state (an archive cell, a curriculum start, a user's file) carries at most the kit's doses: the
+    # supply settings are what fits 28 slots (runtime.inventory), and doses are only ever drunk
+    Bound("supplies", 0, lambda recs, cfg: np.array([cfg[SUPPLY_SETTINGS[n]] for n in SUPPLY_NAMES]),
+          "doses left, at most the config's brews, restores, bastions, staminas (what the kit carries)"),
     Bound("gear_set", 0, NUM_SETS - 1, "SET_*"),
     Bound("dest_x", -1, A.GRID_W - 1, "a tile of the grid, -1: no destination"),
     Bound("dest_y", -1, A.GRID_H - 1, "a tile of the grid, -1: no destination"),

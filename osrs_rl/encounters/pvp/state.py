@@ -207,8 +207,9 @@ STATE_BOUNDS = (
     # a supply the build does not carry (supply_consumable -1: no karambwans in builds 3..6) stays at 0,
     # else eating it indexes the consumables table with -1 (the fuzz found it)
     Bound("players.supplies", 0,
-          lambda recs, cfg: np.where(cfg["supply_consumable"][recs["players"]["build"]] >= 0, 2**15 - 1, 0),
-          "a count, 0 for a supply the build does not carry"),
+          lambda recs, cfg: np.where(cfg["supply_consumable"][recs["players"]["build"]] >= 0,
+                                     cfg["build_supplies"][recs["players"]["build"]], 0),
+          "a count, at most the build's kit (what fits 28 slots), 0 for a supply the build does not carry"),
     Bound("players.last_attack_style", -1, STYLE_TYPELESS, "core.pending_hits.STYLE_*, -1 before any attack"),
     Bound("players.vengeance", 0, 1),
     Bound("players.p.equipment", -1, _last_item, "an items.json index, -1 for an empty slot"),

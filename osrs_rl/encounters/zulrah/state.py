@@ -245,9 +245,11 @@ STATE_BOUNDS = (
     # the tables' indices: gear, the rotation's timeline, phase and phase tick, form and spot
     Bound("tier", 0, NUM_TIERS - 1),
     Bound("set", 0, NUM_SETS - 1),
-    # a supply the tier does not carry (supply_consumable -1) stays at 0: eating it would index with -1
-    Bound("supplies", 0, lambda recs, cfg: np.where(cfg["supply_consumable"][recs["tier"]] >= 0, 2**15 - 1, 0),
-          "a count, 0 for a supply the tier does not carry"),
+    # a supply the tier does not carry (supply_consumable -1) stays at 0: eating it would index with -1; the others
+    # at most the tier's kit (what fits 28 slots, runtime.inventory): supplies are only ever used
+    Bound("supplies", 0, lambda recs, cfg: np.where(cfg["supply_consumable"][recs["tier"]] >= 0,
+                                                    cfg["tier_supplies"][recs["tier"]], 0),
+          "a count, at most the tier's kit, 0 for a supply the tier does not carry"),
     Bound("rotation", 0, RT.NUM_TIMELINES - 1, "a timeline of rotations.TIMELINES"),
     Bound("phase", 0, lambda recs, cfg: cfg["num_phases"][recs["rotation"]] - 1, "a phase of its timeline"),
     Bound("phase_tick", 0, lambda recs, cfg: cfg["phase_ticks"][recs["rotation"], recs["phase"]] - 1,
