@@ -185,20 +185,25 @@ def _text_in(draw, box, text: str, fill, background, outline=None) -> None:
 
 def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
     l, t, r, b = entity_box(scene, e, tile_px)
-    l, t, r, b = l + 2, t + 2, r - 3, b - 3                  # a gap shows the tile under it
-    roomy = r - l >= 30                                       # a slice of a shared tile keeps two badges
+    # a gap shows the tile under it; a slice of a crowded tile (five nibblers and a blob's split on one) keeps
+    # at least a pixel's column, and each decoration below is drawn only where it fits
+    l, t, r, b = l + 2, t + 2, max(r - 3, l + 2), b - 3
+    width = r - l
+    roomy = width >= 30                                       # a slice of a shared tile keeps two badges
     color = e["color"]
-    draw.rectangle((l, t, r, b), fill=color, outline=(0, 0, 0))
+    draw.rectangle((l, t, r, b), fill=color, outline=(0, 0, 0) if width >= 2 else None)
     stunned = e.get("stunned", 0)               # optional in the scene format: 0 when absent
-    if e["frozen"] > 0 or stunned > 0:
+    if (e["frozen"] > 0 or stunned > 0) and width >= 6:
         draw.rectangle((l, t, r, b), outline=STUNNED if stunned > 0 else FROZEN, width=3)
+    if width < 8:
+        return                                  # too narrow for a bar or a badge: the colour says who it is
     # HP bar
     if e["max_hp"] > 0:
         frac = min(max(e["hp"] / e["max_hp"], 0.0), 1.0)
         draw.rectangle((l + 3, t + 3, r - 3, t + 7), fill=(170, 20, 20))
         if frac > 0:
             draw.rectangle((l + 3, t + 3, l + 3 + round(frac * (r - l - 6)), t + 7), fill=(40, 210, 60))
-    if e["overhead"] is not None:
+    if e["overhead"] is not None and width >= 18:
         text, bg = OVERHEAD_BADGES.get(e["overhead"], (e["overhead"][:2], (120, 120, 120)))
         fg = (0, 0, 0) if sum(bg) > 500 else (255, 255, 255)
         _text_in(draw, (l + 3, t + 10, l + 18, t + 21), text, fg, bg, outline=(0, 0, 0))
@@ -208,14 +213,14 @@ def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
         else:
             draw.ellipse((r - 15, t + 9, r - 3, t + 21), fill=(20, 20, 20))
             _text_in(draw, (r - 13, t + 11, r - 5, t + 19), str(e["attack_timer"]), (255, 255, 255), (20, 20, 20))
-    if e["style"] is not None:
+    if e["style"] is not None and width >= 22:
         _text_in(draw, (l + 3, b - 12, l + 21, b - 2), STYLE_SHORT.get(e["style"], e["style"][:3]),
                  (255, 255, 255), STYLE_COLORS.get(e["style"], (120, 120, 120)), outline=(0, 0, 0))
     if stunned > 0 and roomy:                  # the stun is the stronger lock: it wins the corner
         _text_in(draw, (r - 19, b - 12, r - 3, b - 2), f"S{stunned}", STUNNED, (40, 25, 5))
     elif e["frozen"] > 0 and roomy:
         _text_in(draw, (r - 19, b - 12, r - 3, b - 2), f"F{e['frozen']}", FROZEN, (10, 30, 40))
-    if e["size"] >= 2:
+    if e["size"] >= 2 and width >= 44:
         _text_in(draw, (l + 20, (t + b) // 2 - 6, r - 20, (t + b) // 2 + 6), e["id"], TEXT, tuple(_rgb(color)))
     if e["hp"] <= 0:
         draw.line((l, t, r, b), fill=(0, 0, 0), width=3)

@@ -186,6 +186,27 @@ def test_entities_on_one_tile_are_both_drawn():
     assert R._centre(scene, scene["entities"][0], T) != R._centre(scene, scene["entities"][2], T)
 
 
+@pytest.mark.parametrize("crowd", [5, 9, 16, 40])
+def test_a_crowded_tile_renders_every_entity(crowd):
+    """Issue 42: five or more entities on one tile (nibblers and a blob's split) crashed the renderer ("x1 must be
+    greater than or equal to x0"): each slice is narrower than its HP bar. Every one renders, the narrowest as a
+    column of its colour; big monsters stacked on the same tiles too."""
+    scene = _scene()
+    colours = ["#ef4444", "#22c55e", "#eab308", "#06b6d4"]
+    for k in range(crowd - 1):
+        scene["entities"].append(_entity(f"n{k}", 11, 21, color=colours[k % 4], kind="npc", overhead="magic",
+                                         frozen=3, stunned=2))
+        scene["entities"].append(_entity(f"big{k}", 14, 22, size=2, color=colours[k % 4], kind="npc"))
+    image = R.render_scene(validate_scene(scene))
+    tile = R.tile_box(scene, 11, 21, 1, T)
+    boxes = [R.entity_box(scene, e, T) for e in scene["entities"] if (e["x"], e["y"]) == (11, 21)]
+    assert len(boxes) == crowd and boxes[0][0] == tile[0] and boxes[-1][2] == tile[2]
+    last = scene["entities"][-2]                                    # the last small one: its slice, its colour
+    l, t, r, b = R.entity_box(scene, last, T)
+    body_l, body_r = l + 2, max(r - 3, l + 2)                       # as _draw_entity insets it
+    assert image.getpixel(((body_l + body_r) // 2, (t + b) // 2)) == _rgb(last["color"])
+
+
 def test_annotations_go_into_the_panel():
     scene = _scene()
     plain, noted = R.render_scene(scene), R.render_scene(scene, annotations=["value +0.31", "attack: go 90%"])
