@@ -66,7 +66,7 @@ def cmd_sweep(args: argparse.Namespace, console: Console | None = None) -> int:
             return _confirm(args, console)
         return _sweep(args, console)
     except (SpaceError, ValueError, ImportError) as e:
-        console.print("[red]error:[/red] " + escape(str(e)))
+        console.print("[red]error:[/red] " + escape(str(e)), soft_wrap=True)     # one line, however long
         return 2
 
 
@@ -91,21 +91,43 @@ def _sweep(args: argparse.Namespace, console: Console) -> int:
     if args.storage is None:
         stale = fail_stale_trials(study)
         if stale:
-            _say(console, f"{stale} trial(s) a stopped sweep left running are marked failed")
+            _say(console, f"{stale} trial(s) a stopped sweep left running are marked interrupted (not counted)")
     before = finished(study)
     if resumed and before:
         _say(console, f"resuming the sweep in {folder}: {before} trial(s) finished")
     s = definition.space.settings
     _say(console, f"sweep of {definition.encounter} in {folder}: {args.trials} trials of {s.budget_steps:,} env steps"
                   + (f" or {s.budget_seconds:g} s" if s.budget_seconds else "") + f", score: {s.objective}")
-    run = optimize(study, definition, folder, args.trials, console)
+    again = (f"osrs-rl sweep {definition.encounter} --space {args.space} --trials {args.trials} --dir {folder}"
+             + (f" --config {args.config}" if args.config else "")
+             + (f" --storage {args.storage}" if args.storage else ""))
+    first = len(study.trials)
+    try:
+        run = optimize(study, definition, folder, args.trials, console)
+    except KeyboardInterrupt:
+        return _interrupted(console, study, first, args.storage or folder, again)
     _say(console, f"{run} trial(s) run here; report: osrs-rl sweep report {folder}")
     return 0
 
 
+def _interrupted(console: Console, study, first: int, where, again: str) -> int:
+    """Ctrl-C: one line on what stopped, where the study is and how to go on (the trial that was running
+    is marked interrupted, so it does not count), then exit 130 as the shell's SIGINT status."""
+    from osrs_rl.sweep.study import finished, interrupted
+    from osrs_rl.train.ppo import ignore_stop_signals
+
+    stopped = [t.number for t in study.get_trials(deepcopy=False)[first:] if interrupted(t)]
+    what = f"trial {stopped[-1]} stopped, marked interrupted and not counted; " if stopped else ""
+    _say(console, f"interrupted: {what}{finished(study)} finished trial(s) in the study in {where}; "
+                  f"continue: {again}")
+    ignore_stop_signals()               # a second Ctrl-C has nothing left to stop (as osrs-rl train)
+    return 130
+
+
 def _definition(args: argparse.Namespace, encounter: str):
     """The sweep definition the command line gives (space file, --config, budgets), checked before anything
-    is written: the space file, the base settings and the budgets."""
+    is written: the space file, the base settings, the budgets and the space's ranges against the settings'
+    bounds (``SweepDefinition.check``)."""
     from osrs_rl.sweep.space import load_space
     from osrs_rl.sweep.study import SweepDefinition
 
@@ -118,7 +140,7 @@ def _definition(args: argparse.Namespace, encounter: str):
         base = path.read_text()
     definition = SweepDefinition(encounter, Path(args.space).read_text(), str(args.space), base, args.seed,
                                  args.budget_steps, args.budget_seconds)
-    definition.config({})
+    definition.check()
     return definition
 
 
@@ -127,7 +149,7 @@ def _report(args: argparse.Namespace, console: Console) -> int:
 
     if not args.path:
         raise ValueError("osrs-rl sweep report needs the sweep folder: osrs-rl sweep report DIR")
-    files = write_report(Path(args.path), args.storage)
+    files = write_report(Path(args.path), args.storage, say=lambda text: _say(console, text))
     for kind, path in files.items():
         _say(console, f"{kind}: {path}")
     return 0
@@ -141,7 +163,12 @@ def _worker(args: argparse.Namespace, console: Console) -> int:
     folder = Path(args.dir or Path("sweeps") / "worker")
     study, definition = load(folder, args.storage)
     _say(console, f"worker on the sweep of {definition.encounter} in {args.storage}; trials write to {folder}")
-    run = optimize(study, definition, folder, args.trials, console)
+    first = len(study.trials)
+    try:
+        run = optimize(study, definition, folder, args.trials, console)
+    except KeyboardInterrupt:
+        return _interrupted(console, study, first, args.storage,
+                            f"osrs-rl sweep worker --storage {args.storage} --dir {folder} --trials {args.trials}")
     _say(console, f"{run} trial(s) run here")
     return 0
 

@@ -1,6 +1,7 @@
 """What a running sweep shows on the terminal: trials done (pruned, failed), the best score so far and
 the time left (the mean wall time of this session's trials times the trials still to run); a second bar
-follows the current trial's steps. Off a terminal it prints one line per finished trial instead."""
+follows the current trial's steps. Off a terminal it prints one line per finished trial instead; a failed
+trial's line, with its reason, shows on a terminal too."""
 
 from __future__ import annotations
 
@@ -66,7 +67,9 @@ class SweepProgress:
         self.failed += state == "fail"
         self.bar.update(self.total_task, completed=self.done, info=self._info())
         self.bar.update(self.step_task, visible=False)
-        if not self.live:
+        error = trial.user_attrs.get("error")
+        if not self.live or error:          # why a trial failed shows on a terminal too, in one line
             value = f" {trial.value:.3f}" if trial.value is not None else ""
-            self.console.print(f"trial {trial.number} {state}{value} ({self.done}/{self.trials}: {self._info()})",
+            why = f": {error}" if error else ""
+            self.console.print(f"trial {trial.number} {state}{value}{why} ({self.done}/{self.trials}: {self._info()})",
                                markup=False, soft_wrap=True)

@@ -4,7 +4,8 @@
   score against wall time, and each parameter's importance;
 - ``curves.png``: every trial's learning curve (pruned ones dashed); ``importance.png``: the
   importances as bars; ``pareto.png``: score against wall time, the front joined;
-- ``best.toml``: the best trial's full training config, a file ``osrs-rl train ENC --config`` reads.
+- ``best.toml``: the best trial's full training config, a file ``osrs-rl train ENC --config`` reads;
+  none when the completed trials all tie (the score did not tell them apart, so no trial is best).
 
 Importance is Optuna's PED-ANOVA (``optuna.importance.PedAnovaImportanceEvaluator``: how much each
 parameter's distribution differs between the top trials and all of them), which needs no
@@ -15,11 +16,12 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 from pathlib import Path
 
 from osrs_rl.agent.config import to_toml
 from osrs_rl.io.atomic import atomic_write
-from osrs_rl.sweep.study import optuna
+from osrs_rl.sweep.study import interrupted, optuna
 
 REPORT_DIR = "report"
 
@@ -71,8 +73,27 @@ def _value(v) -> str:
     return "" if v is None else f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
-def write_report(folder: Path, storage: str | None = None) -> dict[str, Path]:
-    """Write the report files; returns them by kind. Raises ValueError for a folder with no sweep."""
+def tie_note(scores: list[float]) -> str | None:
+    """What to say when two or more scores are all equal: no trial is best (None otherwise).
+
+    >>> tie_note([1.0, 1.0, 1.0])
+    'all 3 completed trials scored 1: the score does not tell them apart, so no trial is best'
+    >>> tie_note([1.0, 0.5]) is None and tie_note([1.0]) is None
+    True
+    """
+    if len(scores) < 2 or len(set(scores)) > 1:
+        return None
+    return f"all {len(scores)} completed trials scored {scores[0]:.4g}: the score does not tell them apart, " \
+           "so no trial is best"
+
+
+def _state(t) -> str:
+    return "interrupted" if interrupted(t) else t.state.name.lower()
+
+
+def write_report(folder: Path, storage: str | None = None, say: Callable[[str], None] | None = None) -> dict[str, Path]:
+    """Write the report files; returns them by kind (``say`` hears why there is no best, when the scores
+    tie). Raises ValueError for a folder with no sweep."""
     from osrs_rl.sweep.study import load
 
     opt = optuna()
@@ -83,6 +104,9 @@ def write_report(folder: Path, storage: str | None = None) -> dict[str, Path]:
     complete = sorted([t for t in trials if t.state == opt.trial.TrialState.COMPLETE],
                       key=lambda t: (-t.value, t.user_attrs.get("wall_seconds", 0.0)))
     names = [p.name for p in definition.space.params]
+    tie = tie_note([t.value for t in complete])
+    if tie and say is not None:
+        say(f"no best.toml: {tie}")
     files: dict[str, Path] = {}
 
     # ---- learning curves ----
@@ -107,7 +131,8 @@ def write_report(folder: Path, storage: str | None = None) -> dict[str, Path]:
         ax.barh(list(imp)[::-1], list(imp.values())[::-1])
         ax.set(xlabel="importance (PED-ANOVA)", title="parameter importance")
     else:
-        ax.text(0.5, 0.5, "too few completed trials to rank the parameters", ha="center", va="center")
+        ax.text(0.5, 0.5, "the scores all tie: nothing to rank" if tie else
+                "too few completed trials to rank the parameters", ha="center", va="center")
         ax.set_axis_off()
     files["importance"] = atomic_write(out / "importance.png", _png(fig))
 
@@ -126,7 +151,8 @@ def write_report(folder: Path, storage: str | None = None) -> dict[str, Path]:
     files["pareto"] = atomic_write(out / "pareto.png", _png(fig))
 
     # ---- best config ----
-    if complete:
+    (out / "best.toml").unlink(missing_ok=True)        # an earlier report's best is not this one's
+    if complete and not tie:
         best = complete[0]
         cfg = definition.config({k: best.params[k] for k in names if k in best.params})
         header = (f"# best trial {best.number} of the sweep in {folder} (score {best.value:.4g}); its settings with\n"
@@ -134,27 +160,32 @@ def write_report(folder: Path, storage: str | None = None) -> dict[str, Path]:
         files["best"] = atomic_write(out / "best.toml", (header + to_toml(cfg)).encode())
 
     # ---- markdown ----
+    states = [_state(t) for t in trials]
     lines = [f"# Sweep of {definition.encounter}", "",
-             f"{len(trials)} trials: {len(complete)} complete, "
-             f"{sum(t.state == opt.trial.TrialState.PRUNED for t in trials)} pruned, "
-             f"{sum(t.state == opt.trial.TrialState.FAIL for t in trials)} failed. Score: "
-             f"{definition.space.settings.objective} ({metric}); budget {definition.space.settings.budget_steps:,} "
-             "env steps a trial.", "",
-             "![learning curves](curves.png) ![importance](importance.png) ![Pareto front](pareto.png)", "",
-             "## Trials (best first)", "",
-             "| trial | state | score | wall s | " + " | ".join(names) + " |",
-             "|---" * (4 + len(names)) + "|"]
+             f"{len(trials)} trials: {len(complete)} complete, {states.count('pruned')} pruned, "
+             f"{states.count('fail')} failed" + (f", {states.count('interrupted')} interrupted (not counted)"
+                                                if "interrupted" in states else "")
+             + f". Score: {definition.space.settings.objective} ({metric}); budget "
+             f"{definition.space.settings.budget_steps:,} env steps a trial.", ""]
+    if tie:
+        lines += [f"**No best trial: {tie}.** Make the task harder (it may be won untrained), the budget longer "
+                  "or the objective another, so that the scores differ.", ""]
+    lines += ["![learning curves](curves.png) ![importance](importance.png) ![Pareto front](pareto.png)", "",
+              "## Trials (the scores tie; the fastest first)" if tie else "## Trials (best first)", "",
+              "| trial | state | score | wall s | " + " | ".join(names) + " |",
+              "|---" * (4 + len(names)) + "|"]
     order = complete + sorted([t for t in trials if t not in complete], key=lambda t: t.number)
     for t in order:
         wall = t.user_attrs.get("wall_seconds")
-        lines.append(f"| {t.number} | {t.state.name.lower()} | {_value(t.value)} | "
+        lines.append(f"| {t.number} | {_state(t)} | {_value(t.value)} | "
                      f"{'' if wall is None else f'{wall:.1f}'} | " + " | ".join(_value(t.params.get(n)) for n in names)
                      + " |")
     lines += ["", "## Pareto front (score against wall time)", ""]
     lines += [f"- trial {complete[i].number}: score {points[i][0]:.4g} in {points[i][1]:.1f} s" for i in front] or [
         "no completed trial"]
     lines += ["", "## Parameter importance (PED-ANOVA)", ""]
-    lines += [f"- {k}: {v:.3f}" for k, v in imp.items()] or ["too few completed trials to rank the parameters"]
+    lines += [f"- {k}: {v:.3f}" for k, v in imp.items()] or [
+        "the scores all tie: nothing to rank" if tie else "too few completed trials to rank the parameters"]
     if "best" in files:
         lines += ["", f"Best config: `best.toml` (trial {complete[0].number}): "
                       f"`osrs-rl train {definition.encounter} --config {files['best']}`"]

@@ -83,6 +83,13 @@ class Param:
             return trial.suggest_int(self.name, self.low, self.high, step=self.step or 1, log=self.log)
         return trial.suggest_float(self.name, self.low, self.high, step=self.step, log=self.log)
 
+    def ends(self) -> tuple[tuple[str, Any], ...]:
+        """The values that bound what this parameter draws, each labelled as the space file writes it:
+        ``(("low", 0.0001), ("high", 0.01))``, or each choice."""
+        if self.kind == "choice":
+            return tuple(("choice", c) for c in self.choices)
+        return (("low", self.low), ("high", self.high))
+
     def describe(self) -> str:
         if self.kind == "choice":
             return f"{self.name} in {list(self.choices)}"

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from osrs_rl.agent.config import TrainConfig, apply, load_config, parse_overrides
 from osrs_rl.io.atomic import atomic_write
 from osrs_rl.runtime.registry import get_spec
@@ -39,6 +41,7 @@ DB_NAME = "study.db"
 TRIALS_DIR = "trials"
 TRIAL_FILE = "trial.json"
 LOG_EVERY = 1e-6            # a trial logs after every update: its curve has every point
+INTERRUPTED = "interrupted"  # the user attribute of a failed trial that Ctrl-C (or a kill) stopped: not finished
 
 
 def optuna():
@@ -113,6 +116,64 @@ class SweepDefinition:
         cfg.env.encounter = self.encounter
         return apply(cfg, parse_overrides(overrides), "the sweep").validate()
 
+    def check(self) -> None:
+        """Refuse, before any trial runs, a space whose trials would fail whatever is drawn: the base config
+        (preset or --config, with [fixed]) must pass the trainer's validation, and so must both ends of every
+        range and every choice. An encounter setting (``env.config.KEY``) is checked against its declared
+        type and bounds; a training setting by the config's validation, with the other parameters at their
+        base values, or one of them at each of its own values in turn (validate's rules tie two settings:
+        ``ppo.minibatches = 64`` is fine where ``env.num_envs`` may be drawn 64). Raises SpaceError (ValueError
+        for a base config the trainer refuses)."""
+        space = self.space
+        self.config({})
+        spec = get_spec(self.encounter)
+        for name, value in space.fixed:
+            if name.startswith("env.config."):
+                _check_encounter_value(spec, name, value, f"{self.space_file}: fixed: {name} = {value!r}")
+        trainer_params = [p for p in space.params if not p.name.startswith("env.config.")]
+        for p in space.params:
+            for label, value in p.ends():
+                where = f'{self.space_file}: params."{p.name}": {label} = {value!r}'
+                if p.name.startswith("env.config."):
+                    _check_encounter_value(spec, p.name, value, where)
+                    continue
+                tries = [{}] + [{q.name: v} for q in trainer_params if q is not p for _, v in q.ends()]
+                errors = []
+                for others in tries:
+                    try:
+                        self.config({p.name: value, **others})
+                        break
+                    except ValueError as e:         # the config calls the space's values its overrides
+                        errors.append(str(e).removeprefix("command line: ").removeprefix("the sweep: "))
+                else:
+                    raise SpaceError(f"{where} is refused: {errors[0]}")
+
+
+def _check_encounter_value(spec, name: str, value, where: str) -> None:
+    """SpaceError unless the encounter setting ``name`` (``env.config.KEY``) takes ``value``: its declared
+    type and ``low``..``high``, as ``runtime.config.build_config`` checks them (building the config itself
+    runs the encounter's tables, seconds for some)."""
+    from osrs_rl.runtime.config import parse_bool
+
+    fields = {f.name: f for f in spec.config_fields if not f.derived}
+    key = name.split(".", 2)[2]
+    if key not in fields:
+        raise SpaceError(f"{where}: {spec.name} has no setting {key}; its settings: {', '.join(fields)}")
+    f = fields[key]
+    kind = np.dtype(f.dtype).kind
+    if kind == "b":
+        try:
+            parse_bool(value)
+            return
+        except ValueError:
+            raise SpaceError(f"{where} is outside what {name} takes: true or false") from None
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    ok = (number and math.isfinite(value) and (kind == "f" or isinstance(value, int))
+          and (f.low is None or value >= f.low) and (f.high is None or value <= f.high))
+    if not ok:
+        raise SpaceError(f"{where} is outside what {name} takes: {'a number' if kind == 'f' else 'an integer'} "
+                         f"in [{f.low}, {f.high}]")
+
 
 def create_or_load(folder: Path, definition: SweepDefinition | None, storage: str | None = None):
     """The sweep's study: created with ``definition``, or an existing one (whose definition must be
@@ -159,12 +220,19 @@ def load(folder: Path, storage: str | None = None):
 
 
 def fail_stale_trials(study) -> int:
-    """Trials left RUNNING by a sweep that was killed (SQLite: one process at a time) are marked failed."""
+    """Trials left RUNNING by a sweep that was killed (SQLite: one process at a time) are marked failed and
+    interrupted: they did not finish, and no count of finished trials includes them."""
     opt = optuna()
     stale = [t for t in study.get_trials(deepcopy=False) if t.state == opt.trial.TrialState.RUNNING]
     for t in stale:
+        study._storage.set_trial_user_attr(t._trial_id, INTERRUPTED, True)
         study._storage.set_trial_state_values(t._trial_id, opt.trial.TrialState.FAIL)
     return len(stale)
+
+
+def interrupted(trial) -> bool:
+    """Whether ``trial`` was stopped by Ctrl-C (or left running by a killed sweep): failed, not finished."""
+    return bool(trial.user_attrs.get(INTERRUPTED))
 
 
 class Curve:
@@ -286,42 +354,57 @@ def _evaluate(policy, episodes: int, seed: int) -> float:
 
 
 def finished(study) -> int:
+    """Trials complete, pruned or failed; an interrupted one did not finish."""
     opt = optuna()
     done = (opt.trial.TrialState.COMPLETE, opt.trial.TrialState.PRUNED, opt.trial.TrialState.FAIL)
-    return sum(t.state in done for t in study.get_trials(deepcopy=False))
+    return sum(t.state in done and not interrupted(t) for t in study.get_trials(deepcopy=False))
 
 
 def optimize(study, definition: SweepDefinition, folder: Path, trials: int, console=None,
              train: Callable | None = None, total: bool = True) -> int:
-    """Run trials until the study has ``trials`` finished ones (``total``; else ``trials`` more), with a
-    progress display on ``console``; returns the number run here. A trial whose settings the config
-    refuses, or whose training diverges, is marked failed and the sweep goes on."""
+    """Run trials until the study has ``trials`` finished ones (``total``: other workers' count too; else
+    ``trials`` more), with a progress display on ``console``; returns the number run here. A trial whose
+    settings the config refuses, or whose training diverges, is marked failed, one line says why, and the
+    sweep goes on. Ctrl-C marks the running trial failed and interrupted (not finished) and raises
+    KeyboardInterrupt on."""
     from osrs_rl.sweep.progress import SweepProgress
     from osrs_rl.train.ppo import NonFiniteError
 
     opt = optuna()
+    state = opt.trial.TrialState
     s = definition.space.settings
     todo = max(0, trials - finished(study)) if total else trials
     if todo == 0:
         return 0
-    pruner = (opt.pruners.MedianPruner(n_startup_trials=s.startup_trials, n_warmup_steps=0) if s.prune
-              else opt.pruners.NopPruner())
-    study.pruner = pruner
+    study.pruner = (opt.pruners.MedianPruner(n_startup_trials=s.startup_trials, n_warmup_steps=0) if s.prune
+                    else opt.pruners.NopPruner())
     # the sampler is not stored with the study: a loaded one gets the same seeded TPE again, offset by the
     # trials already run so a resumed sweep does not redraw its first points
     study.sampler = opt.samplers.TPESampler(seed=definition.seed + len(study.trials),
                                             n_startup_trials=s.startup_trials)
+    run = 0
     with SweepProgress(console, todo, study) as bar:
-        def objective(trial):
+        # ask and tell rather than study.optimize, which logs each failure with its traceback and records
+        # a trial that Ctrl-C stopped as an ordinary failure
+        while run < todo and not (total and finished(study) >= trials):
+            trial = study.ask()
             bar.trial_started(trial.number)
-            return run_trial(trial, definition, folder, progress=bar.trial_progress, train=train)
-
-        states = (opt.trial.TrialState.COMPLETE, opt.trial.TrialState.PRUNED, opt.trial.TrialState.FAIL)
-        callbacks = [lambda study, trial: bar.trial_done(study, trial)]
-        if total:                          # other workers' trials count too: stop at the study's total
-            callbacks.append(opt.study.MaxTrialsCallback(trials, states=states))
-        study.optimize(objective, n_trials=todo, catch=(ValueError, NonFiniteError), callbacks=callbacks)
-    return todo
+            value, end = None, state.COMPLETE
+            try:
+                value = run_trial(trial, definition, folder, progress=bar.trial_progress, train=train)
+            except opt.TrialPruned:
+                end = state.PRUNED
+            except (ValueError, NonFiniteError) as e:
+                end = state.FAIL
+                trial.set_user_attr("error", str(e))
+            except BaseException as e:          # Ctrl-C, or a bug: the trial is not left running
+                if isinstance(e, KeyboardInterrupt):
+                    trial.set_user_attr(INTERRUPTED, True)
+                study.tell(trial, state=state.FAIL)
+                raise
+            bar.trial_done(study, study.tell(trial, value, state=end))
+            run += 1
+    return run
 
 
 def describe(params: tuple[Param, ...]) -> str:
@@ -329,4 +412,4 @@ def describe(params: tuple[Param, ...]) -> str:
 
 
 __all__ = ["SpaceError", "SweepDefinition", "create_or_load", "load", "optimize", "run_trial", "Curve",
-           "fail_stale_trials", "objective_name", "storage_url"]
+           "fail_stale_trials", "interrupted", "objective_name", "storage_url"]

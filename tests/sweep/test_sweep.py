@@ -2,6 +2,7 @@
 hopeless curve, and refusals. Fake trainings (``train=``) give learning curves chosen by the test."""
 
 import json
+import logging
 
 import optuna
 import pytest
@@ -9,7 +10,16 @@ import pytest
 from osrs_rl.agent.config import load_config
 from osrs_rl.cli import main
 from osrs_rl.sweep.report import pareto_front
-from osrs_rl.sweep.study import Curve, SweepDefinition, create_or_load, fail_stale_trials, load, optimize
+from osrs_rl.sweep.study import (
+    Curve,
+    SweepDefinition,
+    create_or_load,
+    fail_stale_trials,
+    finished,
+    interrupted,
+    load,
+    optimize,
+)
 from osrs_rl.train.ppo import Trainer
 
 # 8 envs x 32 ticks = 256 steps an update, episodes of at most 40 ticks: a curve point every update
@@ -56,7 +66,8 @@ def test_on_log_sees_every_log_and_a_true_return_ends_the_run_with_a_checkpoint(
 
 def test_three_trial_sqlite_sweep_writes_its_study_trials_and_report(tmp_path, capsys):
     space = tmp_path / "space.toml"
-    space.write_text(SPACE)
+    # an NPC of 40 hp, which some episodes kill within their 40 ticks: the scores differ, and a best is named
+    space.write_text(SPACE.replace("[fixed]", '[fixed]\n"env.config.npc_max_hp" = 40'))
     folder = tmp_path / "sw"
     assert main(["sweep", "template", "--space", str(space), "--trials", "3", "--dir", str(folder),
                  "--budget-steps", "1024"]) == 0
@@ -143,7 +154,8 @@ def test_a_trial_left_running_by_a_killed_sweep_is_marked_failed(tmp_path):
     study, _ = create_or_load(tmp_path, _definition())
     study.ask()                                   # a trial started and never told
     assert fail_stale_trials(study) == 1
-    assert study.trials[0].state == optuna.trial.TrialState.FAIL
+    assert study.trials[0].state == optuna.trial.TrialState.FAIL and interrupted(study.trials[0])
+    assert finished(study) == 0                  # it did not finish: a resumed sweep runs another in its place
 
 
 def test_a_trial_whose_settings_the_config_refuses_fails_and_the_sweep_goes_on(tmp_path):
@@ -153,6 +165,94 @@ def test_a_trial_whose_settings_the_config_refuses_fails_and_the_sweep_goes_on(t
     states = {(t.params["ppo.minibatches"], t.state) for t in study.trials}
     assert states <= {(1, optuna.trial.TrialState.COMPLETE), (64, optuna.trial.TrialState.FAIL)}
     assert len(study.trials) == 6 and (64, optuna.trial.TrialState.FAIL) in states
+
+
+def test_ctrl_c_in_a_trial_stops_the_sweep_in_one_line_and_the_trial_does_not_count(tmp_path, monkeypatch, capfd,
+                                                                                     caplog):
+    """Ctrl-C in the second trial (the Trainer raises KeyboardInterrupt once its checkpoint is saved): exit
+    130 with one line saying where the study is and how to go on, no traceback; the trial is failed and
+    interrupted, not finished, so the resumed sweep runs two more and the report counts it apart."""
+    import signal
+
+    import osrs_rl.sweep.study as study_module
+
+    space = tmp_path / "space.toml"
+    space.write_text(SPACE)
+    folder = tmp_path / "sw"
+    argv = ["sweep", "template", "--space", str(space), "--trials", "3", "--dir", str(folder)]
+    calls = []
+
+    def train(cfg, on_log):
+        calls.append(cfg.run.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt("signal 2")
+        for k in range(8):
+            on_log(256 * (k + 1), {"episode/won": 0.5})
+    monkeypatch.setattr(study_module, "_train", train)
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        assert main(argv) == 130
+    finally:
+        for sig, handler in previous.items():        # the sweep ignores late signals on its way out
+            signal.signal(sig, handler)
+    out, err = capfd.readouterr()
+    # Optuna's log handler writes to the sys.stderr of its import, which capfd does not see: caplog does
+    assert "Traceback" not in out + err + caplog.text and not err.strip()
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    said = out.splitlines()[-1]
+    assert said == (f"interrupted: trial 1 stopped, marked interrupted and not counted; 1 finished trial(s) in the "
+                    f"study in {folder}; continue: osrs-rl sweep template --space {space} --trials 3 --dir {folder}")
+    study, _ = load(folder)
+    assert [t.state for t in study.trials] == [optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.FAIL]
+    assert interrupted(study.trials[1]) and finished(study) == 1
+    assert main(argv) == 0                          # resumed: two more trials make three finished
+    study, _ = load(folder)
+    assert len(study.trials) == 4 and finished(study) == 3 and len(calls) == 4
+    assert main(["sweep", "report", str(folder)]) == 0
+    md = (folder / "report" / "report.md").read_text()
+    assert "4 trials: 3 complete, 0 pruned, 0 failed, 1 interrupted" in md and "| 1 | interrupted |" in md
+
+
+@pytest.mark.parametrize("param, refusal", [
+    ('"optim.lr_final"]\nlow = -1e-4\nhigh = 1e-3',
+     'params."optim.lr_final": low = -0.0001 is refused: optim.lr must be > 0 and optim.lr_final >= 0'),
+    ('"ppo.gamma"]\nlow = 0.9\nhigh = 1.5', 'params."ppo.gamma": high = 1.5 is refused: ppo.gamma must lie in (0, 1]'),
+    ('"model.kind"]\nchoices = ["mlp", "gru"]', "choice = 'gru' is refused: model.kind must be mlp, lstm or mingru"),
+    ('"env.config.start_food"]\nlow = 0\nhigh = 50',
+     'params."env.config.start_food": high = 50 is outside what env.config.start_food takes: an integer in [0, 28]'),
+    ('"env.config.win_reward"]\nchoices = [1.0, 500.0]', "choice = 500.0 is outside what env.config.win_reward "
+                                                          "takes: a number in [-100.0, 100.0]"),
+    ('"env.config.start_fud"]\nchoices = [1, 2]', "template has no setting start_fud; its settings: player_max_hp,"),
+    ('"ppo.minibatches"]\nchoices = [1, 64]', "choice = 64 is refused: ppo.minibatches must lie in 1..env.num_envs"),
+], ids=["lr-final-below-0", "gamma-above-1", "model-kind", "encounter-range", "encounter-choice", "encounter-key",
+        "minibatches-above-num-envs"])
+def test_a_space_outside_a_settings_bounds_is_refused_before_any_trial(tmp_path, capsys, param, refusal):
+    space = tmp_path / "space.toml"
+    space.write_text(SPACE + "\n[params." + param + "\n")
+    folder = tmp_path / "sw"
+    assert main(["sweep", "template", "--space", str(space), "--trials", "1", "--dir", str(folder)]) == 2
+    said = capsys.readouterr().out.strip()
+    assert said.startswith(f"error: {space}: ") and refusal in said and "\n" not in said, said
+    assert not folder.exists()                      # no study, no trial
+
+
+def test_a_value_the_config_takes_with_another_drawn_parameter_is_not_refused():
+    """ppo.minibatches 64 is refused beside the fixed env.num_envs 8, not where env.num_envs may be drawn 64."""
+    text = SPACE.replace('"env.num_envs" = 8\n', "") + (
+        '\n[params."env.num_envs"]\nchoices = [8, 64]\n[params."ppo.minibatches"]\nchoices = [1, 64]\n')
+    SweepDefinition("template", text, "space.toml").check()
+
+
+def test_a_report_whose_scores_all_tie_names_no_best(tmp_path, capsys):
+    study, definition = create_or_load(tmp_path, _definition())
+    optimize(study, definition, tmp_path, 3, console=None, train=_fake([[1.0] * 8] * 3, []))
+    assert [t.value for t in study.trials] == [1.0] * 3
+    assert main(["sweep", "report", str(tmp_path)]) == 0
+    said = capsys.readouterr().out
+    assert "no best.toml: all 3 completed trials scored 1: the score does not tell them apart" in said
+    md = (tmp_path / "report" / "report.md").read_text()
+    assert "**No best trial: all 3 completed trials scored 1" in md and "Best config" not in md
+    assert not (tmp_path / "report" / "best.toml").exists()
 
 
 def test_curve_points_are_on_one_grid_whatever_the_batch():
