@@ -165,7 +165,9 @@ def _demo_rollout(num_envs: int = 1024, ticks: int = 300) -> None:
 
 
 def _error(message: str) -> int:
-    console.print(f"[red]error:[/red] {message}")
+    from rich.markup import escape
+
+    console.print("[red]error:[/red] " + escape(message), soft_wrap=True)     # one line, brackets as typed
     return 2
 
 
@@ -305,6 +307,11 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
         return _error(f"--episodes must be at least 1, got {args.episodes}")
     if args.replays < 0:
         return _error(f"--replays must be at least 0, got {args.replays}")
+    out = None
+    if args.replays:
+        out = _eval_replay_dir(args)
+        if isinstance(out, str):
+            return _error(out)
     try:
         policy = load_policy(args.checkpoint)
         if policy.encounter != args.encounter:
@@ -315,16 +322,36 @@ def _eval_checkpoint(args: argparse.Namespace) -> int:
     except (ValueError, KeyError) as e:
         return _error(str(e).strip("'\""))
     print_table(rows, console, title=f"{args.checkpoint}: {args.episodes} episodes per opponent")
-    if args.replays:
-        from pathlib import Path
-
+    if out is not None:
         from osrs_rl.train.evaluate import save_replays
 
-        out = Path(args.replay_dir) if args.replay_dir else Path(args.checkpoint).parent / "replays"
         paths = save_replays(policy, out, args.replays, opponents=args.opponent or None, seed=args.seed,
                              greedy=args.greedy)
-        console.print(f"{len(paths)} replays in {out} (check one: osrs-rl replay verify {paths[0]})")
+        console.print(f"{len(paths)} replays in {out} (check one: osrs-rl replay verify {paths[0]})", markup=False,
+                      soft_wrap=True)
     return 0
+
+
+def _eval_replay_dir(args: argparse.Namespace) -> Path | str:
+    """Where ``eval --replays`` writes (or why it cannot, a str), decided before the evaluation: a folder
+    of its own, never the training run's ``replays/`` (its final evaluation's files) nor one holding replays
+    already. Default: ``eval-replays/<date>-<time>`` beside the checkpoint."""
+    from datetime import datetime
+
+    from osrs_rl.io.writable import writable_problem
+
+    if args.replay_dir:
+        out = Path(args.replay_dir)
+        held = sorted(p.name for p in out.glob("*.orlr")) if out.is_dir() else []
+        if held:
+            return (f"--replay-dir {out} holds replays already ({', '.join(held[:3])}"
+                    f"{' ...' if len(held) > 3 else ''}): name a new or empty folder, so that none is replaced")
+    else:
+        base = Path(args.checkpoint).parent / "eval-replays"
+        stem = datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = next(base / name for name in (stem if k == 0 else f"{stem}-{k + 1}" for k in range(10_000))
+                   if not (base / name).exists())
+    return writable_problem(out, "--replay-dir") or out
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -357,13 +384,20 @@ def cmd_list(args: argparse.Namespace) -> int:
         say("outcome: " + "; ".join(parts), markup=False)
     else:
         say("outcome: not declared (evaluation cannot count wins)", markup=False)
-    say("settings (--set KEY=VALUE in eval; --env.config.KEY VALUE in train and audit):", markup=False)
+    say("settings (--set KEY=VALUE in every command; train and audit also read --env.config.KEY VALUE, a "
+        "--config file [env.config]):", markup=False, soft_wrap=True)
     for f in spec.config_fields:
         if not f.derived:
             facts = [f"default {f.label(f.default)}"] + (
                 [f"range {f.low}..{f.high}"] if f.low is not None or f.high is not None else []) + (
                 ["choices " + ", ".join(f"{n}={v}" for v, n in f.choices)] if f.choices else [])
             say(f"  {f.name} ({'; '.join(facts)}){': ' + f.doc if f.doc else ''}", markup=False, soft_wrap=True)
+    presets = _presets(spec)
+    if presets:
+        say(f"training presets (osrs-rl train {spec.name} [--config PATH]; without --config the first):", markup=False,
+            soft_wrap=True)
+        for path, doc in presets:
+            say(f"  {path}{': ' + doc if doc else ''}", markup=False, soft_wrap=True)
     declared = (("scripted policies", spec.scripted_policies, "--policy"), ("tools", spec.tools, "--tool"))
     for kind, items, flag in declared:
         if not items:
@@ -378,11 +412,56 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _presets(spec) -> list[tuple[str, str]]:
+    """The encounter's training configs, (path as the user would type it, its first comment line): its
+    declared preset first, then the other TOML files beside it that hold training sections (not a sweep's
+    space, not another encounter's declared preset)."""
+    import itertools
+    import re
+    import tomllib
+
+    from osrs_rl.agent.config import SECTIONS
+    from osrs_rl.runtime.registry import get_spec, names
+
+    if spec.preset is None:
+        return []
+    default = Path(spec.preset)
+    others = set()
+    for name in names():
+        try:
+            other = get_spec(name).preset
+        except ValueError:
+            continue
+        if other and name != spec.name:
+            others.add(Path(other).resolve())
+    found = []
+    for path in [default] + sorted(p for p in default.parent.glob("*.toml") if p != default):
+        if path.resolve() in others:
+            continue
+        try:
+            text = path.read_text()
+            tables = tomllib.loads(text)
+        except (OSError, ValueError):
+            continue
+        if not tables or not set(tables) <= set(SECTIONS):
+            continue
+        lead = " ".join(ln.lstrip("# ").strip() for ln in itertools.takewhile(lambda ln: ln.startswith("#"),
+                                                                                 text.splitlines()))
+        first = re.split(r"(?<=[.)])\s", lead, maxsplit=1)[0]       # its first sentence
+        try:
+            shown = str(path.resolve().relative_to(Path.cwd()))
+        except ValueError:
+            shown = str(path)
+        found.append((shown, first))
+    return found
+
+
 def _encounter_settings(encounter: str) -> str:
     """The encounter's own settings (``--env.config.KEY``) as TOML comments: default, range, meaning."""
     from osrs_rl.runtime.registry import get_spec
 
-    lines = [f"# {encounter}'s own settings (--env.config.KEY value; unset ones take the default):"]
+    lines = [f"# {encounter}'s own settings ([env.config] here, --set KEY=VALUE or --env.config.KEY value on the "
+             "command line; unset ones take the default):"]
     for f in get_spec(encounter).config_fields:
         if not f.derived:
             span = f" in {f.low}..{f.high}" if f.low is not None and f.high is not None else ""
@@ -399,8 +478,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     from osrs_rl.agent.config import load_config
     from osrs_rl.runtime.registry import names
     from osrs_rl.train.distributed import DistributedError, from_environment, torchrun_flag_error
-    from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
-    from osrs_rl.train.ppo import NonFiniteError, Trainer, ignore_stop_signals, resume_config
+    from osrs_rl.train.ppo import Trainer, resume_config
 
     problem = torchrun_flag_error(args.overrides)
     if problem is not None:
@@ -424,14 +502,28 @@ def cmd_train(args: argparse.Namespace) -> int:
 
             sys.stdout.write(to_toml(cfg) + _encounter_settings(args.encounter))
             return 0
-        trainer = Trainer(cfg, resume=args.resume, dist=where)
+        trainer = Trainer(cfg, resume=args.resume, dist=where, hold_folder=True)
     except ValueError as e:
         return _error(str(e))
     except DistributedError as e:
         console.print("[red]error:[/red] " + escape(str(e)))
         return 1
-    if not where.is_main:                   # rank 0 reports, evaluates and writes; the others only train
-        return _train_other_rank(trainer)
+    try:                                    # the run folder stays claimed until its last file is written
+        if not where.is_main:               # rank 0 reports, evaluates and writes; the others only train
+            return _train_other_rank(trainer)
+        return _train_and_report(trainer, args, where)
+    finally:
+        trainer.close()
+
+
+def _train_and_report(trainer, args: argparse.Namespace, where) -> int:
+    """Rank 0 of ``train``: train, say where everything went, evaluate and save replays."""
+    from rich.markup import escape
+
+    from osrs_rl.train.distributed import DistributedError
+    from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
+    from osrs_rl.train.ppo import NonFiniteError, ignore_stop_signals
+
     ckpt = trainer.checkpoint_path()
 
     def say(text: str) -> None:             # paths and commands: no markup, no line breaks inside them
@@ -470,6 +562,14 @@ def cmd_train(args: argparse.Namespace) -> int:
         return 1
     except ImportError as e:               # an optional package a setting needs (log.wandb: wandb)
         return _error(str(e))
+    except OSError as e:                   # a full disk, a folder gone or made read-only under the run
+        cause = e.strerror or str(e)
+        where_ = f" ({e.filename})" if e.filename else ""
+        kept = (f"the last checkpoint, at step {trainer.saved_step:,}, is {ckpt} (continue once there is room: "
+                f"{again})" if trainer.saved_step is not None else
+                f"the run it resumed from is {args.resume}" if args.resume else "no checkpoint was saved")
+        say(f"error: writing the run failed at step {trainer.global_step:,}: {cause}{where_}; {kept}")
+        return 1
     rows = []
     if trainer.cfg.run.eval_episodes > 0:
         from osrs_rl.agent.policy import Policy, eval_env_config, training_opponents
@@ -500,7 +600,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         if win is not None:
             say(f"watch the policy win (its value and action probabilities per tick): osrs-rl view {win}")
         else:
-            say("none of the evaluation replays is a win")
+            best = next((p for p in replays if Path(p).name.startswith("best-")), replays[0] if replays else None)
+            say("none of the evaluation replays is a win" + (
+                f"; watch its best episode (the highest return): osrs-rl view {best}" if best else ""))
     if trainer.training_replays is not None:
         console.print(f"replays of training episodes (the best so far and a sample): {trainer.training_replays.folder}")
     if trainer.spec.truth is not None:
@@ -596,6 +698,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def _render_replay(replay, args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
+    from osrs_rl.io.writable import check_writable
     from osrs_rl.replay.export import DEFAULT_FPS, frame_range, output_kind, render_replay
     from osrs_rl.replay.render import overlay_names
 
@@ -608,6 +711,7 @@ def _render_replay(replay, args: argparse.Namespace) -> int:
             return _error(problem)
         overlay_names(args.overlays or ())
         total = len(frame_range(replay, kind, args.tick, args.start, args.end))
+        check_writable(args.out if kind == "frames" else Path(args.out).parent, "--out")
     except ValueError as e:
         return _error(str(e))
     with Progress(console=console, transient=True, disable=total < 10) as progress:
@@ -660,6 +764,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 1 if failed and args.strict else 0
 
 
+SET_HELP = ("one of the encounter's own settings, e.g. max_ticks=400 (repeatable; osrs-rl list ENCOUNTER describes "
+            "them); the same as --env.config.KEY VALUE")
+
+
+def _set_as_overrides(pairs: list[str] | None) -> list[str]:
+    """``--set KEY=VALUE`` (every command's word for an encounter setting) as train's and audit's
+    ``--env.config.KEY VALUE`` overrides."""
+    return [a for k, v in _pairs(pairs, "set").items() for a in (f"--env.config.{k}", v)]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights",
                                      allow_abbrev=False)
@@ -697,12 +811,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ENCOUNTER ... (env.num_envs per rank, run.total_steps over all; README, "
                                    "'Training on several processes or machines').",
                        epilog=f"encounters: {', '.join(names())}\n\n"
-                              f"settings (--section.key value; the encounter's own: --env.config.KEY value), "
+                              f"settings (--section.key value; the encounter's own: --set KEY=VALUE or "
+                              f"--env.config.KEY value), "
                               f"with their defaults before the preset:\n{describe_sections()}")
     p.add_argument("encounter", help="encounter name (listed below)")
     p.add_argument("--config", help="a TOML file of settings (replaces the preset)")
     p.add_argument("--print-config", action="store_true",
                    help="print the settings the run would use (a TOML file --config reads back) and stop")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
     p.add_argument("--resume", metavar="CHECKPOINT",
                    help="continue a run from its checkpoint, with the settings stored in it; a resume may change "
                         "run length, evaluation, logging, device and the learning-rate schedule. It writes into "
@@ -733,7 +849,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed of the evaluation envs (default 0)")
     p.add_argument("--replays", type=int, metavar="N",
                    help="with --checkpoint: also save N replays per opponent (and the best of them)")
-    p.add_argument("--replay-dir", help="where --replays go (default: replays/ beside the checkpoint)")
+    p.add_argument("--replay-dir", help="where --replays go: a new or empty folder (default: a new "
+                   "eval-replays/DATE-TIME beside the checkpoint)")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("list", help="the encounters; with a name, what it declares (settings, policies, tools)")
@@ -765,7 +882,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "and report.json: where it stands (flagged where the reference map says a tile "
                                    "is not walkable), when it attacks against the target's attackable windows, "
                                    "damage taken by source, supplies, outcomes. Encounter settings: "
-                                   "--env.config.KEY VALUE.")
+                                   "--set KEY=VALUE (or --env.config.KEY VALUE).")
     p.add_argument("path", help="a run folder, a checkpoint, a replay file or a folder of replays")
     p.add_argument("--episodes", type=int, default=16, help="episodes the policy plays (default 16)")
     p.add_argument("--seed", type=int, default=0, help="seed of the envs and of the policy's sampling")
@@ -775,6 +892,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--replays", action="store_true",
                    help="with a run folder: audit its evaluation replays (RUN/replays/*.orlr) instead of playing")
     p.add_argument("--out", help="output folder (default: audit/ in the run folder, or beside the replays)")
+    p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
     p.add_argument("--strict", action="store_true", help="exit 1 when a check is flagged")
     p.set_defaults(func=cmd_audit)
 
@@ -790,14 +908,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
     if args.command in ("train", "audit"):
-        args.overrides = rest                      # --section.key value pairs, checked by the config
+        try:                                       # --section.key value pairs, checked by the config
+            args.overrides = rest + _set_as_overrides(args.set)
+        except SystemExit as e:
+            return _error(str(e).removeprefix("error: "))
     elif rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    from numba.core.event import unregister
+
+    from osrs_rl.runtime.compile_notice import announce_compiles
+
+    listener = announce_compiles()                 # a cold first run says why it is quiet, once
     try:
         return args.func(args)
     except KeyboardInterrupt:                      # Ctrl-C anywhere a command has no message of its own
         console.print(f"interrupted: osrs-rl {args.command} stopped before it finished", markup=False)
         return INTERRUPTED
+    except MemoryError as e:                       # more envs or episodes than fit: one line, not numpy's trace
+        console.print(f"error: out of memory in osrs-rl {args.command}: {e or 'an allocation failed'}; ask for "
+                      "fewer envs or episodes", markup=False, soft_wrap=True)
+        return 2
+    finally:
+        unregister("numba:compile", listener)
 
 
 if __name__ == "__main__":

@@ -69,6 +69,9 @@ def bootstrap_difference(a, b, seed: int = 0, resamples: int = BOOTSTRAP) -> tup
 
 
 def run_command(args, arm: str, seed: int, threads: int) -> list[str]:
+    stopped = args.runs_dir / f"{arm}-s{seed}" / "checkpoint.pt"
+    if stopped.exists():              # a run stopped before its evaluation goes on (a new one would be refused)
+        return [sys.executable, "-m", "osrs_rl.cli", "train", args.encounter, "--resume", str(stopped)]
     cmd = [sys.executable, "-m", "osrs_rl.cli", "train", args.encounter, "--run.total_steps", str(args.steps),
            "--run.seed", str(seed), "--run.out_dir", str(args.runs_dir), "--run.name", f"{arm}-s{seed}",
            "--log.console", "false", "--log.replays", "false"]

@@ -155,8 +155,10 @@ class RunSection:
     device: str = "auto"
     """``auto`` (cuda, then mps, then cpu), or a torch device string."""
     torch_threads: int = 0
-    """Torch intra-op threads (0: all cores but one when overlap is on, else all; under torchrun 1 per
-    rank on a CPU, the machine's cores shared out between its ranks on CUDA)."""
+    """Torch intra-op threads (0: in rollouts the cores the env worker leaves, all cores but
+    ``env.env_threads`` when overlap is on, else all; in the update all; under torchrun 1 per rank on a CPU,
+    the machine's cores shared out between its ranks on CUDA). On a machine other jobs share, 1 loses least
+    (scripts/bench_threads.py)."""
     out_dir: str = "runs"
     """Where run folders go."""
     name: str = ""
@@ -483,7 +485,9 @@ def summary(values: dict) -> str | None:
         cfg = apply(TrainConfig(), copy.deepcopy(values), "config")
     except (ValueError, TypeError, AttributeError):
         return None
-    head = (f"{cfg.env.encounter}: {cfg.run.total_steps:,} steps, {cfg.env.num_envs:,} envs x {cfg.ppo.horizon} ticks "
+    budget = (f"{cfg.run.total_minutes:g} minutes of training (or {cfg.run.total_steps:,} steps, whichever comes "
+              "first)" if cfg.run.total_minutes > 0 else f"{cfg.run.total_steps:,} steps")
+    head = (f"{cfg.env.encounter}: {budget}, {cfg.env.num_envs:,} envs x {cfg.ppo.horizon} ticks "
             f"a rollout, {cfg.model.kind} {cfg.model.hidden}x{cfg.model.layers}, {cfg.optim.name} lr {cfg.optim.lr:g}, "
             f"seed {cfg.run.seed}")
     flat = cfg.to_dict()

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from osrs_rl.audit import collect
 from osrs_rl.audit.report import build_report, off_reference_ticks
+from osrs_rl.io.writable import writable_problem
 from osrs_rl.runtime.attacks import check_attacks
 from osrs_rl.runtime.truth import Truth, check_truth, reference_map
 
@@ -106,6 +107,9 @@ def audit(path, episodes: int = 16, seed: int = 0, greedy: bool = False, out=Non
     named = out is not None
     out = Path(out) if named else default_out(where)
     stale = _check_out(out, named)
+    problem = writable_problem(out, "the audit's output folder")     # before the episodes, not after them
+    if problem is not None:
+        raise AuditError(problem)
     if kind == "checkpoint":
         from osrs_rl.agent.policy import load_policy
 

@@ -422,11 +422,19 @@ class Archive:
         ``start_settings``: where a run starts does not change a state once it is running."""
         starts = set(self.spec.start_settings)
         differ = sorted(k for k in set(self.config) | set(config)
-                        if k not in starts and self.config.get(k) != config.get(k))
+                        if k not in starts and not _same_setting(self.config.get(k), config.get(k)))
         if differ:
             pairs = ", ".join(f"{k}: {self.config.get(k)!r} there, {config.get(k)!r} here" for k in differ[:6])
             raise ArchiveError(f"{where} was made under other encounter settings ({pairs}): its states would play "
                                f"under rules they were not found with; build it with these settings")
+
+
+def _same_setting(a, b) -> bool:
+    """Equal settings; floats as the float32 the env holds (an archive written before settings were shown
+    as short decimals holds 0.10000000149011612 where one now holds 0.1: the same setting)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return np.float32(a) == np.float32(b)
+    return a == b
 
 
 def read_header(data: bytes, where: str = "archive") -> tuple[dict, memoryview]:

@@ -23,6 +23,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from osrs_rl.io.writable import check_writable
+
 
 def add_archive_parser(sub) -> None:
     p = sub.add_parser("archive", help="Go-Explore archives: build one by exploring, or show one",
@@ -84,6 +86,7 @@ def _build(args, console) -> int:
     out = Path(args.out)
     if out.exists() and not args.extend:
         raise ValueError(f"{out} exists: give --extend to grow it, or another --out")
+    check_writable(out.parent, "--out")           # before the exploring, not after it
     spec = get_spec(args.target)
     model = None
     if args.checkpoint and args.config:

@@ -37,16 +37,18 @@ def parse_bool(value) -> bool:
     raise ValueError(f"must be true or false ({ACCEPTED_BOOLS}), got {value!r}")
 
 
-def describe_fields(spec: EncounterSpec) -> str:
-    rows = []
-    for f in spec.config_fields:
-        if f.derived:
-            continue
-        rng = ""
-        if f.low is not None or f.high is not None:
-            rng = f" in [{f.low}, {f.high}]"
-        rows.append(f"  {f.name} (default {f.default!r}{rng}){': ' + f.doc if f.doc else ''}")
-    return "\n".join(rows) if rows else "  (this encounter has no settings)"
+def unknown_settings_message(spec: EncounterSpec, keys: list[str], how: str = "") -> str:
+    """One line for settings ``spec`` does not have: each with its likely spelling where one is close, else
+    the names it has (the full descriptions are ``osrs-rl list ENCOUNTER``'s, not an error's)."""
+    fields = [f.name for f in spec.config_fields if not f.derived]
+    hints, lost = [], False
+    for k in keys:
+        close = difflib.get_close_matches(k, fields, n=1)
+        hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        lost = lost or not close
+    names = f"; its settings: {', '.join(fields) or 'none'}" if lost else ""
+    return (f"encounter {spec.name!r} has no setting {', '.join(hints)}{how}{names} "
+            f"(osrs-rl list {spec.name} describes each)")
 
 
 def settings_from_text(spec: EncounterSpec, pairs: dict[str, str]) -> dict:
@@ -57,8 +59,7 @@ def settings_from_text(spec: EncounterSpec, pairs: dict[str, str]) -> dict:
     out = {}
     for key, text in pairs.items():
         if key not in fields:
-            raise ValueError(f"encounter {spec.name!r} has no setting {key!r} (--set KEY=VALUE); its settings:\n"
-                             f"{describe_fields(spec)}")
+            raise ValueError(unknown_settings_message(spec, [key], " (--set KEY=VALUE)"))
         out[key] = fields[key].parse(text)
     return out
 
@@ -70,15 +71,10 @@ def build_config(spec: EncounterSpec, overrides: dict | None = None) -> np.ndarr
     derived = [k for k in overrides if k in {f.name for f in spec.config_fields if f.derived}]
     if derived:
         raise ConfigError(f"Config {derived[0]!r} of encounter {spec.name!r} is computed from the other settings "
-                          f"and cannot be set. Valid keys:\n{describe_fields(spec)}")
+                          f"and cannot be set (osrs-rl list {spec.name} describes the settings that can)")
     unknown = [k for k in overrides if k not in fields]
     if unknown:
-        hints = []
-        for k in unknown:
-            close = difflib.get_close_matches(k, list(fields), n=1)
-            hints.append(f"{k!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-        raise ConfigError(f"Unknown config key(s) for encounter {spec.name!r}: {', '.join(hints)}. "
-                          f"Valid keys:\n{describe_fields(spec)}")
+        raise ConfigError(unknown_settings_message(spec, unknown))
     config = np.zeros(1, dtype=spec.config_dtype)
     for name, f in fields.items():
         value = overrides.get(name, f.default)

@@ -13,9 +13,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+def setting_value(value):
+    """A config field's value as a Python number a person would write: a float32 as the shortest decimal
+    that reads back to it (0.1, not 0.10000000149011612), other scalars as they are."""
+    if isinstance(value, np.floating) and value.dtype == np.float32:
+        return float(str(value))
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def user_settings(env) -> dict:
     """The env's config as its user settings (derived fields, filled from these, left out; some are arrays)."""
-    return {f.name: env.config[0][f.name].item() for f in env.spec.config_fields if not f.derived}
+    return {f.name: setting_value(env.config[0][f.name]) for f in env.spec.config_fields if not f.derived}
 
 
 @dataclass

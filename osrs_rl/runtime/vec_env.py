@@ -62,6 +62,15 @@ class VecEnv:
         self.seed = int(seed)
         self.config = build_config(spec, config)
         self._kernels = K.bound_kernels(spec)
+        try:
+            self._allocate()
+        except MemoryError:          # numpy's ArrayMemoryError names a shape; say what was asked instead
+            row = spec.state_dtype.itemsize + spec.num_agents * (spec.obs_size * 8 + spec.mask_size * 2)
+            raise MemoryError(f"{self.num_envs:,} {spec.name} envs need about {self.num_envs * row / 1e9:.1f} GB "
+                              f"({row:,} bytes each) and that much memory is not free") from None
+
+    def _allocate(self) -> None:
+        spec = self.spec
         n, a = self.num_envs, spec.num_agents
         # ---- state and bookkeeping (one row per env) ----
         self.states = np.zeros(n, dtype=spec.state_dtype)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -92,6 +93,10 @@ def seeded_scores(definition: SweepDefinition, folder: Path, values: dict, seeds
         if result.is_file():
             got.append(json.loads(result.read_text())["score"])
             continue
+        if run_dir.exists():          # this ablation's own run, stopped before its score: its curve starts again
+            shutil.rmtree(run_dir)
+            if say is not None:
+                say(f"{folder.name} seed {seed}: its earlier run stopped before a score; training it again")
         cfg = definition.config(values, folder, run_dir.name)
         cfg.run.seed = seed
         r = train_and_score(cfg, definition, train=train)

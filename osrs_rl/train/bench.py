@@ -39,7 +39,7 @@ def arm_trainers(encounter: str, config: str | None, arms: dict[str, list[str]],
         yield trainers
     finally:
         for t in trainers.values():
-            t.collector.close()
+            t.close()
 
 
 def rollout(t: Trainer) -> int:

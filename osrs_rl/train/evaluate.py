@@ -44,7 +44,8 @@ class EvalRow:
     progress: str = ""                  # the outcome's progress metric (the Inferno's final wave), "" for none
     progress_mean: float = float("nan")
     progress_median: float = float("nan")
-    # where the episodes ended: {phase name: [ended there, won, lost]} in the encounter's phase order
+    # where the episodes ended: {phase name: {"ended": n, "lost": n, "won": n}} in the encounter's phase
+    # order, named as the console's table names them (eval.json is read by people and scripts)
     phases: dict = dataclasses.field(default_factory=dict)
     # every episode metric's mean over the episodes (the Inferno's zuk_lowest_hp, ...): eval.json keeps them
     metric_means: dict = dataclasses.field(default_factory=dict)
@@ -122,8 +123,8 @@ def play(policy: Policy, episodes: int, seed: int = 0, opponent=None, greedy: bo
             if progress is not None:
                 progress(int(done.sum()), episodes)
     low, high = wilson(float(won.sum()), episodes)
-    phases = {name: [int((ended_in == k).sum()), int(won[ended_in == k].sum()), int(lost[ended_in == k].sum())]
-              for k, name in enumerate(spec.phase_names)}
+    phases = {name: {"ended": int((ended_in == k).sum()), "lost": int(lost[ended_in == k].sum()),
+                     "won": int(won[ended_in == k].sum())} for k, name in enumerate(spec.phase_names)}
     return EvalRow(str(opponent) if opponent is not None else "default", episodes, float(won.mean()), low, high,
                    float(ticks.mean()), float(returns.mean()),
                    float(lost.mean()) if outcome.failure else float("nan"), outcome.progress or "",
@@ -201,7 +202,7 @@ def print_phase_table(rows: list[EvalRow], console) -> None:
     with how many of them were lost and won. Nothing for an encounter whose episodes all end in one phase."""
     from rich.table import Table
 
-    names = [name for name in (rows[0].phases if rows else ()) if any(r.phases[name][0] for r in rows)]
+    names = [name for name in (rows[0].phases if rows else ()) if any(r.phases[name]["ended"] for r in rows)]
     if len(names) < 2:
         return
     table = Table(title="where the episodes ended")
@@ -211,7 +212,7 @@ def print_phase_table(rows: list[EvalRow], console) -> None:
     for name in names:
         cells = []
         for r in rows:
-            ended, won, lost = r.phases[name]
+            ended, lost, won = (r.phases[name][k] for k in ("ended", "lost", "won"))
             cells.append(f"{ended} ({100 * ended / r.episodes:.1f} %) / {lost} / {won}" if ended else "-")
         table.add_row(name, *cells)
     console.print(table)

@@ -298,6 +298,11 @@ class Dashboard:
 
     # ---- views ---------------------------------------------------------------------------------------
     def _progress_text(self) -> str:
+        if self.total_seconds:                      # run.total_minutes: the budget is training time
+            trained = self.latest.get(TRAIN_SECONDS, 0.0)
+            share = max(trained / self.total_seconds, self.step / self.total_steps if self.total_steps else 0.0)
+            return (f"step {self.step:,} | trained {format_duration(trained)} of "
+                    f"{format_duration(self.total_seconds)} ({100.0 * min(share, 1.0):.1f}%)")
         if self.total_steps:
             if self.step > self.total_steps:        # whole rollouts only: the last one may run past the total
                 return (f"step {self.step:,}: done (asked {self.total_steps:,}; the last rollout ran "

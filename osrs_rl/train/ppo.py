@@ -72,7 +72,9 @@ from osrs_rl.train.logger import (
 from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.policy_view import with_policy_view
+from osrs_rl.train.resources import busy_note, check_memory
 from osrs_rl.train.rollout import Collector, RolloutStorage
+from osrs_rl.train.run_folder import RunFolder
 from osrs_rl.train.selfplay import SelfPlay
 from osrs_rl.train.training_replays import TrainingReplays
 
@@ -254,10 +256,16 @@ class Trainer:
 
     ``on_log(global_step, scalars)``: called on rank 0 after each log line with its scalars (a sweep
     reports its learning curve through it; ``run.log_every`` sets how often); a true return ends the
-    run there as if ``run.total_steps`` were reached (checkpoint saved). Not allowed under torchrun."""
+    run there as if ``run.total_steps`` were reached (checkpoint saved). Not allowed under torchrun.
+
+    The run folder belongs to this run from ``__init__`` on (``run_folder.RunFolder``: a folder holding
+    another run is refused, and one in use by a live run): ``train()`` frees it as it returns, or, with
+    ``hold_folder``, ``close()`` does (the CLI evaluates and saves replays into it after training)."""
 
     def __init__(self, cfg: TrainConfig, resume: str | os.PathLike | None = None, console=True,
-                 dist: Dist | None = None, on_log: Callable[[int, dict], bool | None] | None = None):
+                 dist: Dist | None = None, on_log: Callable[[int, dict], bool | None] | None = None,
+                 hold_folder: bool = False):
+        self.hold_folder = hold_folder
         # ---- setup ---------------------------------------------------------------------------------
         cfg = copy.deepcopy(cfg)           # the run folder's name is filled in below
         self.dist = from_environment() if dist is None else dist
@@ -290,14 +298,16 @@ class Trainer:
             raise ValueError("a self-play league (league.enabled) does not run under torchrun yet: each rank would "
                              "keep a league of its own; train it in one process")
         self.device = self._pick_device()
-        # torch threads: during rollouts one core is left to the env worker thread; the update has
-        # every core (the envs are idle then). Under torchrun on a CPU each rank gets one thread unless
-        # run.torch_threads says otherwise (the ranks share the cores); on CUDA the cores are shared out.
+        # torch threads: during rollouts the env worker's env.env_threads cores are left to it, so the two
+        # never oversubscribe the cores; the update has every core (the envs are idle then). Under
+        # torchrun on a CPU each rank gets one thread unless run.torch_threads says otherwise (the ranks
+        # share the cores); on CUDA the cores are shared out.
         cores = os.cpu_count() or 1
         if self.dist.enabled:
             cores = 1 if self.device.type == "cpu" else max(1, cores // self.dist.local_world_size)
         self.learn_threads = cfg.run.torch_threads or cores
-        self.rollout_threads = cfg.run.torch_threads or max(1, cores - (1 if cfg.env.overlap else 0))
+        worker = cfg.env.env_threads if cfg.env.overlap else 0
+        self.rollout_threads = cfg.run.torch_threads or max(1, cores - worker)
         if self.dist.enabled:
             self.group = Group(self.dist, self.device, cfg.run.dist_timeout)
         torch.manual_seed(cfg.run.seed)    # the same on every rank: the same initial model
@@ -318,8 +328,6 @@ class Trainer:
             self.np_rng = np.random.default_rng(seed_sequence(cfg.run.seed, self.dist.rank, "numpy", self.iteration))
         if self.group is not None:
             self.group.broadcast_parameters(self.model)
-        # the run folder is named now and created last: a setting the envs, the league or the replays
-        # refuse (an encounter setting out of range, opponents it has not) leaves no empty folder behind
         self.run_dir = self._run_path()
         if self.group is not None:         # rank 0's clock names a new run: one folder for the job
             cfg.run.name = self.group.broadcast_object(cfg.run.name, "the run folder's name")
@@ -329,6 +337,18 @@ class Trainer:
                 build_config(self.spec, eval_env_config(cfg))
             except ValueError as e:
                 raise ValueError(f"run.eval_config: {e}") from None
+        check_memory(self.spec, cfg, self.model.state_size, self.device.type)     # before the large arrays
+        # the run folder is claimed (made, locked, refused if it holds another run) before the envs are
+        # built; a setting the envs, the league or the replays refuse leaves no empty folder behind
+        self.console = console
+        self.run_folder = self._claim_run_folder(resume) if self.dist.is_main else None
+        try:
+            self._build(cfg, resume)
+        except BaseException:
+            self.close()
+            raise
+
+    def _build(self, cfg: TrainConfig, resume) -> None:
         self.envs = self._make_envs()
         self.selfplay = None
         if cfg.league.enabled:
@@ -351,14 +371,30 @@ class Trainer:
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size,
                                     archive_starts=self.archive_starts is not None)
-        self.console = console
-        self._made_run_dir = False
         self._wait_mark = 0.0               # Group.wait at the last log
+        self._warned_busy = False
         if self.dist.is_main:               # only rank 0 writes the run folder
-            self._made_run_dir = not self.run_dir.exists()      # a folder made here and left empty is removed
-            self.run_dir.mkdir(parents=True, exist_ok=True)
             for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
                 remove_stale_temp_files(folder)     # left by a run killed in the middle of a write
+
+    def _claim_run_folder(self, resume) -> RunFolder:
+        """The run folder, made and locked for this run: a new run refuses one that holds another run, and
+        any run refuses one another run is using. A resume goes on in its own checkpoint's folder."""
+        own = resume is not None and Path(resume).absolute().parent == self.run_dir.absolute()
+        existing = self.run_dir / CHECKPOINT_NAME
+        again = (f"osrs-rl train {self.spec.name} --resume {existing}" if existing.exists() else "")
+        return RunFolder(self.run_dir, resuming=own, again=again)
+
+    def close(self) -> None:
+        """Free the run folder for other runs (the process's end does it too); a folder this run made
+        and wrote nothing into is removed."""
+        collector = getattr(self, "collector", None)
+        if collector is not None:
+            collector.close()
+        folder = getattr(self, "run_folder", None)
+        if folder is not None:
+            folder.release()
+            folder.remove_if_empty()
 
     def _archive_starts(self, resume):
         """The run's archive starts (``explore``): its archive from the resumed run's folder, else from
@@ -419,20 +455,11 @@ class Trainer:
         """``run.out_dir``/``run.name`` (a new run without a name gets the encounter and the time, and
         its config records that name); ``__init__`` creates it once the rest of the setup stands."""
         run = self.cfg.run
-        if not run.name:
-            run.name = f"{self.spec.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+        if not run.name:                  # a fresh folder: two runs started in one second get two
+            stem = f"{self.spec.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+            run.name = next(name for name in (stem if k == 0 else f"{stem}-{k + 1}" for k in range(10_000))
+                            if not (Path(run.out_dir) / name).exists())
         return Path(run.out_dir) / run.name
-
-    def _remove_empty_run_dir(self) -> None:
-        """Undo the run folder when the run failed before writing anything into it (only a folder this
-        trainer made, and only empty folders: ``rmdir`` never deletes a file)."""
-        if not self._made_run_dir:
-            return
-        for folder in (self.run_dir / "replays" / "train", self.run_dir / "replays", self.run_dir):
-            try:
-                folder.rmdir()
-            except OSError:              # absent, or it holds something: keep it
-                pass
 
     def _make_envs(self) -> list:
         cfg = self.cfg
@@ -521,6 +548,8 @@ class Trainer:
                 self._signals = None
                 if self.group is not None:
                     self.group.close()
+                if not self.hold_folder:
+                    self.close()
 
     def _train(self) -> dict:
         cfg = self.cfg
@@ -533,7 +562,7 @@ class Trainer:
                                 run_name=self.run_dir.name, rate_metrics=outcome_rates(self.spec.outcome),
                                 total_seconds=60.0 * cfg.run.total_minutes or None)
             except BaseException:             # e.g. W&B asked for and not installed: nothing was written yet
-                self._remove_empty_run_dir()
+                self.close()
                 raise
         last: dict = {}
         failed = True
@@ -587,6 +616,7 @@ class Trainer:
                     last = self._scalars(stats, window_iterations, window_steps / elapsed, elapsed)
                     if logger is not None:
                         logger.log(self.global_step, last)
+                        self._warn_if_busy(logger)
                     window_start, window_steps, window_iterations = now, 0, 0
                     next_log = now + cfg.run.log_every
                     if self.on_log is not None and self.on_log(self.global_step, last):
@@ -630,6 +660,15 @@ class Trainer:
             self.selfplay.print_table(None if self.console is True else self.console,
                                       title=f"league after {self.iteration} iterations")
         return last
+
+    def _warn_if_busy(self, logger) -> None:
+        """Say once, on the run's console, that other processes compete for its cores (``busy_note``)."""
+        if self._warned_busy or logger.console is None or self.device.type != "cpu":
+            return
+        note = busy_note(os.cpu_count() or 1, max(self.learn_threads, self.rollout_threads + self.cfg.env.env_threads))
+        if note is not None:
+            self._warned_busy = True
+            logger.console.print(note, markup=False, highlight=False, soft_wrap=True)
 
     def progress(self) -> float:
         """How far the run is, 0..1, for the schedules: the share of ``run.total_steps`` taken or, with

@@ -1,0 +1,101 @@
+"""What a run will allocate, estimated before it allocates it, against what the machine can give.
+
+A run with too many envs must be refused in one line at the start, not killed by the kernel's
+out-of-memory killer half way through its setup (a folder and no checkpoint) or stopped by a raw
+``MemoryError``. The estimate counts the large arrays: each env's state row and step buffers, the
+rollout storage (``horizon`` x ``num_envs`` observations, masks, actions, values) and the update's
+copies of one minibatch with its activations; it leaves out the interpreter, torch and the compiled
+kernels (about half a gigabyte, fixed). Measured on the template (peak resident memory of a 2-iteration
+run against the estimate): 65,536 envs 1.9 GB against 1.6 GB, 262,144 envs 5.3 GB against 6.2 GB.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+GB = 1e9
+HEADROOM = 0.9          # a run may plan to use this share of what is available, not all of it
+
+
+def env_bytes_per_env(spec) -> int:
+    """One env's rows in a VecEnv: its state, the step buffers per agent, the finished-episode metrics."""
+    a = spec.num_agents
+    per_agent = spec.obs_size * 4 * 2 + spec.mask_size * 2 + spec.num_heads * 8 + 8    # obs, masks, actions, reward
+    return spec.state_dtype.itemsize + a * per_agent + max(spec.num_metrics, 1) * 16 + 64
+
+
+def estimate_bytes(spec, cfg, state_size: int) -> dict[str, int]:
+    """The large allocations of a training run with ``cfg`` (bytes, by part)."""
+    n, t = cfg.env.num_envs, cfg.ppo.horizon
+    per_step = spec.obs_size * 4 + spec.mask_size + spec.num_heads * 8 + 4 * 6 + 4   # RolloutStorage, one (t, env)
+    minibatch = (t * n) // max(cfg.ppo.minibatches, 1)
+    activations = minibatch * (spec.obs_size * 4 + 4 * cfg.model.hidden * 8)          # gathered inputs, layers, grads
+    return {"envs": n * env_bytes_per_env(spec),
+            "rollout buffers": (t + 1) * n * per_step + n * state_size * 4 * 3,
+            "update": minibatch * per_step + activations}
+
+
+def available_bytes() -> int | None:
+    """Memory this process can still take: the smaller of the machine's available memory and what its
+    cgroup (a container's limit) leaves; None where neither can be read."""
+    found = []
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                found.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError):
+        pass
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        if limit != "max":
+            used = int(Path("/sys/fs/cgroup/memory.current").read_text().strip())
+            found.append(max(int(limit) - used, 0))
+    except (OSError, ValueError):
+        pass
+    return min(found) if found else None
+
+
+def memory_problem(spec, cfg, state_size: int, available: int | None = None, update_on_host: bool = True
+                   ) -> str | None:
+    """Why a run with ``cfg`` cannot fit in this machine's memory (one line), or None when it fits or the
+    memory cannot be read. ``available``: bytes (default: ``available_bytes()``). ``update_on_host``: the
+    update runs on the CPU (on a GPU its minibatch and activations live in the GPU's memory instead)."""
+    available = available_bytes() if available is None else available
+    if available is None:
+        return None
+    parts = estimate_bytes(spec, cfg, state_size)
+    if not update_on_host:
+        del parts["update"]
+    need = sum(parts.values())
+    if need <= HEADROOM * available:
+        return None
+    most = max(int(HEADROOM * available / (need / cfg.env.num_envs)), 0)
+    split = ", ".join(f"{k} {v / GB:.1f}" for k, v in parts.items())
+    return (f"env.num_envs {cfg.env.num_envs:,} with ppo.horizon {cfg.ppo.horizon} needs about {need / GB:.1f} GB "
+            f"({split}) and this machine has {available / GB:.1f} GB available: give at most about {most:,} envs "
+            f"here (or a shorter ppo.horizon, or more ppo.minibatches)")
+
+
+def check_memory(spec, cfg, state_size: int, device_type: str = "cpu") -> None:
+    """Refuse (ValueError, one line) a run that would not fit in memory, before it allocates anything."""
+    problem = memory_problem(spec, cfg, state_size, update_on_host=device_type == "cpu")
+    if problem is not None:
+        raise ValueError(problem)
+
+
+def busy_note(cores: int, threads: int) -> str | None:
+    """A one-line warning when other processes compete for this run's cores, or None: the one-minute load
+    average (runnable threads, this run's included: at most ``threads`` of them) above the cores. Torch's
+    threads then wait on each other's time slices; ``scripts/bench_threads.py --busy 1`` measures how much
+    (on 2 cores with a busy process beside it, the template's default fell from 94 K to 2.3 K steps/s
+    before ``OMP_WAIT_POLICY=PASSIVE``; see ``osrs_rl/__init__.py``)."""
+    try:
+        load = os.getloadavg()[0]
+    except (OSError, AttributeError):        # not on every platform
+        return None
+    if load <= max(cores, threads) + 0.75:
+        return None
+    return (f"note: the machine is busy (load average {load:.1f} on {cores} cores, this run uses up to {threads} "
+            "threads): other processes are taking its cores and its steps/s fall; where they stay, "
+            "--run.torch_threads 1 loses least")
