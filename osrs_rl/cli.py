@@ -564,11 +564,11 @@ def _train_and_report(trainer, args: argparse.Namespace, where) -> int:
         return _error(str(e))
     except OSError as e:                   # a full disk, a folder gone or made read-only under the run
         cause = e.strerror or str(e)
-        where_ = f" ({e.filename})" if e.filename else ""
+        place = f" ({e.filename})" if e.filename else ""
         kept = (f"the last checkpoint, at step {trainer.saved_step:,}, is {ckpt} (continue once there is room: "
                 f"{again})" if trainer.saved_step is not None else
                 f"the run it resumed from is {args.resume}" if args.resume else "no checkpoint was saved")
-        say(f"error: writing the run failed at step {trainer.global_step:,}: {cause}{where_}; {kept}")
+        say(f"error: writing the run failed at step {trainer.global_step:,}: {cause}{place}; {kept}")
         return 1
     rows = []
     if trainer.cfg.run.eval_episodes > 0:
@@ -699,6 +699,7 @@ def _render_replay(replay, args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
     from osrs_rl.io.writable import check_writable
+    from osrs_rl.replay import ReplayError
     from osrs_rl.replay.export import DEFAULT_FPS, frame_range, output_kind, render_replay
     from osrs_rl.replay.render import overlay_names
 
@@ -712,17 +713,30 @@ def _render_replay(replay, args: argparse.Namespace) -> int:
         overlay_names(args.overlays or ())
         total = len(frame_range(replay, kind, args.tick, args.start, args.end))
         check_writable(args.out if kind == "frames" else Path(args.out).parent, "--out")
+        fps = DEFAULT_FPS if args.fps is None else args.fps
+        if not fps > 0:
+            raise ValueError(f"--fps must be positive, got {fps}")
     except ValueError as e:
         return _error(str(e))
+    drawn = [0]
     with Progress(console=console, transient=True, disable=total < 10) as progress:
         task = progress.add_task(f"drawing {total} frame(s)", total=total)
+
+        def advance(done, _):
+            drawn[0] = done
+            progress.update(task, completed=done)
         try:
-            fps = DEFAULT_FPS if args.fps is None else args.fps
             out = render_replay(replay, args.out, fps=fps, start=args.start, end=args.end, tick=args.tick,
-                                frames=args.frames, overlays=args.overlays or (),
-                                progress=lambda done, _: progress.update(task, completed=done))
-        except ValueError as e:                     # ReplayError included
+                                frames=args.frames, overlays=args.overlays or (), progress=advance)
+        except ReplayError as e:                    # the file's fault: its states do not re-simulate
             return _error(str(e))
+        except OSError as e:                        # the disk's: full, or the folder gone
+            return _error(f"writing {args.out} failed after {drawn[0]} of {total} frame(s): {e.strerror or e}")
+        except Exception as e:                      # noqa: BLE001 - the input was checked above: this is ours
+            console.print(f"internal error: drawing frame {drawn[0] + 1} of {total} failed ({type(e).__name__}: {e}). "
+                          f"This is a bug in osrs-rl's renderer, not in the replay or the options; please report it "
+                          f"with the replay file.", markup=False, soft_wrap=True)
+            return 1
     console.print(f"{total} frame(s) of {replay.encounter} written to {out}", markup=False)
     return 0
 

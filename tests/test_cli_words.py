@@ -90,3 +90,21 @@ def test_list_names_the_encounters_presets_with_their_config_paths(capsys):
     assert main(["list", "zulrah"]) == 0
     text = "\n".join(_lines(capsys))
     assert "zulrah/preset.toml" in text and "ablation.toml" not in text      # a sweep space is no preset
+
+
+def test_a_render_failure_inside_the_renderer_is_called_an_internal_error(tmp_path, capsys, monkeypatch):
+    from osrs_rl.replay import export
+
+    assert main(["train", "template", "--run.out_dir", str(tmp_path), "--run.name", "A", *TINY,
+                 "--run.eval_episodes", "1"]) == 0
+    replay = next((tmp_path / "A" / "replays").glob("default-*.orlr"))
+    capsys.readouterr()
+
+    def broken(*args, **kwargs):
+        raise ValueError("x1 must be greater than or equal to x0")
+    monkeypatch.setattr(export, "render_scene", broken)
+    assert main(["replay", "render", str(replay), "--out", str(tmp_path / "f.png")]) == 1
+    text = " ".join(_lines(capsys))
+    assert text.startswith("internal error: drawing frame 1 of 1 failed (ValueError: x1 must be")
+    assert "bug in osrs-rl's renderer" in text and "error: x1" not in text
+    assert not (tmp_path / "f.png").exists()

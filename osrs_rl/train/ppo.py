@@ -380,7 +380,7 @@ class Trainer:
     def _claim_run_folder(self, resume) -> RunFolder:
         """The run folder, made and locked for this run: a new run refuses one that holds another run, and
         any run refuses one another run is using. A resume goes on in its own checkpoint's folder."""
-        own = resume is not None and Path(resume).absolute().parent == self.run_dir.absolute()
+        own = resume is not None and Path(resume).resolve().parent == self.run_dir.resolve()
         existing = self.run_dir / CHECKPOINT_NAME
         again = (f"osrs-rl train {self.spec.name} --resume {existing}" if existing.exists() else "")
         return RunFolder(self.run_dir, resuming=own, again=again)
@@ -453,7 +453,7 @@ class Trainer:
 
     def _run_path(self) -> Path:
         """``run.out_dir``/``run.name`` (a new run without a name gets the encounter and the time, and
-        its config records that name); ``__init__`` creates it once the rest of the setup stands."""
+        its config records that name, a fresh one); ``__init__`` claims it (``RunFolder``) before the envs."""
         run = self.cfg.run
         if not run.name:                  # a fresh folder: two runs started in one second get two
             stem = f"{self.spec.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
