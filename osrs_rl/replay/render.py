@@ -7,7 +7,9 @@ is a square of its size in its colour with, inside it: an HP bar (top), its over
 (two letters, top left), its attack timer (top right: the ticks left in a dark disc, a green dot when
 ready), its style (bottom left: ``mel`` / ``rng`` / ``mag`` on red / green / blue) and, when frozen, a
 cyan border and ``F`` with the ticks left (bottom right), when stunned (cannot move nor attack) an
-orange border and ``S`` with the ticks left; a dead entity is crossed out. Entities on the
+orange border and ``S`` with the ticks left; a dead entity is crossed out. Each entity is named as the
+viewer names it (``scene.entity_labels``: "Jal-Nib #9" where namesakes need telling apart) on a dark tag
+inside its box when it fits, else beside it (``name_boxes``). Entities on the
 same tiles share them side by side (``entity_box``; a slice too narrow for them drops the attack
 timer and ``F`` / ``S`` marks, which the panel's timers still give). Hits in flight
 are arrows from attacker to target in the style's colour, labelled with the style only: the game
@@ -28,6 +30,8 @@ from __future__ import annotations
 from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from osrs_rl.replay.scene import entity_labels
 
 TILE_PX = 48
 PAD = 8
@@ -125,6 +129,7 @@ def render_scene(scene: dict, annotations: list[str] | None = None, tile_px: int
         _draw_entity(draw, scene, e, tile_px)
     _draw_pending_hits(draw, scene, entities, tile_px)
     _draw_hitsplats(draw, scene, entities, tile_px)
+    _draw_names(draw, scene, tile_px)
     _draw_panel(draw, scene, annotations, panel_left(scene, tile_px))
     return image.convert("RGB")
 
@@ -220,11 +225,58 @@ def _draw_entity(draw, scene: dict, e: dict, tile_px: int) -> None:
         _text_in(draw, (r - 19, b - 12, r - 3, b - 2), f"S{stunned}", STUNNED, (40, 25, 5))
     elif e["frozen"] > 0 and roomy:
         _text_in(draw, (r - 19, b - 12, r - 3, b - 2), f"F{e['frozen']}", FROZEN, (10, 30, 40))
-    if e["size"] >= 2 and width >= 44:
-        _text_in(draw, (l + 20, (t + b) // 2 - 6, r - 20, (t + b) // 2 + 6), e["id"], TEXT, tuple(_rgb(color)))
     if e["hp"] <= 0:
         draw.line((l, t, r, b), fill=(0, 0, 0), width=3)
         draw.line((l, b, r, t), fill=(0, 0, 0), width=3)
+
+
+NAME_REACH = 4        # a name tag moves at most this many lines away from its entity's box
+
+
+def name_boxes(scene: dict, tile_px: int = TILE_PX) -> dict[str, tuple[str, tuple[int, int, int, int]]]:
+    """Entity id -> (its name as the viewer gives it, ``scene.entity_labels``; the pixel box of its tag): inside
+    a box it fits in (a 2x2 monster at 48 px a tile), else just above or below the entity, then a line further
+    or half a tag sideways at a time, up to ``NAME_REACH`` lines: the first spot inside the arena that overlaps
+    no tag placed before and no other entity (whose badges it would hide), else the first that overlaps no tag,
+    else (a knot of nibblers at a small ``tile_px``) just above it."""
+    labels = entity_labels(scene)
+    gw, gh = grid_size(scene, tile_px)
+    h = line_height()
+    bodies = {e["id"]: entity_box(scene, e, tile_px) for e in scene["entities"]}
+    placed: dict[str, tuple[str, tuple[int, int, int, int]]] = {}
+
+    def fit(x: float, y: float, w: int) -> tuple[int, int, int, int]:
+        x = min(max(x, PAD), PAD + gw - w)
+        y = min(max(y, PAD), PAD + gh - h)
+        return round(x), round(y), round(x) + w, round(y) + h
+
+    def clear(box, others) -> bool:
+        return all(box[2] <= o[0] or o[2] <= box[0] or box[3] <= o[1] or o[3] <= box[1] for o in others)
+
+    for e in scene["entities"]:
+        text = labels[e["id"]]
+        l, t, r, b = bodies[e["id"]]
+        tl, _, tr, _ = font().getbbox(text)
+        w = tr - tl + 6
+        x = (l + r - w) / 2
+        # inside: under the badges' row and above the splats, in a box tall enough for all three (a 2x2 monster)
+        if w <= r - l - 8 and b - t >= 72:
+            placed[e["id"]] = (text, fit(x, t + 24, w))
+            continue
+        boxes = [fit(x + dx * w / 2, y, w) for k in range(NAME_REACH + 1) for y in (t - h - k * h, b + k * h)
+                 for dx in (0, -1, 1)]
+        tags = [box for _, box in placed.values()]
+        others = [box for eid, box in bodies.items() if eid != e["id"]]
+        placed[e["id"]] = (text, next((box for box in boxes if clear(box, tags) and clear(box, others)),
+                                      next((box for box in boxes if clear(box, tags)), boxes[0])))
+    return placed
+
+
+def _draw_names(draw, scene: dict, tile_px: int) -> None:
+    for text, box in name_boxes(scene, tile_px).values():
+        draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=(0, 0, 0))
+        tl, tt, _, _ = font().getbbox(text)
+        draw.text((box[0] + 3 - tl, box[1] + 2 - tt), text, fill=TEXT, font=font())
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
@@ -310,10 +362,11 @@ def panel_lines(scene: dict, annotations=None) -> list[tuple[str, tuple]]:
         status += f"   outcome {scene['outcome']}"
     add(status, DIM)
     names = {e["id"]: e for e in scene["entities"]}
+    labels = entity_labels(scene)
     for p in scene["panels"]:
         e = names.get(p["agent"], {})
         out.append(("", TEXT))
-        add(f"{p['agent']}: {e.get('name', '?')}", _rgb(e["color"]) if e else TEXT)
+        add(f"{p['agent']}: {labels.get(p['agent'], '?')}", _rgb(e["color"]) if e else TEXT)
         prayer = f"{p['prayer'][0]}/{p['prayer'][1]}" if p["prayer"][1] else "-"
         add(f"HP {p['hp'][0]}/{p['hp'][1]}   Prayer {prayer}")
         spec = "-" if p["spec"] is None else f"{p['spec']:.0f}%"
@@ -325,9 +378,10 @@ def panel_lines(scene: dict, annotations=None) -> list[tuple[str, tuple]]:
         add("Timers: " + ", ".join(f"{k} {v}" for k, v in p["timers"].items()))
     out.append(("", TEXT))
     for e in scene["entities"]:
-        add(f"{e['id']} at ({e['x']}, {e['y']}): " + (", ".join(e["notes"]) or "-"), DIM)
+        add(f"{labels[e['id']]} at ({e['x']}, {e['y']}): " + (", ".join(e["notes"]) or "-"), DIM)
     if scene["pending_hits"]:
-        add("In flight: " + "; ".join(f"{h['from']}->{h['to']} {h['style']}" for h in scene["pending_hits"]), DIM)
+        add("In flight: " + "; ".join(f"{labels.get(h['from'], h['from'])}->{labels.get(h['to'], h['to'])} {h['style']}"
+                                      for h in scene["pending_hits"]), DIM)
     if annotations:
         out.append(("", TEXT))
         for line in annotations:

@@ -42,6 +42,12 @@ Meanings:
 - ``panels``: one per player, the watched agent first. ``prayer`` ``[0, 0]`` means the encounter
   keeps no prayer points; ``run_energy`` and ``spec`` are percentages (``spec`` None: no special bar).
 
+What the viewer and the renderer call an entity is ``entity_labels``: its name, told apart from its namesakes
+(nibblers, bloblets, healers) by the number its id ends in; ``option_target`` says which entity an action
+option names (an attack head's target: an encounter names its targets' options by their entity ids), so a
+target reads as its monster. The page's scenes
+carry these as each entity's ``label`` (``viewer_data.labelled``); an encounter's scene function need not.
+
 ``validate_scene`` checks all of this; ``scene_of(env)`` gives a live env's scene and
 ``scenes_for_replay(replay)`` re-simulates a replay (the same path as ``verify_replay``) into the
 scene of the initial state and of the state after each tick.
@@ -60,6 +66,7 @@ HIT_STYLES = STYLES + ("typeless",)
 SPLAT_KINDS = ("hit", "block", "heal")
 OUTCOMES = ("win", "loss", "draw")
 _COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_TRAILING_NUMBER = re.compile(r"(\d+)$")
 
 
 # ---- building scenes ------------------------------------------------------------------------------
@@ -106,6 +113,28 @@ def scenes_for_replay(replay: Replay, agent: int = 0) -> list[dict]:
         scenes.append(fn(env.states[0], env.config[0], agent=agent, previous=previous))
         previous = copy_record(env)
     return scenes
+
+
+# ---- names --------------------------------------------------------------------------------------
+def entity_labels(scene: dict) -> dict[str, str]:
+    """Entity id -> what the viewer and the renderer call it: its name, and, when another entity of the scene
+    has the same name (nibblers, bloblets, healers), ``#`` and the number its id ends in (a monster's slot,
+    which its attack option names) or else its id, so that namesakes are told apart."""
+    counts: dict[str, int] = {}
+    for e in scene["entities"]:
+        counts[e["name"]] = counts.get(e["name"], 0) + 1
+    out = {}
+    for e in scene["entities"]:
+        tag = _TRAILING_NUMBER.search(e["id"])
+        out[e["id"]] = (e["name"] if counts[e["name"]] == 1 else f"{e['name']} #{tag.group(1)}" if tag
+                        else f"{e['name']} ({e['id']})")
+    return out
+
+
+def option_target(option: str, ids) -> str | None:
+    """The id of the entity an action option names, or None: an encounter whose attack options name their
+    targets gives its entities those ids (``snakeling_2``, ``slot_4``), so the option is the id."""
+    return option if option in ids else None
 
 
 # ---- checking scenes ------------------------------------------------------------------------------

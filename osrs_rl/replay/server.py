@@ -4,7 +4,8 @@ small JSON API, on 127.0.0.1 only.
     GET  /                           the page (index.html); /static/NAME its scripts and styles
     GET  /api/config                 mode ("view" or "play"), the open replays, play defaults
     GET  /api/replays                every replay the server knows: id, name, encounter, ticks, outcome
-    GET  /api/replays/ID             one replay: scenes, heads, actions, rewards, annotations, events
+    GET  /api/replays/ID             one replay: scenes, heads, actions, rewards, annotations, events (its
+                                     entities labelled and its attack options' targets named: viewer_data)
     POST /api/play                   a new session {"encounter"?, "seed"?, "opponent"?} -> its state
     GET  /api/play/SID               the session's state: scene, heads with labels and legal options
     POST /api/play/SID/click         {"tile": [x, y]} or {"entity": ID} -> {"intents", "note"}
@@ -42,7 +43,7 @@ from urllib.parse import urlsplit
 
 from osrs_rl.replay.file import ReplayError, load_replay
 from osrs_rl.replay.play import PlayError, PlaySession
-from osrs_rl.replay.viewer_data import replay_payload, summary
+from osrs_rl.replay.viewer_data import play_view, replay_payload, summary
 
 HOST = "127.0.0.1"
 MAX_BODY = 1 << 20
@@ -77,8 +78,10 @@ class ViewerApp:
     """The server's state: replays by id (loaded up front, scenes built on first request) and play sessions."""
 
     def __init__(self, replays=(), play: PlayDefaults | None = None, save_dir="demonstrations",
-                 max_sessions: int = MAX_SESSIONS, session_idle_s: float = SESSION_IDLE_S, clock=time.monotonic):
+                 max_sessions: int = MAX_SESSIONS, session_idle_s: float = SESSION_IDLE_S, clock=time.monotonic,
+                 opened: int = 2):
         self.replays: dict[str, dict] = {}
+        self.opened = opened            # how many of the replays the page opens at first (two: side by side)
         self.play = play
         self.save_dir = Path(save_dir)
         self.sessions: OrderedDict[str, dict] = OrderedDict()      # least recently used first
@@ -112,7 +115,7 @@ class ViewerApp:
                     "checkpoint": self.play.checkpoint, "tiers": list(hook.tier_names) if hook else [],
                     "save_dir": str(self.save_dir)}
         return {"mode": "play" if play else "view", "replays": self.replay_list(),
-                "open": list(self.replays)[:2], "play": play}
+                "open": list(self.replays)[:self.opened], "play": play}
 
     def replay_list(self) -> list[dict]:
         return [{"id": rid, **summary(r["replay"], r["path"].name)} for rid, r in self.replays.items()]
@@ -146,7 +149,7 @@ class ViewerApp:
             self._evict(room_for=1)
             sid = f"s{next(self._ids)}"
             self.sessions[sid] = {"session": session, "lock": threading.Lock(), "used": self._clock()}
-        return {"session": sid, **session.state()}
+        return {"session": sid, **play_view(session.state())}
 
     def _evict(self, room_for: int = 0) -> None:
         """Free sessions idle too long, then the least recently used until ``room_for`` more fit (lock held)."""
@@ -170,7 +173,7 @@ class ViewerApp:
     def session_state(self, sid: str) -> dict:
         entry = self._session(sid)
         with entry["lock"]:
-            return {"session": sid, **entry["session"].state()}
+            return {"session": sid, **play_view(entry["session"].state())}
 
     def click(self, sid: str, body: dict) -> dict:
         entry = self._session(sid)
@@ -192,7 +195,7 @@ class ViewerApp:
             session = entry["session"]
             if session.done:
                 raise ApiError(409, f"the episode ended at tick {session.tick}: save it or start a new session")
-            return {"session": sid, **session.step(intents)}
+            return {"session": sid, **play_view(session.step(intents))}
 
     def save(self, sid: str, body: dict) -> dict:
         from osrs_rl.replay.verify import verify_replay

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from osrs_rl.replay.file import Replay
+from osrs_rl.replay.scene import entity_labels, option_target, scenes_for_replay
 from osrs_rl.runtime.registry import get_spec
 
 
@@ -21,9 +22,32 @@ def _finite(values) -> list:
     return [v if math.isfinite(v) else None for v in np.asarray(values, dtype=np.float64).reshape(-1).tolist()]
 
 
-def heads_of(spec) -> list[dict]:
-    return [{"name": h.name, "labels": list(h.labels) if h.labels else [str(k) for k in range(h.size)]}
+def _head(name: str, labels: list[str], ids) -> dict:
+    """A head for the page: its name, option labels and, for options that name an entity (an attack's
+    target, ``scene.option_target``), ``targets``: option index -> entity id, so a target reads as its monster."""
+    targets = {k: t for k, o in enumerate(labels) if (t := option_target(o, ids)) is not None}
+    return {"name": name, "labels": labels, **({"targets": targets} if targets else {})}
+
+
+def heads_of(spec, scenes=()) -> list[dict]:
+    """The action heads of ``spec``; ``targets`` for the entities that appear in ``scenes``."""
+    ids = {e["id"] for s in scenes for e in s["entities"]}
+    return [_head(h.name, list(h.labels) if h.labels else [str(k) for k in range(h.size)], ids)
             for h in spec.action_heads]
+
+
+def labelled(scene: dict) -> dict:
+    """A copy of ``scene`` whose entities carry their ``label`` (``scene.entity_labels``: the name the page
+    draws)."""
+    labels = entity_labels(scene)
+    return {**scene, "entities": [{**e, "label": labels[e["id"]]} for e in scene["entities"]]}
+
+
+def play_view(state: dict) -> dict:
+    """A play session's state (``PlaySession.state``) as the page draws it: labelled, targets named."""
+    scene = labelled(state["scene"])
+    ids = {e["id"] for e in scene["entities"]}
+    return {**state, "scene": scene, "heads": [{**h, **_head(h["name"], h["labels"], ids)} for h in state["heads"]]}
 
 
 def summary(replay: Replay, name: str) -> dict:
@@ -35,10 +59,7 @@ def summary(replay: Replay, name: str) -> dict:
 
 def replay_payload(replay: Replay, name: str, scenes: list[dict] | None = None) -> dict:
     """The viewer's JSON for ``replay`` (``scenes`` from ``scene.scenes_for_replay`` unless given)."""
-    if scenes is None:
-        from osrs_rl.replay.scene import scenes_for_replay
-
-        scenes = scenes_for_replay(replay)
+    scenes = [labelled(s) for s in (scenes_for_replay(replay) if scenes is None else scenes)]
     spec = get_spec(replay.encounter)
     if not replay.reward_components:
         from osrs_rl.replay.annotate import derive_reward_components
@@ -48,7 +69,7 @@ def replay_payload(replay: Replay, name: str, scenes: list[dict] | None = None) 
         components = replay.reward_components
     out = summary(replay, name)
     out.update({
-        "agents": list(spec.agents), "heads": heads_of(spec), "config": replay.config, "scenes": scenes,
+        "agents": list(spec.agents), "heads": heads_of(spec, scenes), "config": replay.config, "scenes": scenes,
         "actions": replay.actions.tolist(), "rewards": [_finite(r) for r in replay.rewards],
         "values": None if replay.values is None else _finite(replay.values),
         "probs": None if replay.probs is None else [[_finite(row) for row in p] for p in replay.probs],
@@ -66,7 +87,7 @@ def timeline(scenes: list[dict]) -> list[dict]:
     for t in range(1, len(scenes)):
         before = {e["id"]: e for e in scenes[t - 1]["entities"]}
         now = scenes[t]
-        names = {e["id"]: e["name"] for e in now["entities"]}
+        names = {e["id"]: e.get("label", e["name"]) for e in now["entities"]}
         panels = now.get("panels") or []
         me = panels[0]["agent"] if panels else None
         for splat in now.get("hitsplats", []):
@@ -79,9 +100,9 @@ def timeline(scenes: list[dict]) -> list[dict]:
                 continue
             if old["hp"] > 0 >= e["hp"]:
                 kind = "death" if e["id"] == me else "kill"
-                events.append({"tick": t, "kind": kind, "on": e["id"], "text": f"{e['name']} dies"})
+                events.append({"tick": t, "kind": kind, "on": e["id"], "text": f"{names[e['id']]} dies"})
             if old.get("overhead") != e.get("overhead"):
                 events.append({"tick": t, "kind": "prayer", "on": e["id"],
-                               "text": f"{e['name']}: {old.get('overhead') or 'no'} -> {e.get('overhead') or 'no'} "
-                                       "overhead"})
+                               "text": f"{names[e['id']]}: {old.get('overhead') or 'no'} -> "
+                                       f"{e.get('overhead') or 'no'} overhead"})
     return events

@@ -147,9 +147,10 @@ def test_bad_sessions_say_why(tmp_path):
 def test_play_and_view_commands_refuse_bad_input(tmp_path, capsys):
     for argv, message in [(["play", "nosuch"], "unknown encounter 'nosuch'"),
                           (["play", "pvp", "--opponent", "grandmaster"], "unknown scripted tier"),
-                          (["play", "template", "--config", "max_ticks=abc"], "takes an integer"),
+                          (["play", "template", "--set", "max_ticks=abc"], "takes an integer"),
                           (["play", "template", "--set", "no_such=1"], "has no setting 'no_such'"),
-                          (["play", "template", "--config", "max_ticks=5"], "max_ticks"),
+                          (["play", "template", "--config", "max_ticks=5"],
+                           "play takes the encounter's settings as --set KEY=VALUE (--set max_ticks=5)"),
                           (["play", "template", "--set", "max_ticks=5"], "max_ticks"),
                           (["play", "template", "--seed", "-1"], "--seed must be >= 0"),
                           (["view", str(tmp_path / "missing.orlr")], "no replay file")]:
@@ -173,6 +174,60 @@ def test_view_command_prints_the_url_and_stops_on_ctrl_c(tmp_path, capsys, monke
     out = capsys.readouterr().out
     assert "serving on http://127.0.0.1:" in out and "stopped" in out
     assert cli.main(["play", "template", "--seed", "3"]) == 0
+
+
+def test_view_opens_a_run_folder_as_audit_takes_it(tmp_path, capsys, monkeypatch):
+    """Issue 42, item 8: ``osrs-rl view RUN`` refused the run folder ``osrs-rl audit RUN`` takes ("no replay file").
+    A run folder (or a folder of replays) opens its best evaluation replay and lists the others; a folder with
+    none says where it looked."""
+    from osrs_rl.replay import save_replay
+    from osrs_rl.replay import server as server_module
+    from tests.replay.web_fixtures import annotated_replay
+
+    run = tmp_path / "run"
+    (run / "replays").mkdir(parents=True)
+    (run / "checkpoint.pt").write_bytes(b"")
+    for name, seed in (("default-0", 1), ("default-1", 2), ("best-default", 2)):
+        save_replay(run / "replays" / f"{name}.orlr", annotated_replay("template", seed))
+    served = []
+
+    class Served:
+        def __init__(self, app, port=0):
+            served.append(app)
+            self.url = f"http://127.0.0.1:{port}/"
+
+        def serve_forever(self):
+            raise KeyboardInterrupt
+
+        def close(self):
+            pass
+    monkeypatch.setattr(server_module, "ViewerServer", Served)
+    assert cli.main(["view", str(run)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"3 replay(s) in {run}: the page opens best-default.orlr" in out
+    cfg = served[-1].config()
+    assert [r["name"] for r in cfg["replays"]] == ["best-default.orlr", "default-0.orlr", "default-1.orlr"]
+    assert cfg["open"] == ["0"]                                        # the best alone; the others in the list
+    assert cli.main(["view", str(run / "replays")]) == 0 and served[-1].config()["open"] == ["0"]
+    empty = tmp_path / "empty-run"
+    empty.mkdir()
+    assert cli.main(["view", str(empty)]) == 2
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"no replay files (*.orlr) in {empty} nor in {empty / 'replays'}" in out
+
+
+def test_a_port_out_of_range_is_one_line_before_any_work(tmp_path, capsys, monkeypatch):
+    """Issue 42, item 8: ``--port 70000`` was an OverflowError traceback from the socket (``play`` after compiling)."""
+    from osrs_rl.replay import save_replay
+    from tests.replay.web_fixtures import annotated_replay
+
+    path = save_replay(tmp_path / "t.orlr", annotated_replay("template", 1))
+    monkeypatch.setattr(PlaySession, "warm_up", lambda self: pytest.fail("play prepared a session for a bad port"))
+    for argv in (["view", str(path), "--port", "70000"], ["view", str(path), "--port", "-1"],
+                 ["play", "template", "--port", "65536"]):
+        assert cli.main(argv) == 2, argv
+        out = capsys.readouterr().out
+        assert out.count("\n") == 1 and out.startswith("error: --port must be 0-65535"), (argv, out)
 
 
 def test_actions_are_int64_rows():

@@ -110,7 +110,9 @@ def test_moving_an_entity_changes_its_old_and_new_tiles_and_its_panel_line():
     grid = _grid(scene)
     box = _diff_box(a.crop(grid), b.crop(grid))
     old, new = (tuple(v - R.PAD for v in R.tile_box(scene, x, 21)) for x in (11, 13))
-    assert _inside(box, (old[0], old[1], new[2], new[3])) and box[0] < old[2] and box[2] > new[0], box
+    tag = R.name_boxes(scene)["p0"][1][1] - R.PAD               # its name tag, just above it, moves with it
+    assert tag == old[1] - R.line_height()
+    assert _inside(box, (old[0], tag, new[2], new[3])) and box[0] < old[2] and box[2] > new[0], box
     l, t, _, bottom = R.tile_box(scene, 13, 21)
     assert b.getpixel((l + 6, (t + bottom) // 2 + 2)) == _rgb("#3b82f6")
     assert a.getpixel((l + 6, (t + bottom) // 2 + 2)) == R.FLOOR[(13 + 21) % 2]
@@ -205,6 +207,37 @@ def test_a_crowded_tile_renders_every_entity(crowd):
     l, t, r, b = R.entity_box(scene, last, T)
     body_l, body_r = l + 2, max(r - 3, l + 2)                       # as _draw_entity insets it
     assert image.getpixel(((body_l + body_r) // 2, (t + b) // 2)) == _rgb(last["color"])
+
+
+def test_monsters_are_named_as_the_viewer_names_them():
+    """Issue 42, item 7: the renderer drew a monster's id (``m4``, ``m6``) and only on a big one, and its panel
+    and arrows named ids too: every entity gets a tag with its name as the viewer gives it (namesakes told
+    apart by slot), inside a big box or beside a small one, no two tags overlapping."""
+    scene = _scene()
+    scene["entities"] += [_entity("m4", 12, 23, color="#a16207", kind="npc", name="Jal-Nib"),
+                          _entity("m5", 13, 23, color="#a16207", kind="npc", name="Jal-Nib"),
+                          _entity("m6", 12, 22, color="#a16207", kind="npc", name="Jal-Nib")]
+    scene["entities"][1].update(id="m9", name="Jal-Ak")
+    scene["pending_hits"] = [{"from": "m4", "to": "p0", "style": "melee", "damage": 3, "due_tick": 13}]
+    validate_scene(scene)
+    text = "\n".join(t for t, _ in R.panel_lines(scene, []))
+    for label, (x, y) in (("Jal-Nib #4", (12, 23)), ("Jal-Nib #6", (12, 22)), ("Jal-Ak", (14, 22))):
+        assert f"{label} at ({x}, {y})" in text
+    assert "In flight: Jal-Nib #4->p0 melee" in text and "m4" not in text.replace("#4", "")
+    tags = R.name_boxes(scene)
+    assert {eid: t for eid, (t, _) in tags.items()} == {"p0": "p0", "m9": "Jal-Ak", "m4": "Jal-Nib #4",
+                                                        "m5": "Jal-Nib #5", "m6": "Jal-Nib #6"}
+    assert _inside(tags["m9"][1], R.tile_box(scene, 14, 22, 2))                  # inside the 2x2 monster
+    boxes = [box for _, box in tags.values()]
+    for k, a in enumerate(boxes):
+        assert _inside(a, _grid(scene))
+        assert all(a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1] for b in boxes[k + 1:]), a
+    renamed = copy.deepcopy(scene)
+    renamed["entities"][1]["name"] = "JalTok-Jad"               # another name: only its tag changes in the arena
+    grid = _grid(scene)
+    box = _diff_box(R.render_scene(scene).crop(grid), R.render_scene(renamed).crop(grid))
+    tag = tuple(v - R.PAD for v in R.name_boxes(renamed)["m9"][1])
+    assert box is not None and _inside(box, tag), (box, tag)
 
 
 def test_annotations_go_into_the_panel():

@@ -10,8 +10,17 @@ import pytest
 
 from osrs_rl.core import prayers as P
 from osrs_rl.replay import ReplayError, record_policy_episode
-from osrs_rl.replay.scene import copy_record, scene_fn, scene_of, scenes_for_replay, validate_scene
+from osrs_rl.replay.scene import (
+    copy_record,
+    entity_labels,
+    option_target,
+    scene_fn,
+    scene_of,
+    scenes_for_replay,
+    validate_scene,
+)
 from osrs_rl.replay.verify import replay_steps, start_env
+from osrs_rl.replay.viewer_data import play_view
 from osrs_rl.runtime import registry
 from osrs_rl.runtime.checks import random_legal_actions
 from osrs_rl.runtime.registry import get_spec, make
@@ -144,3 +153,27 @@ def test_a_bad_scene_is_named(edit, message):
     edit(scene)
     with pytest.raises(ValueError, match=message):
         validate_scene(scene)
+
+
+# ---- names (issue 42, item 7) -----------------------------------------------------------------------------------
+def test_namesakes_are_told_apart_by_slot_and_a_target_names_its_entity():
+    """Monsters were drawn as ``m4``, ``m6`` (the renderer) or by a name shared by every nibbler (the viewer), and
+    attack options read ``slot_0..slot_15`` with nothing mapping a slot to its monster: a monster's label is its
+    name, with its slot where another has the same name, and an option that is an entity's id names it."""
+    def npc(eid, name):
+        return {"id": eid, "name": name}
+    scene = {"entities": [npc("player", "player"), npc("slot_4", "Jal-Nib"), npc("slot_11", "Jal-Nib"),
+                          npc("slot_6", "Jal-Ak"), npc("snakeling_2", "Snakeling"), npc("snakeling_2_old", "Snakeling"),
+                          npc("zulrah", "Zulrah")]}
+    assert entity_labels(scene) == {"player": "player", "slot_4": "Jal-Nib #4", "slot_11": "Jal-Nib #11",
+                                    "slot_6": "Jal-Ak", "snakeling_2": "Snakeling #2",
+                                    "snakeling_2_old": "Snakeling (snakeling_2_old)", "zulrah": "Zulrah"}
+    ids = {e["id"] for e in scene["entities"]}
+    assert [option_target(o, ids) for o in ("none", "slot_4", "slot_15", "zulrah", "snakeling_2", "weapon")] == \
+        [None, "slot_4", None, "zulrah", "snakeling_2", None]
+    # what the page gets in play: labelled entities, the attack head's targets by option index
+    state = play_view({"scene": scene, "heads": [{"name": "attack", "labels": ["none", "slot_4", "zulrah"],
+                                                  "legal": [True, True, False]}]})
+    assert [e["label"] for e in state["scene"]["entities"]] == list(entity_labels(scene).values())
+    assert state["heads"][0]["targets"] == {1: "slot_4", 2: "zulrah"}
+    assert state["heads"][0]["legal"] == [True, True, False]

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from osrs_rl.replay import load_replay, verify_replay
+from osrs_rl.replay import load_replay, save_replay, verify_replay
 from osrs_rl.replay.server import PlayDefaults, ViewerApp, ViewerServer
-from osrs_rl.replay.viewer_data import replay_payload
-from tests.replay.web_fixtures import annotated_replay, save_annotated
+from osrs_rl.replay.viewer_data import labelled, replay_payload
+from tests.replay.web_fixtures import annotated_replay, inferno_replay, save_annotated
 
 CHROMIUM = ("chromium", "chromium-browser")
 DRIVER = "chromedriver"
@@ -317,7 +317,7 @@ def _crowded(scene: dict) -> dict:
     s["hitsplats"] = [{"on": "p0", "damage": 12, "kind": "hit"}, {"on": "p0", "damage": 0, "kind": "block"},
                       {"on": "p1", "damage": 30, "kind": "hit"}]
     s["objects"] = [{"kind": "cloud", "x": corner[0] + 2, "y": corner[1], "size": 1, "label": "toxic cloud"}]
-    return validate_scene(s)
+    return labelled(validate_scene(s))            # named as the server names the scenes it sends
 
 
 def test_a_crowded_scene_is_legible(driver, tmp_path):
@@ -455,4 +455,141 @@ def test_input_before_the_fight_and_during_a_tick_is_kept_and_applied(driver, tm
     finally:
         starting.set()
         ticking.set()
+        server.close()
+
+
+# ---- the Inferno at full size (issue 42, item 7) ------------------------------------------------------------------
+@pytest.fixture
+def window_1600(driver):
+    """The window of the issue's report: 1600 px wide (the module's driver is put back afterwards)."""
+    size = driver.get_window_size()
+    driver.set_window_size(1600, 1000)
+    yield driver
+    driver.set_window_size(size["width"], size["height"])
+
+
+def test_the_inferno_fills_the_window_zooms_and_names_its_targets(window_1600, tmp_path):
+    """The arena was capped at 600 px (13 px a tile for the Inferno's 45 rows) in a 1600 px window, its top
+    third the black of Zuk's side on every wave, 9 px a tile with two panes; nibblers all read "Jal-Nib" and
+    the policy's targets "slot_K". Now the floor fills the room under the controls beside the panels, the
+    drawn rows start one above the floor, zoom enlarges it, and a target reads as its monster."""
+    from osrs_rl.encounters.inferno import arena
+
+    driver = window_1600
+    app = ViewerApp([save_replay(tmp_path / "inferno-63.orlr", inferno_replay())])
+    payload = app.replay("0")
+    attack = [h["name"] for h in payload["heads"]].index("attack")
+    t = next(k for k, row in enumerate(payload["actions"]) if row[0][attack] > 0)      # a tick that attacks
+    scene = payload["scenes"][t]
+    server = ViewerServer(app).start()
+    try:
+        _open(driver, server.url)
+        _js(driver, "window.viewer.seek(arguments[0])", t)
+        drawn = _drawn(driver)
+        ts = drawn["tile"]
+        size = _js(driver, "const c = document.getElementById('canvas-0'); return [c.width, c.height]")
+        assert ts >= 18 and max(size) > 600, (ts, size)
+        # nothing blank above the floor: its north row is the canvas's second, under a margin of one tile
+        assert _js(driver, "return window.viewer.panes[0].tileAt(arguments[0], arguments[0])", 1.5 * ts) == \
+            {"x": arena.ARENA_X[0], "y": arena.ARENA_Y[1]}
+        # every entity named, namesakes apart (Jal-Nib #5, #6, #7), each name near its entity (no pile)
+        names = {b["of"]: b for b in drawn["labels"] if b["kind"] == "name"}
+        assert {k: b["text"] for k, b in names.items()} == {e["id"]: e["label"] for e in scene["entities"]}
+        assert len({e["label"] for e in scene["entities"]}) == len(scene["entities"])
+        assert sum(e["name"] == "Jal-Nib" for e in scene["entities"]) >= 2
+        for eid, b in names.items():
+            d = drawn["entities"][eid]
+            assert abs((b["box"][1] + b["box"][3]) / 2 - (d["top"] - 8)) <= 6 * 14, (eid, b, d)
+        # the decision's target: named by its monster in the actions, ringed on the canvas
+        target = f"slot_{payload['actions'][t][0][attack] - 1}"
+        label = next(e["label"] for e in scene["entities"] if e["id"] == target)
+        chosen = driver.find_element("css selector", "#top-0 tr[data-head='attack'] td.chosen")
+        assert chosen.text.replace("\n", " ").startswith(label) and chosen.get_attribute("title").startswith("slot_")
+        assert "slot_" not in chosen.text and drawn["targets"] == [target]
+        driver.save_screenshot(str(tmp_path / "inferno.png"))
+        # zoom: + enlarges the tiles and the view scrolls; fit comes back
+        driver.find_element("css selector", "#zoombar-0 button:nth-of-type(2)").click()
+        assert _drawn(driver)["tile"] == round(ts * 1.25)
+        assert _js(driver, "const v = document.getElementById('view-0');"
+                           "return v.scrollHeight > v.clientHeight || v.scrollWidth > v.clientWidth")
+        driver.find_element("css selector", "#zoombar-0 button:nth-of-type(3)").click()
+        assert _drawn(driver)["tile"] == ts
+        # two panes: each arena keeps most of its size (its panels go under it)
+        _open(driver, f"{server.url}?a=0&b=0")
+        assert min(_drawn(driver, 0)["tile"], _drawn(driver, 1)["tile"]) >= 16
+    finally:
+        server.close()
+
+
+def test_nothing_is_cut_at_the_arena_edge(driver, tmp_path):
+    """A name over the arena's north row was squeezed onto the tile it names, and a cloud spilling past the
+    arena's edge was cut by the canvas's: the drawn tiles hold every entity and object with a margin."""
+    import copy
+
+    from osrs_rl.replay.scene import validate_scene
+
+    app = ViewerApp([save_annotated(tmp_path, "zulrah", 3)])
+    payload = app.replay("0")
+    scene = copy.deepcopy(payload["scenes"][0])
+    a = scene["arena"]
+    player = next(e for e in scene["entities"] if e["id"] == "player")
+    player.update(x=a["x0"] + a["width"] // 2, y=a["y0"] + a["height"] - 1)              # the north row
+    scene["objects"].append({"kind": "cloud", "x": a["x0"] - 1, "y": a["y0"] + 2, "size": 3, "label": "cloud 9"})
+    payload["scenes"][0] = labelled(validate_scene(scene))
+    server = ViewerServer(app).start()
+    try:
+        _open(driver, server.url)
+        drawn = _drawn(driver)
+        w, h = _js(driver, "const c = document.getElementById('canvas-0'); return [c.width, c.height]")
+        me, ts = drawn["entities"]["player"], drawn["tile"]
+        name = next(b for b in drawn["labels"] if b["kind"] == "name" and b["of"] == "player")
+        assert me["top"] > 0 and name["box"][3] <= me["top"] + 2, (name, me)           # above its tile, not on it
+        cloud = scene["objects"][-1]                                   # its pixels, from the player's tile
+        left, top = me["left"] + (cloud["x"] - player["x"]) * ts, me["top"] + (player["y"] - cloud["y"] - 2) * ts
+        assert 0 <= left and left + 3 * ts <= w and 0 <= top and top + 3 * ts <= h, (left, top, w, h)
+        assert next(o for o in drawn["objects"] if o["label"] == "cloud 9")["box"] == [left, top, left + 3 * ts,
+                                                                                       top + 3 * ts]
+        driver.save_screenshot(str(tmp_path / "edge.png"))
+    finally:
+        server.close()
+
+
+def test_a_knot_of_monsters_keeps_its_labels_near_or_hides_them_until_zoomed(window_1600, tmp_path):
+    """Labels that found no room were pushed up to 24 lines away, piling up over other monsters (a knot of
+    nibblers): a label now stays within a few lines of its entity or is hidden, the page says how many are,
+    the hover still names them, and zooming in gives them room."""
+    import copy
+
+    from osrs_rl.replay.scene import validate_scene
+
+    driver = window_1600
+    app = ViewerApp([save_replay(tmp_path / "inferno-63.orlr", inferno_replay())])
+    payload = app.replay("0")
+    scene = copy.deepcopy(payload["scenes"][0])
+    nibbler = next(e for e in scene["entities"] if e["name"] == "Jal-Nib")
+    scene["entities"] += [{**nibbler, "id": f"m{20 + k}", "x": 12 + k % 5, "y": 12 + k // 5} for k in range(20)]
+    payload["scenes"][0] = labelled(validate_scene(scene))
+    server = ViewerServer(app).start()
+    try:
+        _open(driver, server.url)
+        drawn = _drawn(driver)
+        for b in drawn["labels"]:
+            if b["kind"] in ("name", "hp", "bits"):             # each within 6 lines (of 14 px) of where it belongs
+                d = drawn["entities"][b["of"]]
+                anchor = {"name": d["top"] - 8, "hp": d["y"], "bits": d["top"] + d["height"] + 8}[b["kind"]]
+                assert abs((b["box"][1] + b["box"][3]) / 2 - anchor) <= 6 * 14, b
+        hidden = drawn["hidden"]
+        assert hidden and driver.find_element("id", "hidden-0").text.startswith(f"{len(hidden)} labels hidden")
+        for h in hidden:
+            if h["kind"] == "name":
+                tip = _js(driver, "return describe(window.viewer.panes[0].drawn.entities[arguments[0]])", h["of"])
+                assert tip.startswith(h["text"])
+        for _ in range(8):
+            if not _drawn(driver)["hidden"]:
+                break
+            driver.find_element("css selector", "#zoombar-0 button:nth-of-type(2)").click()
+        drawn = _drawn(driver)
+        assert drawn["hidden"] == [] and {b["of"] for b in drawn["labels"] if b["kind"] == "name"} >= {
+            e["id"] for e in scene["entities"]}
+    finally:
         server.close()

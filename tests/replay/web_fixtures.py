@@ -39,3 +39,16 @@ def tiny_checkpoint(path: Path, encounter: str = "pvp") -> Path:
     model = make_model(cfg, spec)
     save_checkpoint(path, {"model": model.state_dict(), "config": cfg.to_dict()}, model_meta(cfg, spec))
     return path
+
+
+@functools.cache
+def inferno_replay(start_wave: int = 63, ticks: int = 12, seed: int = 0):
+    """A short random-policy Inferno episode from ``start_wave`` (63: nibblers at a pillar, a blob, a meleer, a
+    ranger and a mager on the floor at once), with the policy notes of ``annotated_replay``."""
+    rng = np.random.default_rng(seed)
+
+    def act(env, obs, info):
+        probs = [rng.dirichlet(np.ones(h.size)).astype(np.float32) for h in env.spec.action_heads]
+        return random_legal_actions(env, rng), {"value": float(rng.normal()), "probs": probs}
+    config = {"start_wave": start_wave, "last_wave": start_wave, "max_ticks": ticks}
+    return record_policy_episode("inferno", config, act, seed=seed, meta={"policy": "random"})

@@ -45,7 +45,7 @@ def _entity_name(s, ent: int) -> str | None:
         return "player"
     if ST.ENT_MONSTER <= ent < ST.ENT_PILLAR:
         k = ent - ST.ENT_MONSTER
-        return f"m{k}" if int(s["monsters"][k]["state"]) == ST.SLOT_ALIVE or int(s["monsters"][k]["dig_left"]) > 0 \
+        return f"slot_{k}" if int(s["monsters"][k]["state"]) == ST.SLOT_ALIVE or int(s["monsters"][k]["dig_left"]) > 0 \
             else None
     p = ent - ST.ENT_PILLAR
     return f"pillar_{A.PILLAR_NAMES[p]}" if 0 <= p < A.NUM_PILLARS and int(s["pillar_hp"][p]) > 0 else None
@@ -97,7 +97,7 @@ def scene(s, cfg, agent: int = 0, previous=None) -> dict:
         if int(m["revived"]):
             notes.append("revived")
         entities.append({
-            "id": f"m{k}", "name": ST.KIND_NPC[kind], "kind": "npc", "x": int(m["x"]), "y": int(m["y"]),
+            "id": f"slot_{k}", "name": ST.KIND_NPC[kind], "kind": "npc", "x": int(m["x"]), "y": int(m["y"]),
             "size": size, "hp": max(int(m["hp"]), 0), "max_hp": int(cfg["kind_row"][kind]["hitpoints"]),
             "overhead": None, "style": STYLE_NAMES[style] if 0 <= style < 3 else None,
             "attack_timer": max(int(m["attack_timer"]), 0), "frozen": max(int(m["frozen"]), 0),

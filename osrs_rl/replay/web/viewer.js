@@ -4,9 +4,15 @@
 // window.viewer exposes the current state (frame, scenes, what was drawn where) to tests and curious users.
 "use strict";
 
-const TILE_PX_MAX = 40;           // a tile's side in pixels, at most
-const CANVAS_PX_MAX = 600;        // the canvas's longer side, at most (one pane)
-const CANVAS_PX_MAX_TWO = 420;    // ... with two panes side by side
+// The canvas fills the room its pane has in the window ("fit": the drawn tiles, see Pane.include, as large
+// as fit beside the panels and above the timeline); zooming (wheel, +/-) enlarges it and the view scrolls.
+const TILE_PX_FIT_MAX = 64;       // a tile's side at "fit", at most (a small arena need not fill a wide window)
+const TILE_PX_MIN = 4;
+const ZOOM_STEP = 1.25, ZOOM_MAX = 8;   // each wheel notch or +/- press; 8x the fit at most
+const MARGIN_TILES = 1;           // around the drawn tiles: room for the north row's names, nothing at an edge
+const VIEW_MIN_PX = 320;          // the view's height, at least, however short the window
+const BELOW_VIEW_PX = 64;         // kept free under the view in the window: the timeline and its legend
+const LABEL_REACH = 5;            // a label moves at most this many lines from its place; else it is hidden
 const PLAY_TICK_MS = 600;         // one game tick
 const HOTKEYS = {                 // "head:label" -> key, for the heads an encounter has
   "loadout:mage": "1", "loadout:ranged": "2", "loadout:melee": "3", "loadout:tank": "4", "loadout:spec": "5",
@@ -56,10 +62,26 @@ class Pane {
     this.scene = null;
     this.frame = 0;
     this.drawn = { entities: {}, overlays: {}, tile: 0 };
+    this.zoom = 1;                  // 1: the drawn tiles fit the room; more: the view scrolls
+    this.bounds = null;             // the tiles drawn ({x0, y0, width, height}), grown by include()
+    this.arenaBoxes = new Map();    // arena -> the box of its open tiles (the arena is the same every frame)
     const i = index;
     this.title = el("h2", { id: `title-${i}` });
     this.canvas = el("canvas", { id: `canvas-${i}`, width: 300, height: 300 });
-    this.hover = el("div", { id: `hover-${i}`, class: "hover" });
+    this.view = el("div", { id: `view-${i}`, class: "view" }, this.canvas);
+    this.hover = el("span", { id: `hover-${i}`, class: "hover" });
+    this.zoomLabel = el("span", { id: `zoom-${i}` });
+    this.hiddenNote = el("span", { id: `hidden-${i}`, class: "hidden-note" });
+    const button = (text, title, onClick) => {
+      const b = el("button", { type: "button", title }, text);
+      b.addEventListener("click", onClick);
+      return b;
+    };
+    this.zoomBar = el("div", { id: `zoombar-${i}`, class: "zoombar" },
+      button("\u2212", "zoom out (-)", () => this.setZoom(this.zoom / ZOOM_STEP)),
+      button("+", "zoom in (+, or the mouse wheel over the arena)", () => this.setZoom(this.zoom * ZOOM_STEP)),
+      button("fit", "the whole arena in the window (0)", () => this.setZoom(1)),
+      this.zoomLabel, this.hiddenNote, this.hover);
     this.side = el("div", { id: `side-${i}`, class: "side" });
     this.annot = el("div", { id: `annot-${i}`, class: "side annot" });
     this.timeline = el("div", { id: `timeline-${i}`, class: "timeline" });
@@ -67,15 +89,22 @@ class Pane {
       ["prayer switch", "#61afef"]].map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }), name)));
     // what the marks on the canvas mean (the same in view and play)
     this.key = el("div", { id: `key-${i}`, class: "legend key" },
-      el("span", {}, "name above, hp/max inside, below: [overhead] style t<ticks to attack> frozen <ticks> (cannot move, "
-        + "cyan border) stunned <ticks> (cannot move nor attack, orange border)"),
+      el("span", {}, "name above (#slot where names repeat), hp/max inside, below: [overhead] style t<ticks to attack> "
+        + "frozen <ticks> (cannot move, cyan border) stunned <ticks> (cannot move nor attack, orange border); "
+        + "dashed yellow frame: what the decision shown attacks"),
       ...Object.entries(STYLE_COLORS).map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}` }),
         `${name} hit in flight (arrow)`)),
       ...Object.entries(SPLAT_COLORS).map(([name, color]) => el("span", {}, el("i", { style: `background: ${color}; border-radius: 4px` }),
         `${name} splat`)));
-    this.root = el("div", { id: `pane-${i}`, class: "pane" }, this.title,
-      el("div", { class: "body" }, el("div", { class: "stage" }, this.canvas, this.hover, this.timeline, this.legend, this.key),
-        this.side, this.annot));
+    this.stage = el("div", { class: "stage" }, this.zoomBar, this.view, this.timeline, this.legend, this.key);
+    this.body = el("div", { class: "body" }, this.stage, this.side, this.annot);
+    this.root = el("div", { id: `pane-${i}`, class: "pane" }, this.title, this.body);
+    this.view.addEventListener("wheel", (ev) => {
+      if (!this.scene) return;
+      ev.preventDefault();                // the wheel zooms the arena, not the page
+      const r = this.canvas.getBoundingClientRect();
+      this.setZoom(this.zoom * (ev.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP), ev.clientX - r.left, ev.clientY - r.top);
+    }, { passive: false });
     this.canvas.addEventListener("mousemove", (ev) => {
       const t = this.tileAt(ev.offsetX, ev.offsetY);
       const e = this.entityAtPixel(ev.offsetX, ev.offsetY);
@@ -91,14 +120,55 @@ class Pane {
 
   lastFrame() { return this.data ? this.data.scenes.length - 1 : 0; }
 
-  // the tile under canvas pixel (px, py), north up
+  // the arena tile under canvas pixel (px, py), north up; null in the margin
   tileAt(px, py) {
-    const s = this.scene;
-    if (!s) return null;
+    const s = this.scene, b = this.bounds;
+    if (!s || !b) return null;
     const a = s.arena, ts = this.drawn.tile;
-    const col = Math.floor(px / ts), row = Math.floor(py / ts);
-    if (col < 0 || row < 0 || col >= a.width || row >= a.height) return null;
-    return { x: a.x0 + col, y: a.y0 + a.height - 1 - row };
+    const x = b.x0 + Math.floor(px / ts), y = b.y0 + b.height - 1 - Math.floor(py / ts);
+    if (x < a.x0 || y < a.y0 || x >= a.x0 + a.width || y >= a.y0 + a.height) return null;
+    return { x, y };
+  }
+
+  // Grow the drawn tiles to hold ``scene``: the arena's open tiles (the Inferno's blocked north, Zuk's side
+  // before his wave, is left out) and every entity and object wherever it stands, with a margin around. A
+  // replay's scenes are all included when it opens, so its frame never moves; in play, where the next tick is
+  // unknown, the whole arena is (Zulrah surfacing in the water would otherwise rescale the canvas mid-fight).
+  include(scene) {
+    const a = scene.arena, key = `${a.x0},${a.y0},${a.width},${a.height},${a.blocked.length},${a.blocked[0]}`;
+    if (!this.data) this.arenaBoxes.set(key, [a.x0, a.y0, a.x0 + a.width - 1, a.y0 + a.height - 1]);
+    if (!this.arenaBoxes.has(key)) {
+      const blocked = new Set(a.blocked.map(([x, y]) => `${x},${y}`)), open = [Infinity, Infinity, -Infinity, -Infinity];
+      for (let x = a.x0; x < a.x0 + a.width; x++) {
+        for (let y = a.y0; y < a.y0 + a.height; y++) if (!blocked.has(`${x},${y}`)) grow(open, x, y, 1);
+      }
+      this.arenaBoxes.set(key, open[0] <= open[2] ? open : [a.x0, a.y0, a.x0 + a.width - 1, a.y0 + a.height - 1]);
+    }
+    const box = [...this.arenaBoxes.get(key)], b = this.bounds, m = MARGIN_TILES;
+    for (const t of [...scene.entities, ...(scene.objects || [])]) grow(box, t.x, t.y, t.size);
+    const [x0, y0, x1, y1] = [box[0] - m, box[1] - m, box[2] + m, box[3] + m];
+    this.bounds = b === null ? { x0, y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }
+      : { x0: Math.min(x0, b.x0), y0: Math.min(y0, b.y0), width: Math.max(x1, b.x0 + b.width - 1) - Math.min(x0, b.x0) + 1,
+        height: Math.max(y1, b.y0 + b.height - 1) - Math.min(y0, b.y0) + 1 };
+  }
+
+  // zoom to ``zoom`` times the fit, keeping canvas pixel (px, py) (default: the view's centre) where it is in the view
+  setZoom(zoom, px, py) {
+    const v = this.view, before = this.drawn.tile;
+    if (px === undefined) { px = v.scrollLeft + v.clientWidth / 2; py = v.scrollTop + v.clientHeight / 2; }
+    const sx = px - v.scrollLeft, sy = py - v.scrollTop;
+    this.zoom = Math.min(ZOOM_MAX, Math.max(1, zoom));
+    if (!this.scene) return;
+    drawScene(this, this.scene);
+    const k = this.drawn.tile / before;
+    v.scrollLeft = px * k - sx; v.scrollTop = py * k - sy;
+  }
+
+  // the entities the shown decision attacks: the replay's action at this frame, or the queued one in play
+  targetIds() {
+    const heads = this.data ? this.data.heads : (viewer.play.state ? viewer.play.state.heads : []);
+    const row = this.data ? (this.data.actions[this.frame] || [[]])[0] : heads.map((h) => viewer.play.queue[h.name] || 0);
+    return heads.map((h, hi) => h.targets && h.targets[row[hi]]).filter(Boolean);
   }
 
   // the entity drawn under canvas pixel (px, py) (entities sharing a tile each have their own slice)
@@ -151,10 +221,10 @@ class Pane {
         const ranked = d.probs[hi][t].map((v, k) => [v, k]).sort((a, b) => b[0] - a[0]);
         const p = ranked.slice(0, 3);
         if (!p.some(([, k]) => k === chosen)) p.push(ranked.find(([, k]) => k === chosen));   // sampled below the top 3
-        cells = p.map(([v, k]) => el("td", { class: k === chosen ? "chosen" : "" },
-          `${h.labels[k]} ${(100 * v).toFixed(0)}%`));
+        cells = p.map(([v, k]) => el("td", { class: k === chosen ? "chosen" : "", title: h.labels[k] },
+          `${optionText(h, k, this.scene)} ${(100 * v).toFixed(0)}%`));
       } else {
-        cells = [el("td", { class: "chosen" }, h.labels[chosen])];
+        cells = [el("td", { class: "chosen", title: h.labels[chosen] }, optionText(h, chosen, this.scene))];
       }
       return el("tr", { "data-head": h.name }, el("td", {}, h.name), cells);
     });
@@ -162,7 +232,7 @@ class Pane {
     box.append(el("table", { id: `top-${this.index}` }, rows));
     if (d.agents.length > 1) {
       const other = d.actions[t].slice(1).map((row, a) =>
-        `${d.agents[a + 1]}: ` + row.map((o, hi) => (o ? `${d.heads[hi].name} ${d.heads[hi].labels[o]}` : null))
+        `${d.agents[a + 1]}: ` + row.map((o, hi) => (o ? `${d.heads[hi].name} ${optionText(d.heads[hi], o, this.scene)}` : null))
           .filter(Boolean).join(", "));
       box.append(el("div", { class: "other-agents" }, other.join("; ") || ""));
     }
@@ -183,20 +253,47 @@ class Pane {
 }
 
 // ---- drawing a scene ---------------------------------------------------------------------------------------
+// widen ``box`` ([x0, y0, x1, y1], tiles, inclusive) to hold the size x size footprint at (x, y)
+function grow(box, x, y, size) {
+  box[0] = Math.min(box[0], x); box[1] = Math.min(box[1], y);
+  box[2] = Math.max(box[2], x + size - 1); box[3] = Math.max(box[3], y + size - 1);
+}
+
+// the room the pane's view may take: the body's width less the panels beside it, and the window's height
+// below the view's top less the timeline's. The panels go under the view (class "stacked") with two panes,
+// or where beside it they would leave it less than half the width (a narrow window)
+function viewRoom(pane) {
+  const width = pane.body.clientWidth;
+  const beside = [pane.side, pane.annot].filter((x) => !x.hidden).reduce((sum, x) => sum + x.offsetWidth + 8, 0);
+  const stacked = viewer.panes.length > 1 || width - beside < width / 2;
+  pane.body.classList.toggle("stacked", stacked);
+  const top = pane.view.getBoundingClientRect().top + window.scrollY;
+  return [Math.max(120, width - (stacked ? 0 : beside)), Math.max(VIEW_MIN_PX, window.innerHeight - top - BELOW_VIEW_PX)];
+}
+
 function drawScene(pane, scene) {
   const a = scene.arena, cv = pane.canvas, ctx = cv.getContext("2d");
-  const most = viewer.panes.length > 1 ? CANVAS_PX_MAX_TWO : CANVAS_PX_MAX;
-  const ts = Math.max(6, Math.min(TILE_PX_MAX, Math.floor(most / Math.max(a.width, a.height))));
-  if (cv.width !== a.width * ts || cv.height !== a.height * ts) {
-    cv.width = a.width * ts; cv.height = a.height * ts;
-    cv.style.width = `${cv.width}px`; cv.style.height = `${cv.height}px`;
+  pane.include(scene);
+  const b = pane.bounds, [roomW, roomH] = viewRoom(pane);
+  const fit = Math.max(TILE_PX_MIN, Math.min(TILE_PX_FIT_MAX, Math.floor(Math.min(roomW / b.width, roomH / b.height))));
+  const ts = Math.max(TILE_PX_MIN, Math.round(fit * pane.zoom));
+  const W = b.width * ts, H = b.height * ts, scrolls = W > roomW || H > roomH;
+  if (cv.width !== W || cv.height !== H) {
+    cv.width = W; cv.height = H;
+    cv.style.width = `${W}px`; cv.style.height = `${H}px`;
   }
-  const left = (x) => (x - a.x0) * ts, top = (y) => (a.y0 + a.height - 1 - y) * ts;
-  const drawn = { entities: {}, overlays: {}, tile: ts, pending: [], splats: [] };
-  ctx.fillStyle = "#3b4a34"; ctx.fillRect(0, 0, cv.width, cv.height);
+  pane.view.style.width = `${scrolls ? roomW : W}px`;
+  pane.view.style.height = `${scrolls ? roomH : H}px`;
+  pane.stage.style.width = pane.view.style.width;
+  pane.zoomLabel.textContent = `${ts} px a tile${pane.zoom > 1 ? ` (zoom ${pane.zoom.toFixed(2)}x)` : ""}`;
+  const left = (x) => (x - b.x0) * ts, top = (y) => (b.y0 + b.height - 1 - y) * ts;
+  const drawn = { entities: {}, overlays: {}, tile: ts, bounds: { ...b }, pending: [], splats: [], objects: [], targets: [] };
+  ctx.fillStyle = "#25272a"; ctx.fillRect(0, 0, W, H);                        // the margin, outside the arena
+  const ax = left(a.x0), ay = top(a.y0 + a.height - 1), aw = a.width * ts, ah = a.height * ts;
+  ctx.fillStyle = "#3b4a34"; ctx.fillRect(ax, ay, aw, ah);
   ctx.strokeStyle = "rgba(0, 0, 0, 0.25)"; ctx.lineWidth = 1;
-  for (let c = 0; c <= a.width; c++) { ctx.beginPath(); ctx.moveTo(c * ts + 0.5, 0); ctx.lineTo(c * ts + 0.5, cv.height); ctx.stroke(); }
-  for (let r = 0; r <= a.height; r++) { ctx.beginPath(); ctx.moveTo(0, r * ts + 0.5); ctx.lineTo(cv.width, r * ts + 0.5); ctx.stroke(); }
+  for (let c = 0; c <= a.width; c++) { ctx.beginPath(); ctx.moveTo(ax + c * ts + 0.5, ay); ctx.lineTo(ax + c * ts + 0.5, ay + ah); ctx.stroke(); }
+  for (let r = 0; r <= a.height; r++) { ctx.beginPath(); ctx.moveTo(ax, ay + r * ts + 0.5); ctx.lineTo(ax + aw, ay + r * ts + 0.5); ctx.stroke(); }
   ctx.fillStyle = "#111";
   for (const [x, y] of a.blocked || []) ctx.fillRect(left(x), top(y), ts, ts);
   for (const [name, on] of Object.entries(viewer.overlays)) {
@@ -210,10 +307,15 @@ function drawScene(pane, scene) {
   // that no two labels overlap and none leaves the canvas
   const labels = [];
   for (const o of scene.objects || []) {
+    const box = [left(o.x), top(o.y + o.size - 1), left(o.x) + o.size * ts, top(o.y + o.size - 1) + o.size * ts];
     ctx.strokeStyle = "#d4b483"; ctx.lineWidth = 2;
-    ctx.strokeRect(left(o.x) + 2, top(o.y + o.size - 1) + 2, o.size * ts - 4, o.size * ts - 4);
-    labels.push({ text: o.label, x: left(o.x) + (o.size * ts) / 2, y: top(o.y + o.size - 1) + (o.size * ts) / 2,
-      color: "#d4b483", kind: "object", of: o.kind });
+    ctx.strokeRect(box[0] + 2, box[1] + 2, o.size * ts - 4, o.size * ts - 4);
+    drawn.objects.push({ kind: o.kind, label: o.label, box });
+  }
+  // one label for each group of touching objects of one kind and label (the glyph's shelter is one object a tile)
+  for (const g of objectGroups(scene.objects || [])) {
+    labels.push({ text: g.label, x: (left(g.box[0]) + left(g.box[2] + 1)) / 2, y: (top(g.box[3]) + top(g.box[1] - 1)) / 2,
+      color: "#d4b483", kind: "object", of: g.kind });
   }
   // entities on the same tiles (PvP "under") share them: each gets a vertical slice, so none hides another
   const stacks = {};
@@ -236,15 +338,23 @@ function drawScene(pane, scene) {
     const frac = e.max_hp > 0 ? Math.min(1, Math.max(0, e.hp) / e.max_hp) : 0;   // the HP bar (brews overheal)
     ctx.fillStyle = "#c0392b"; ctx.fillRect(x0 + 2, y0 + 2, w - 4, 4);        // inside the tile: never clipped
     ctx.fillStyle = "#2ecc71"; ctx.fillRect(x0 + 2, y0 + 2, (w - 4) * frac, 4);
-    const hpText = `${e.hp}/${e.max_hp}`;
+    const hpText = `${e.hp}/${e.max_hp}`, label = e.label || e.name;
     const bits = [e.overhead ? `[${e.overhead}]` : null, e.style, e.attack_timer !== null && e.attack_timer !== undefined ? `t${e.attack_timer}` : null,
       e.frozen > 0 ? `frozen ${e.frozen}` : null, stunned > 0 ? `stunned ${stunned}` : null].filter(Boolean);
     labels.push({ text: hpText, x: cx, y: cy, color: "#fff", kind: "hp", of: e.id });
-    labels.push({ text: e.name, x: cx, y: y0 - 8, color: "#fff", kind: "name", of: e.id });
+    labels.push({ text: label, x: cx, y: y0 - 8, color: "#fff", kind: "name", of: e.id });
     if (bits.length) labels.push({ text: bits.join(" "), x: cx, y: y0 + full + 8, color: "#ffd866", kind: "bits", of: e.id });
     drawn.entities[e.id] = { x: cx, y: cy, left: x0, top: y0, width: w, height: full, stacked: n, tile: [e.x, e.y],
       hpText, overhead: e.overhead, style: e.style, attackTimer: e.attack_timer, frozen: e.frozen, stunned, name: e.name,
-      hp: e.hp, maxHp: e.max_hp, bits: bits.join(" ") };
+      label, hp: e.hp, maxHp: e.max_hp, bits: bits.join(" ") };
+  }
+  // what the shown decision attacks: a dashed ring, so an attack option (the Inferno's slot_K) points at its monster
+  ctx.setLineDash([4, 3]); ctx.strokeStyle = "#ffd866"; ctx.lineWidth = 2;
+  for (const id of pane.targetIds()) {
+    const d = drawn.entities[id];
+    if (!d) continue;
+    ctx.strokeRect(d.left - 1, d.top, d.width + 2, d.height);
+    drawn.targets.push(id);
   }
   // hits in flight: a dashed arrow in the style's colour, labelled with the style only (the game shows the
   // projectile, not its damage, until it lands as a hitsplat)
@@ -268,14 +378,30 @@ function drawScene(pane, scene) {
       disc: SPLAT_COLORS[s.kind] || "#c0392b" });
     drawn.splats.push({ on: s.on, damage: s.damage, kind: s.kind });
   });
-  drawn.labels = placeLabels(ctx, labels, cv.width, cv.height);
+  const laid = placeLabels(ctx, labels, W, H);
+  drawn.labels = laid.placed;
+  drawn.hidden = laid.hidden;
+  pane.hiddenNote.textContent = laid.hidden.length ? `${laid.hidden.length} labels hidden here: zoom in, or hover` : "";
   pane.drawn = drawn;
   cv.dataset.tick = scene.tick;
   cv.dataset.overlays = Object.entries(drawn.overlays).filter(([, n]) => n > 0).map(([k]) => k).join(",");
 }
 
+// objects grouped where they touch and share a kind and label: [{kind, label, box: [x0, y0, x1, y1]}]
+function objectGroups(objects) {
+  const groups = [];
+  for (const o of objects) {
+    const box = [o.x, o.y, o.x + o.size - 1, o.y + o.size - 1];
+    const near = groups.filter((g) => g.kind === o.kind && g.label === o.label && box[0] <= g.box[2] + 1
+      && g.box[0] <= box[2] + 1 && box[1] <= g.box[3] + 1 && g.box[1] <= box[3] + 1);
+    for (const g of near) { grow(box, g.box[0], g.box[1], 1); grow(box, g.box[2], g.box[3], 1); groups.splice(groups.indexOf(g), 1); }
+    groups.push({ kind: o.kind, label: o.label, box });
+  }
+  return groups;
+}
+
 function describe(d) {
-  const bits = [`${d.name}`, `hp ${d.hpText}`, d.overhead ? `praying ${d.overhead}` : null, d.style,
+  const bits = [d.label || d.name, `hp ${d.hpText}`, d.overhead ? `praying ${d.overhead}` : null, d.style,
     d.attackTimer !== null && d.attackTimer !== undefined ? `${d.attackTimer} ticks to attack` : null,
     d.frozen > 0 ? `frozen: cannot move for ${d.frozen} ticks` : null,
     d.stunned > 0 ? `stunned: cannot move nor attack for ${d.stunned} ticks` : null];
@@ -291,16 +417,18 @@ function arrowhead(p, q, ts) {
 }
 
 // Lay out ``labels`` ({text, x, y, color, kind, of, disc?}: centred at (x, y) if it can be) so that no two
-// boxes intersect and every box lies inside the W x H canvas: each in turn takes the nearest free spot
-// among shifts of whole lines up or down and half widths sideways; then all are drawn. Returns the boxes.
+// boxes intersect and every box lies inside the W x H canvas: each in turn (splats, names, hitpoints, then the
+// rest) takes the nearest free spot among shifts of whole lines up or down and half widths sideways, at most
+// LABEL_REACH lines away: a label pushed further would sit by another entity (on an Inferno knot, a pile), so it
+// is hidden instead (the hover still says it; zooming in makes room). Returns {placed: boxes, hidden: labels}.
 const LABEL_H = 13, LABEL_PAD = 2;
 function placeLabels(ctx, labels, W, H) {
   ctx.font = "11px sans-serif";
-  const order = { hp: 0, splat: 1, name: 2, bits: 3, pending: 4, object: 5 };
-  const placed = [];
+  const order = { splat: 0, name: 1, hp: 2, bits: 3, pending: 4, object: 5 };
+  const placed = [], hidden = [];
   const clash = (b) => placed.some((o) => b[0] < o.box[2] && o.box[0] < b[2] && b[1] < o.box[3] && o.box[1] < b[3]);
   const shifts = [];
-  for (let r = 0; r <= 24; r++) for (const dy of r ? [-r, r] : [0]) for (let dx = -4; dx <= 4; dx++) shifts.push([dx, dy]);
+  for (let r = 0; r <= LABEL_REACH; r++) for (const dy of r ? [-r, r] : [0]) for (let dx = -3; dx <= 3; dx++) shifts.push([dx, dy]);
   shifts.sort((a, b) => Math.hypot(a[0] * 0.8, a[1]) - Math.hypot(b[0] * 0.8, b[1]));
   for (const l of [...labels].sort((a, b) => order[a.kind] - order[b.kind])) {
     const w = Math.max(ctx.measureText(l.text).width + 2 * LABEL_PAD, l.disc ? LABEL_H + 4 : 0), h = l.disc ? LABEL_H + 4 : LABEL_H;
@@ -311,10 +439,7 @@ function placeLabels(ctx, labels, W, H) {
       const box = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
       if (!clash(box)) { best = box; break; }
     }
-    if (best === null) {           // nowhere free (a very crowded canvas): keep it in bounds at its anchor
-      const cx = Math.min(W - w / 2, Math.max(w / 2, l.x)), cy = Math.min(H - h / 2, Math.max(h / 2, l.y));
-      best = [cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2];
-    }
+    if (best === null) { hidden.push({ text: l.text, kind: l.kind, of: l.of }); continue; }
     placed.push({ text: l.text, kind: l.kind, of: l.of, box: best, anchor: [l.x, l.y], color: l.color, disc: l.disc });
   }
   // a label pushed away from its place gets a thin leader line back to it; lines first, text on top
@@ -333,7 +458,16 @@ function placeLabels(ctx, labels, W, H) {
     }
     label(ctx, q.text, cx, cy + 0.5, q.color);
   }
-  return placed.map(({ text, kind, of, box }) => ({ text, kind, of, box }));
+  return { placed: placed.map(({ text, kind, of, box }) => ({ text, kind, of, box })), hidden };
+}
+
+// option k of head h as the page shows it: a target by the label of the entity it names in ``scene`` (the
+// Inferno's slot_4 as "Jal-Ak #4"; the raw label stays in the tooltip), any other option by its label
+function optionText(h, k, scene) {
+  const id = h.targets && h.targets[k];
+  if (!id) return h.labels[k];
+  const e = scene && scene.entities.find((x) => x.id === id);
+  return e ? e.label || e.name : `${h.labels[k]} (nothing there)`;
 }
 
 function label(ctx, text, x, y, color) {
@@ -410,6 +544,14 @@ const viewer = {
   redraw() {
     for (const p of this.panes) if (p.scene) drawScene(p, p.scene);
   },
+
+  // zoom keys in the viewer: + and - step, 0 fits (two panes zoom together)
+  zoomKey(key) {
+    const step = { "+": ZOOM_STEP, "=": ZOOM_STEP, "-": 1 / ZOOM_STEP }[key];
+    if (step === undefined && key !== "0") return false;
+    for (const p of this.panes) p.setZoom(step === undefined ? 1 : p.zoom * step);
+    return true;
+  },
 };
 window.viewer = viewer;
 
@@ -419,6 +561,7 @@ function bindCommonControls() {
   });
   toggle("ov-los", "line_of_sight");
   toggle("ov-danger", "danger");
+  window.addEventListener("resize", () => viewer.redraw());     // the canvas fits the window it is in
 }
 
 // ---- view mode ------------------------------------------------------------------------------------------------
@@ -446,6 +589,7 @@ async function startView() {
     if (ev.key === " ") { ev.preventDefault(); viewer.setPlaying(!viewer.playing); }
     else if (ev.key === "ArrowRight") viewer.seek(viewer.frame + 1);
     else if (ev.key === "ArrowLeft") viewer.seek(viewer.frame - 1);
+    else viewer.zoomKey(ev.key);
   };
   viewer.play.early = [];            // keys pressed while the page loaded: nothing to replay them on yet
   if (ids.length) await openReplays(ids);
@@ -461,6 +605,7 @@ async function openReplays(ids) {
     pane.data = d;
     pane.title.textContent = `${d.name}: ${d.encounter}, ${d.ticks} ticks, ${d.outcome}`;
     pane.renderTimeline();
+    for (const scene of d.scenes) pane.include(scene);      // one frame for the whole replay: no jumps
     return pane;
   });
   $("panes").replaceChildren(...viewer.panes.map((p) => p.root));
@@ -556,12 +701,12 @@ function setPlayState(state) {
   $("play-tick").textContent = `tick ${state.tick}${state.done ? " (over)" : ""}, return ${fmt(state.return)}`;
   document.body.dataset.session = state.session;
   document.body.dataset.tick = state.tick;
-  renderActionButtons(state.heads);
+  renderActionButtons(state.heads, state.scene);
   renderQueue();
   if (state.done) { setAuto(false); setStatus(`the fight is over: ${state.outcome || (state.terminated ? "decided" : "time")}; save it or start a new one`); }
 }
 
-function renderActionButtons(heads) {
+function renderActionButtons(heads, scene) {
   const box = $("actions");
   box.replaceChildren(...heads.map((h) => el("div", { class: "head-group", "data-head": h.name },
     el("span", {}, h.name),
@@ -569,7 +714,8 @@ function renderActionButtons(heads) {
       if (k === 0) return null;                        // option 0 is the no-op: an empty queue sends it
       const key = HOTKEYS[`${h.name}:${lab}`];
       const b = el("button", { type: "button", id: `act-${h.name}-${k}`, disabled: !h.legal[k],
-        "data-head": h.name, "data-option": String(k), "data-key": key || "" }, key ? `${lab} [${key}]` : lab);
+        "data-head": h.name, "data-option": String(k), "data-key": key || "", title: lab },
+        key ? `${optionText(h, k, scene)} [${key}]` : optionText(h, k, scene));
       b.addEventListener("click", () => {
         if (viewer.play.queue[h.name] === k) delete viewer.play.queue[h.name]; else viewer.play.queue[h.name] = k;
         renderQueue();
@@ -582,9 +728,10 @@ function renderQueue() {
   const q = viewer.play.queue, heads = viewer.play.state ? viewer.play.state.heads : [];
   const names = Object.entries(q).map(([h, k]) => {
     const head = heads.find((x) => x.name === h);
-    return `${h} ${head ? head.labels[k] : k}`;
+    return `${h} ${head ? optionText(head, k, viewer.play.state.scene) : k}`;
   });
   $("queue").textContent = `queued: ${names.join(", ") || "nothing"}`;
+  viewer.redraw();                     // the queued attack's target is ringed
   for (const b of document.querySelectorAll("#actions button")) {
     b.classList.toggle("queued", q[b.dataset.head] === Number(b.dataset.option));
   }
