@@ -22,7 +22,7 @@ import numpy as np
 from osrs_rl.io.atomic import atomic_write, temp_name
 from osrs_rl.replay.file import Replay
 from osrs_rl.replay.render import TILE_PX, overlay_names, render_scene, scene_size
-from osrs_rl.replay.scene import scenes_for_replay
+from osrs_rl.replay.scene import entity_labels, option_target, scenes_for_replay
 from osrs_rl.runtime.registry import get_spec
 
 DEFAULT_FPS = 5.0           # three times game speed (a tick is 0.6 s): --fps 1.667 plays in real time
@@ -41,9 +41,16 @@ def output_kind(out_path, frames: bool = False) -> str:
     return kind
 
 
-def frame_annotations(replay: Replay, k: int) -> list[str]:
-    """Annotation lines for frame ``k`` (the state after ``k`` ticks); empty when there is nothing to say."""
+def frame_annotations(replay: Replay, k: int, labels: dict[str, str] | None = None) -> list[str]:
+    """Annotation lines for frame ``k`` (the state after ``k`` ticks); empty when there is nothing to say.
+    ``labels``: the frame's entity labels (``scene.entity_labels``), so that an option naming an entity
+    (an attack's target) reads as that entity's name."""
     spec = get_spec(replay.encounter)
+    labels = labels or {}
+
+    def _option(head, v: int) -> str:
+        text = head.labels[v] if head.labels else str(v)
+        return labels[text] if option_target(text, labels) else text
     lines = []
     if k >= 1:
         t = k - 1
@@ -63,14 +70,11 @@ def frame_annotations(replay: Replay, k: int) -> list[str]:
                     line += f" (most likely {_option(head, best)} {float(p[k][best]):.0%})"
                 lines.append(line)
         for a, agent in enumerate(spec.agents):
-            taken = [f"{h.name}={h.labels[v] if h.labels else v}"
+            taken = [f"{h.name}={_option(h, v)}"
                      for h, v in zip(spec.action_heads, replay.actions[k, a].tolist(), strict=True) if v != 0]
             lines.append(f"next action {agent}: {' '.join(taken) or 'nothing'}")
     return lines
 
-
-def _option(head, k: int) -> str:
-    return head.labels[k] if head.labels else str(k)
 
 
 def frame_range(replay: Replay, kind: str, tick: int | None, start: int | None, end: int | None) -> range:
@@ -98,7 +102,7 @@ def render_replay(replay: Replay, out_path, fps: float = DEFAULT_FPS, start: int
         raise ValueError(f"--fps must be positive, got {fps}")
     ks = frame_range(replay, kind, tick, start, end)
     scenes = scenes_for_replay(replay)
-    notes = {k: frame_annotations(replay, k) for k in ks}
+    notes = {k: frame_annotations(replay, k, entity_labels(scenes[k])) for k in ks}
     sizes = [scene_size(scenes[k], notes[k], tile_px) for k in ks]
     size = (max(w for w, _ in sizes), max(h for _, h in sizes))
     if kind == "mp4":

@@ -366,3 +366,16 @@ def test_a_stun_and_a_freeze_are_marked_apart():
     assert R.FROZEN in in_freeze and R.STUNNED not in in_freeze
     assert R.STUNNED not in _colours_in(R.render_scene(scene), box)
     assert "S<n>: stunned" in R.legend_lines()[0] and "F<n>: frozen" in R.legend_lines()[0]
+
+
+def test_an_option_that_names_an_entity_reads_as_its_label():
+    """An attack option that is an entity's id (an Inferno ``slot_K``) is written as that entity's label in
+    the panel, as the viewer writes it, not as the raw option (issue 42, item 7)."""
+    replay = _replay()
+    heads = get_spec("template").action_heads
+    k, h = next((k, h) for k in range(replay.ticks) for h, head in enumerate(heads)
+                if head.labels and int(replay.actions[k, 0, h]) != 0)
+    option = heads[h].labels[int(replay.actions[k, 0, h])]
+    lines = frame_annotations(replay, k, {option: "Jal-Nib #4"})
+    assert any(x.startswith(f"{heads[h].name}: Jal-Nib #4 ") for x in lines)
+    assert f"{heads[h].name}=Jal-Nib #4" in lines[-1] and f"={option}" not in lines[-1]
