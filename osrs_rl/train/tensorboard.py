@@ -40,6 +40,16 @@ def write_scalars(logdir: str | os.PathLike, scalars: dict[str, float], step: in
         w.close()
 
 
+def _written_order(path: Path) -> list:
+    """An event file's place among its folder's: its name (``...tfevents.<time>.<host>.<pid>.<n>``) with the
+    numbers compared as numbers, so that writer 10 of a second comes after writer 9, not before it.
+
+    >>> [p.name for p in sorted(map(Path, ["e.tfevents.5.h.7.10", "e.tfevents.5.h.7.9"]), key=_written_order)]
+    ['e.tfevents.5.h.7.9', 'e.tfevents.5.h.7.10']
+    """
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in path.name.split(".")]
+
+
 def read_events(path: str | os.PathLike) -> list[tuple[int, str, float | str]]:
     """(step, tag, value) of every scalar and text summary in an event file, in file order; a
     directory reads each ``*tfevents*`` file in it in name order."""
@@ -50,7 +60,7 @@ def read_events(path: str | os.PathLike) -> list[tuple[int, str, float | str]]:
         raise ImportError(MISSING) from e
     path = Path(path)
     if path.is_dir():
-        return [e for f in sorted(path.glob("*tfevents*")) for e in read_events(f)]
+        return [e for f in sorted(path.glob("*tfevents*"), key=_written_order) for e in read_events(f)]
     if not path.exists():
         raise FileNotFoundError(f"no event file at {path}")
     out = []

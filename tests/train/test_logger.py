@@ -31,6 +31,16 @@ def test_write_scalars_appends_to_a_run(tmp_path):
     assert [(s, v) for s, t, v in read_events(tmp_path) if t == "eval/elite/win_rate"] == [(100, 0.75), (200, 0.5)]
 
 
+def test_event_files_are_read_in_the_order_they_were_written_past_nine_writers(tmp_path):
+    """Writers number their files in a process (``...tfevents.<time>.<host>.<pid>.<n>``): the tenth written in one
+    second is read after the ninth, not before it as its name sorts."""
+    for step, n in ((100, 9), (200, 10)):
+        write_scalars(tmp_path / "w", {"eval/elite/win_rate": step / 400}, step=step)
+        (made,) = (tmp_path / "w").iterdir()
+        made.rename(tmp_path / f"events.out.tfevents.1700000000.host.42.{n}")
+    assert [s for s, t, _ in read_events(tmp_path) if t == "eval/elite/win_rate"] == [100, 200]
+
+
 def test_reading_no_event_file_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="no event file"):
         read_events(tmp_path / "nope.tfevents")
