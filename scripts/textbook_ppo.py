@@ -6,7 +6,8 @@ well-known single-file implementations, with none of the trainer's extras: PPO-c
 2017, arXiv:1707.06347) with GAE (Schulman et al. 2016, arXiv:1506.02438) and the usual details
 (Huang et al. 2022, "The 37 Implementation Details of Proximal Policy Optimization", ICLR blog track):
 
-- separate actor and critic MLPs, 2 hidden tanh layers of 128, orthogonal init (gain sqrt(2) hidden,
+- separate actor and critic MLPs (``--shared``: one body under both heads), 2 hidden tanh layers of 128,
+  orthogonal init (gain sqrt(2) hidden,
   0.01 policy head, 1.0 value head), zero biases; no observation or reward normalisation;
 - one Categorical per action head (MultiDiscrete), invalid actions' logits set to -1e8 from the mask
   in ``info["action_mask"]``; log-probabilities and entropies summed over heads;
@@ -73,6 +74,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--epochs", type=int, default=1)
     p.add_argument("--minibatches", type=int, default=4)
+    p.add_argument("--shared", action="store_true",
+                   help="one tanh body shared by the policy and the value (default: separate actor and critic)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="encounter setting (repeatable)")
     p.add_argument("--opponents", default="", metavar="TIER,TIER,...",
                    help="scripted tiers spread over the envs, env i fighting tier i mod len (the trainer's "
@@ -109,11 +112,20 @@ def mlp(n_in: int, n_out: int, head_gain: float, width: int = 128) -> nn.Sequent
 
 
 class Agent(nn.Module):
-    def __init__(self, obs_size: int, head_sizes):
+    """Separate actor and critic MLPs, or with ``shared`` one tanh body of 128 x 2 under both heads (the
+    single-file Atari layout of CleanRL's ``ppo_atari.py``, which a practitioner reaches for first)."""
+
+    def __init__(self, obs_size: int, head_sizes, shared: bool = False, width: int = 128):
         super().__init__()
         self.head_sizes = [int(h) for h in head_sizes]
-        self.actor = mlp(obs_size, sum(self.head_sizes), 0.01)
-        self.critic = mlp(obs_size, 1, 1.0)
+        if shared:
+            g = float(np.sqrt(2))
+            body = nn.Sequential(layer(obs_size, width, g), nn.Tanh(), layer(width, width, g), nn.Tanh())
+            self.actor = nn.Sequential(body, layer(width, sum(self.head_sizes), 0.01))
+            self.critic = nn.Sequential(body, layer(width, 1, 1.0))     # the same body module: one set of weights
+        else:
+            self.actor = mlp(obs_size, sum(self.head_sizes), 0.01, width)
+            self.critic = mlp(obs_size, 1, 1.0, width)
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.critic(obs).squeeze(-1)
@@ -182,11 +194,12 @@ def main(argv=None) -> int:
         writer.writerow(COLUMNS)
     spec = env.env.spec
     N, T = args.num_envs, args.horizon
-    agent = Agent(spec.obs_size, spec.head_sizes)
+    agent = Agent(spec.obs_size, spec.head_sizes, shared=args.shared)
     optim = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
     updates = -(-args.total_steps // (N * T))
     print(f"textbook PPO on {args.encounter} {config}: {N} envs x {T} steps x {updates} updates, "
-          f"obs {spec.obs_size}, heads {[int(h) for h in spec.head_sizes]}, torch threads {torch.get_num_threads()}",
+          f"obs {spec.obs_size}, heads {[int(h) for h in spec.head_sizes]}, "
+          f"{'a shared body' if args.shared else 'separate actor and critic'}, torch threads {torch.get_num_threads()}",
           flush=True)
 
     obs_np, info = env.reset(seed=args.seed)

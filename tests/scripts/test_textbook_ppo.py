@@ -40,6 +40,23 @@ def test_main_writes_finite_rows(tb, tmp_path):
         tb.main(args[:-2] + ["--opponents", "average"])
 
 
+def test_a_shared_body_is_one_set_of_weights_under_both_heads(tb, tmp_path):
+    """``--shared``: the CleanRL Atari layout (issue 43's practitioner reference): the value's gradient reaches
+    the policy's body; separate networks keep them apart."""
+    for shared in (False, True):
+        agent = tb.Agent(7, [3, 2], shared=shared)
+        agent.value(torch.randn(5, 7)).sum().backward()
+        body_grad = agent.actor[0][0].weight.grad if shared else agent.actor[0].weight.grad
+        assert (body_grad is not None and body_grad.abs().sum() > 0) == shared
+        n = sum(p.numel() for p in agent.parameters())
+        assert n == (7 * 128 + 128 + 128 * 128 + 128 + 128 * 5 + 5 + 128 + 1 if shared
+                     else 2 * (7 * 128 + 128 + 128 * 128 + 128) + 128 * 5 + 5 + 128 + 1)
+    out = tmp_path / "shared.csv"
+    assert tb.main(["--encounter", "template", "--num-envs", "16", "--horizon", "8", "--total-steps", "256",
+                    "--set", "max_ticks=10", "--log-every", "0", "--shared", "--epochs", "2", "--out", str(out)]) == 0
+    assert len(out.read_text().splitlines()) == 3
+
+
 def test_sampled_actions_satisfy_the_mask(tb):
     torch.manual_seed(0)
     env = GymVectorEnv("template", num_envs=16, seed=2, max_ticks=10)
