@@ -7,7 +7,7 @@ __version__ = "0.1.0"
 # Torch's OpenMP threads spin while they wait for each other; when another process holds one of their
 # cores every parallel product waits a time slice. Passive waiting (set before torch loads OpenMP; a
 # user's own setting wins) measured on 2 cores beside one busy process, the template's preset with the
-# default threads: 2,260 env steps/s spinning, 49,231 passive; alone 94 K and 98 K
+# default threads: 2,260 env steps/s spinning, 42,647 passive; alone 94 K and 98 K
 # (scripts/bench_threads.py, docs/threads.md).
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 

@@ -339,6 +339,7 @@ def _eval_replay_dir(args: argparse.Namespace) -> Path | str:
     from datetime import datetime
 
     from osrs_rl.io.writable import writable_problem
+    from osrs_rl.train.run_folder import fresh_folder
 
     if args.replay_dir:
         out = Path(args.replay_dir)
@@ -347,10 +348,7 @@ def _eval_replay_dir(args: argparse.Namespace) -> Path | str:
             return (f"--replay-dir {out} holds replays already ({', '.join(held[:3])}"
                     f"{' ...' if len(held) > 3 else ''}): name a new or empty folder, so that none is replaced")
     else:
-        base = Path(args.checkpoint).parent / "eval-replays"
-        stem = datetime.now().strftime("%Y%m%d-%H%M%S")
-        out = next(base / name for name in (stem if k == 0 else f"{stem}-{k + 1}" for k in range(10_000))
-                   if not (base / name).exists())
+        out = fresh_folder(Path(args.checkpoint).parent / "eval-replays", datetime.now().strftime("%Y%m%d-%H%M%S"))
     return writable_problem(out, "--replay-dir") or out
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from osrs_rl.train.bench import arm_parser, arm_rates, arm_trainers, iteration, warm_up
+from osrs_rl.train.bench import arm_parser, arm_rates, arm_trainers, iteration, print_rates, warm_up
 
 ARMS = {"overlap": ["--env.overlap", "true"], "no overlap": ["--env.overlap", "false"],
         "overlap, torch on every core": ["--env.overlap", "true", "--run.torch_threads", str(os.cpu_count() or 1)]}
@@ -22,11 +22,7 @@ def main(argv=None) -> int:
     args = arm_parser(__doc__.split("\n\n")[0]).parse_args(argv)
     with arm_trainers(args.encounter, args.config, ARMS, "/tmp/bench-overlap") as trainers:
         warm_up(trainers, args.iterations)
-        rates = arm_rates(trainers, iteration, args.iterations, args.rounds)
-        base = next(iter(rates.values()))
-        for arm, t in trainers.items():
-            print(f"{arm:30s} {rates[arm]:>10,.0f} env steps/s  ({rates[arm] / base:.2f} of the first; rollout threads "
-                  f"{t.rollout_threads}, update threads {t.learn_threads})")
+        print_rates(trainers, arm_rates(trainers, iteration, args.iterations, args.rounds))
     return 0
 
 

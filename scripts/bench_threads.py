@@ -14,7 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 
-from osrs_rl.train.bench import arm_parser, arm_rates, arm_trainers, iteration, warm_up
+from osrs_rl.train.bench import arm_parser, arm_rates, arm_trainers, iteration, print_rates, warm_up
 
 
 def _spin() -> None:
@@ -39,11 +39,8 @@ def main(argv=None) -> int:
         finally:
             for proc in busy:
                 proc.terminate()
-        base = next(iter(rates.values()))
         print(f"{args.encounter}, {cores} cores, {args.busy} busy process(es) beside it:")
-        for arm, t in trainers.items():
-            print(f"  {arm:32s} {rates[arm]:>10,.0f} env steps/s  ({rates[arm] / base:.2f} of the default; rollout "
-                  f"threads {t.rollout_threads}, update threads {t.learn_threads})")
+        print_rates(trainers, rates, first="the default", indent="  ", width=32)
     return 0
 
 

@@ -38,6 +38,13 @@ def _is_int(x) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
+def bytes_per_env(spec: EncounterSpec) -> int:
+    """One env's rows in a VecEnv (its state, the step buffers per agent, the finished-episode metrics):
+    what ``num_envs`` multiplies, for an estimate before allocating."""
+    per_agent = spec.obs_size * 4 * 2 + spec.mask_size * 2 + spec.num_heads * 8 + 8    # obs, masks, actions, reward
+    return spec.state_dtype.itemsize + spec.num_agents * per_agent + max(spec.num_metrics, 1) * 16 + 64
+
+
 def _check_seed(seed) -> None:
     if not _is_int(seed) or not 0 <= seed < 2**64:
         raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
@@ -65,7 +72,7 @@ class VecEnv:
         try:
             self._allocate()
         except MemoryError:          # numpy's ArrayMemoryError names a shape; say what was asked instead
-            row = spec.state_dtype.itemsize + spec.num_agents * (spec.obs_size * 8 + spec.mask_size * 2)
+            row = bytes_per_env(spec)
             raise MemoryError(f"{self.num_envs:,} {spec.name} envs need about {self.num_envs * row / 1e9:.1f} GB "
                               f"({row:,} bytes each) and that much memory is not free") from None
 

@@ -70,6 +70,16 @@ def warm_up(trainers: dict[str, Trainer], iterations: int) -> None:
             iteration(t)
 
 
+def print_rates(trainers: dict[str, Trainer], rates: dict[str, float], first: str = "the first",
+                indent: str = "", width: int = 30) -> None:
+    """One line per arm: its env steps per second, its ratio to the first arm's (``first`` names that arm)
+    and the torch threads it rolled out and updated with."""
+    base = next(iter(rates.values()))
+    for arm, t in trainers.items():
+        print(f"{indent}{arm:{width}s} {rates[arm]:>10,.0f} env steps/s  ({rates[arm] / base:.2f} of {first}; "
+              f"rollout threads {t.rollout_threads}, update threads {t.learn_threads})")
+
+
 def arm_rates(trainers: dict[str, Trainer], work, repeats: int, rounds: int) -> dict[str, float]:
     """Each arm's work per second (``work(trainer)`` returns env steps or samples: ``rollout``, ``update``,
     ``iteration``), ``repeats`` calls an arm's turn, ``rounds`` turns alternating between the arms."""

@@ -74,7 +74,7 @@ from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.policy_view import with_policy_view
 from osrs_rl.train.resources import busy_note, check_memory
 from osrs_rl.train.rollout import Collector, RolloutStorage
-from osrs_rl.train.run_folder import RunFolder
+from osrs_rl.train.run_folder import RunFolder, fresh_folder
 from osrs_rl.train.selfplay import SelfPlay
 from osrs_rl.train.training_replays import TrainingReplays
 
@@ -457,8 +457,7 @@ class Trainer:
         run = self.cfg.run
         if not run.name:                  # a fresh folder: two runs started in one second get two
             stem = f"{self.spec.name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-            run.name = next(name for name in (stem if k == 0 else f"{stem}-{k + 1}" for k in range(10_000))
-                            if not (Path(run.out_dir) / name).exists())
+            run.name = fresh_folder(Path(run.out_dir), stem).name
         return Path(run.out_dir) / run.name
 
     def _make_envs(self) -> list:

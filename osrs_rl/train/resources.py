@@ -14,15 +14,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from osrs_rl.runtime.vec_env import bytes_per_env
+
 GB = 1e9
 HEADROOM = 0.9          # a run may plan to use this share of what is available, not all of it
-
-
-def env_bytes_per_env(spec) -> int:
-    """One env's rows in a VecEnv: its state, the step buffers per agent, the finished-episode metrics."""
-    a = spec.num_agents
-    per_agent = spec.obs_size * 4 * 2 + spec.mask_size * 2 + spec.num_heads * 8 + 8    # obs, masks, actions, reward
-    return spec.state_dtype.itemsize + a * per_agent + max(spec.num_metrics, 1) * 16 + 64
 
 
 def estimate_bytes(spec, cfg, state_size: int) -> dict[str, int]:
@@ -31,7 +26,7 @@ def estimate_bytes(spec, cfg, state_size: int) -> dict[str, int]:
     per_step = spec.obs_size * 4 + spec.mask_size + spec.num_heads * 8 + 4 * 6 + 4   # RolloutStorage, one (t, env)
     minibatch = (t * n) // max(cfg.ppo.minibatches, 1)
     activations = minibatch * (spec.obs_size * 4 + 4 * cfg.model.hidden * 8)          # gathered inputs, layers, grads
-    return {"envs": n * env_bytes_per_env(spec),
+    return {"envs": n * bytes_per_env(spec),
             "rollout buffers": (t + 1) * n * per_step + n * state_size * 4 * 3,
             "update": minibatch * per_step + activations}
 

@@ -29,6 +29,13 @@ def held_files(folder: Path) -> list[str]:
                   if p.is_file() and p.name != LOCK_NAME)
 
 
+def fresh_folder(parent: Path, stem: str) -> Path:
+    """``parent/stem``, or ``parent/stem-2``, ``-3``, ... the first that does not exist: two runs (or two
+    evaluations) started in the same second get a folder each."""
+    return next(parent / name for name in (stem if k == 0 else f"{stem}-{k + 1}" for k in range(10_000))
+                if not (parent / name).exists())
+
+
 class RunFolderError(ValueError):
     """The folder cannot be this run's: it holds another run, or another run is using it."""
 
@@ -102,7 +109,7 @@ class RunFolder:
             self._fd = None
 
     def remove_if_empty(self) -> None:
-        """Remove the folder (and its lock and empty subfolders) if this claim made it and no run file
+        """Remove the folder (and its empty subfolders) if this claim made it and no run file
         was written into it: a run that failed before writing anything leaves nothing behind."""
         if not self.made or held_files(self.folder):
             return
