@@ -1,4 +1,4 @@
-"""Does an encounter's preset beat the textbook PPO per sample and per second? (issue 19's last targets)
+"""Does an encounter's preset beat the strong plain-PPO reference per sample and per second? (issue 43's targets)
 
     python scripts/compare_textbook.py --encounter zulrah --seeds 0,1,2 --textbook-steps 4000000 \\
         --out docs/textbook-zulrah
@@ -6,8 +6,10 @@
 For each seed, both learners train on the same env settings (the preset's ``env.config`` plus ``--set``,
 its scripted opponents spread over the envs the same way) on this machine, one after the other:
 
-- the textbook PPO, ``scripts/textbook_ppo.py`` (its own 512 envs, Adam 1e-3, gamma 0.99, ...), for
-  ``--textbook-steps`` env steps;
+- the textbook PPO, ``scripts/textbook_ppo.py``, configured as the encounter's strong reference: the best
+  configuration of its own sweep (``--reference``, default ``docs/reference-ENCOUNTER.json``, written by
+  scripts/reference_sweep.py on the same env settings; issue 43: a race against the textbook's defaults
+  flatters the preset), for ``--textbook-steps`` env steps;
 - the preset, ``osrs-rl train ENCOUNTER --run.seed S`` (everything else the preset's, plus ``--extra``),
   for the preset's own ``run.total_steps`` or ``--preset-steps`` (its entropy and learning-rate schedules
   follow the run's length, so a shorter budget is another recipe: the Zulrah preset cut to 4 M steps
@@ -19,8 +21,8 @@ smoothed over a window of ``--window`` env steps. Two *levels* of the textbook's
 ``final``, where it ended, and ``best``, the highest it reached (stricter where it peaks and falls back).
 "Per sample" is the env steps each learner first reaches a level at, "per second" its seconds of
 training (the textbook's from its first env step; the trainer's ``perf/train_seconds``, which includes
-compiling its batched kernels in its first iteration, a few seconds). Issue 19's targets: the preset in
-at most half the textbook's steps and a third of its seconds. The table (each
+compiling its batched kernels in its first iteration, a few seconds). Issue 43's targets: the preset in
+at most the reference's steps and half its seconds. The table (each
 seed and the medians of the ratios) goes to ``OUT.md`` beside this command, the curves' numbers to
 ``OUT.json``. A learner that never reaches the level counts as "not reached" (ratio above 1).
 
@@ -50,6 +52,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--encounter", required=True)
     p.add_argument("--seeds", default="0,1,2", help="comma-separated seeds (default 0,1,2)")
     p.add_argument("--textbook-steps", type=int, default=4_000_000)
+    p.add_argument("--reference", default=None, metavar="JSON",
+                   help="the reference sweep's result whose best configuration the textbook runs "
+                        "(default: docs/reference-ENCOUNTER.json)")
     p.add_argument("--preset-steps", type=int, default=None,
                    help="default: the preset's own run.total_steps (its schedules follow the run's length)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -81,9 +86,28 @@ def _text(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
-def textbook_command(args, seed: int, settings: dict, opponents: list[str], out: Path) -> list[str]:
+def load_reference(args, settings: dict, opponents: list[str]) -> dict:
+    """The reference sweep's best configuration (``best``: its name and textbook_ppo.py arguments), refused
+    when missing or tuned on other env settings than this comparison's."""
+    path = Path(args.reference) if args.reference else SCRIPTS.parent / "docs" / f"reference-{args.encounter}.json"
+    if not path.is_file():
+        raise SystemExit(f"no reference configuration at {path}: run scripts/reference_sweep.py --encounter "
+                         f"{args.encounter} first, or name one with --reference (the textbook's defaults are not a "
+                         "reference: issue 43)")
+    ref = json.loads(path.read_text())
+    if ref.get("encounter") != args.encounter:
+        raise SystemExit(f"{path} is the reference of {ref.get('encounter')!r}, not {args.encounter!r}")
+    if ref.get("settings") != settings or list(ref.get("opponents", [])) != list(opponents):
+        raise SystemExit(f"{path} was tuned on other env settings ({ref.get('settings')}, opponents "
+                         f"{ref.get('opponents')}) than this comparison's ({settings}, opponents {opponents}): "
+                         "run the reference sweep on these")
+    return ref["best"]
+
+
+def textbook_command(args, seed: int, settings: dict, opponents: list[str], out: Path,
+                     reference: list[str] = ()) -> list[str]:
     cmd = [sys.executable, str(SCRIPTS / "textbook_ppo.py"), "--encounter", args.encounter, "--total-steps",
-           str(args.textbook_steps), "--seed", str(seed), "--log-every", "2", "--out", str(out)]
+           str(args.textbook_steps), "--seed", str(seed), "--log-every", "2", "--out", str(out), *reference]
     cmd += [a for k, v in settings.items() for a in ("--set", f"{k}={v}")]
     if opponents:
         cmd += ["--opponents", ",".join(opponents)]
@@ -194,14 +218,16 @@ def _fmt(x, spec: str = ".3g") -> str:
     return "-" if x is None else format(x, spec)
 
 
-def markdown(args, rows: dict, settings: dict, command: str) -> str:
+def markdown(args, rows: dict, settings: dict, command: str, reference: dict) -> str:
     metric = "success rate" if args.metric == "success" else "progress"
     lines = [f"# Textbook PPO vs the {args.encounter} preset, per sample and per second", "",
              "```", command, "```", "",
              f"Env settings (both): {', '.join(f'{k}={v}' for k, v in settings.items()) or 'the defaults'}. Metric: "
              f"the training episodes' {metric}, smoothed over {args.window:,} env steps. Two levels of the textbook's "
              "curve: where it ended (final) and the highest it reached (best); each learner's env steps and seconds "
-             "(from its first env step) to first reach it. Final values: each curve's last smoothed point.", "",
+             "(from its first env step) to first reach it. Final values: each curve's last smoothed point. "
+             f"The textbook runs the reference configuration `{reference['name']}` (textbook_ppo.py "
+             f"{' '.join(reference['textbook_args'])}), the best of its sweep (scripts/reference_sweep.py).", "",
              "| seed | level | value | textbook: steps, s | preset: steps, s | step ratio | second ratio |",
              "|---|---|---|---|---|---|---|"]
     for seed, r in rows.items():
@@ -220,10 +246,10 @@ def markdown(args, rows: dict, settings: dict, command: str) -> str:
         n = sum(r[reading]["learned"] for r in rows.values())
         lines.append(f"Median ratios, {reading} level, over the {n} of {len(rows)} seeds whose textbook learned: "
                      f"steps {_fmt(s, '.2f')}, seconds {_fmt(t, '.2f')}.")
-    lines += ["", "Issue 19's targets: at most 0.5 of the steps and 0.33 of the seconds; a seed whose preset never "
-                  "reaches the level counts as infinite; \"-\": none to take a median of. \"Noise\": a level the "
-                  "textbook did not learn, not above its first smoothed point (for a rate, by more than two binomial "
-                  "standard errors over the window's episodes); it is left out of the medians."]
+    lines += ["", "Issue 43's targets: at most 1.0 of the reference's steps and 0.5 of its seconds; a seed whose "
+                  "preset never reaches the level counts as infinite; \"-\": none to take a median of. \"Noise\": a "
+                  "level the textbook did not learn, not above its first smoothed point (for a rate, by more than two "
+                  "binomial standard errors over the window's episodes); it is left out of the medians."]
     return "\n".join(lines) + "\n"
 
 
@@ -253,13 +279,15 @@ def main(argv=None) -> int:
     runs = Path(args.runs_dir)
     runs.mkdir(parents=True, exist_ok=True)
     settings, opponents = env_settings(args.encounter, args.set)
+    reference = load_reference(args, settings, opponents)
     rows, curves = {}, {}
     for seed in seeds:
-        csv_path = runs / f"textbook-s{seed}.csv"
+        csv_path = runs / f"textbook-{reference['name']}-s{seed}.csv"   # named by its configuration
         if not csv_path.is_file():
             partial = csv_path.with_suffix(".partial.csv")
             partial.unlink(missing_ok=True)            # an interrupted run's log: start it again
-            _run(textbook_command(args, seed, settings, opponents, partial), runs / f"textbook-s{seed}.log")
+            _run(textbook_command(args, seed, settings, opponents, partial, reference["textbook_args"]),
+                 csv_path.with_suffix(".log"))
             partial.replace(csv_path)
         run_dir = runs / f"preset-s{seed}"
         if not (run_dir / "checkpoint.pt").is_file():
@@ -275,8 +303,9 @@ def main(argv=None) -> int:
                   f"{r['textbook_seconds']:.0f} s; preset {got}", flush=True)
     command = "python scripts/compare_textbook.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     out = Path(args.out)
-    atomic_write(out.with_suffix(".md"), markdown(args, rows, settings, command).encode())
-    data = _no_nan(dict(command=command, settings=settings, opponents=opponents, rows=rows, curves=curves))
+    atomic_write(out.with_suffix(".md"), markdown(args, rows, settings, command, reference).encode())
+    data = _no_nan(dict(command=command, settings=settings, opponents=opponents, reference=reference, rows=rows,
+                        curves=curves))
     atomic_write(out.with_suffix(".json"), (json.dumps(data, indent=1, allow_nan=False) + "\n").encode())
     for reading in READINGS:
         s, t = summary(rows, reading)

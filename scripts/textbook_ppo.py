@@ -34,6 +34,12 @@ Issue 19's measurement (Zulrah, max gear, 600 ticks, kill +1, death -1, timeout 
         --set timeout_reward=-1 --set scaffolding=true --out textbook_zulrah_seed1.csv
 
 (4,000,000 rounds up to whole updates of 512 x 64 steps: 122 updates, 3,997,696 steps.)
+
+These defaults are the textbook's, not a reference to race: issue 43 found a practitioner's configuration
+of the same file (one shared body, 2 epochs, 256 envs, the preset's gamma) much stronger per sample. The
+strong reference of an encounter is the best configuration of this file's own sweep
+(scripts/reference_sweep.py, docs/reference.md), which scripts/compare_textbook.py runs. ``--stop-at``
+ends a run once its smoothed training metric reaches a level (the sweep times each run to one).
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ from torch.distributions import Categorical
 from osrs_rl.runtime.adapters.gymnasium import GymVectorEnv
 from osrs_rl.runtime.config import settings_from_text
 from osrs_rl.runtime.registry import get_spec
+from osrs_rl.sweep.level import LevelWatch
 from osrs_rl.train.evaluate import outcome_columns
 from osrs_rl.train.ppo import spread_opponents
 
@@ -74,6 +81,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--clip", type=float, default=0.2)
     p.add_argument("--epochs", type=int, default=1)
     p.add_argument("--minibatches", type=int, default=4)
+    p.add_argument("--stop-at", type=float, default=None, metavar="LEVEL",
+                   help="end the run once the training episodes' --stop-metric, smoothed over --stop-window env "
+                        "steps, reaches LEVEL (a sweep scored by steps to a level need not run past it)")
+    p.add_argument("--stop-metric", choices=("success", "progress"), default="success")
+    p.add_argument("--stop-window", type=int, default=500_000, help="env steps the stopping rule smooths over")
     p.add_argument("--shared", action="store_true",
                    help="one tanh body shared by the policy and the value (default: separate actor and critic)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="encounter setting (repeatable)")
@@ -211,6 +223,8 @@ def main(argv=None) -> int:
     buf_logp, buf_val, buf_rew, buf_done, buf_valid = (torch.zeros((T, N)) for _ in range(5))
 
     steps, invalid, t_first, episodes = 0, 0, None, []
+    watch = LevelWatch(args.stop_at, args.stop_window) if args.stop_at is not None else None
+    reached = False
     last_log_t, last_log_steps = t_start, 0
     for update in range(1, updates + 1):
         # ---- rollout ----
@@ -233,6 +247,9 @@ def main(argv=None) -> int:
         m = env.env.pop_metrics()            # the VecEnv's finished-episode log (kept short by popping it)
         if len(m["phase"]):
             episodes.append(m)
+        if watch is not None:
+            n, win, _, _, progress = outcome_rates(spec, [m] if len(m["phase"]) else [])
+            reached = watch.add(steps, win if args.stop_metric == "success" else progress, n)
 
         # ---- advantages ----
         with torch.no_grad():
@@ -261,7 +278,7 @@ def main(argv=None) -> int:
 
         # ---- log ----
         now = time.perf_counter()
-        if now - last_log_t >= args.log_every or update == updates:
+        if now - last_log_t >= args.log_every or update == updates or reached:
             n, win, lose, timeout, progress = outcome_rates(spec, episodes)
             row = (steps, round(now - t_start, 2), round(now - t_first, 2),
                    round((steps - last_log_steps) / max(now - last_log_t, 1e-9), 1), n,
@@ -275,6 +292,10 @@ def main(argv=None) -> int:
                 writer.writerow(row)
                 out_file.flush()
             episodes, last_log_t, last_log_steps = [], now, steps
+        if reached:
+            print(f"--stop-at {args.stop_at}: the {args.stop_metric} over the last {args.stop_window:,} steps "
+                  f"reached it at {steps:,} steps", flush=True)
+            break
     if out_file:
         out_file.close()
     return 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import statistics
 from collections.abc import Callable
 from pathlib import Path
 
@@ -103,7 +104,7 @@ def seeded_scores(definition: SweepDefinition, folder: Path, values: dict, seeds
         if r.score is None:
             raise ValueError(f"{folder.name} seed {seed}: no episode ended within the budget ({r.metric} never logged)")
         atomic_write(result, (json.dumps(dict(params=values, seed=seed, score=r.score, seconds=r.seconds,
-                                              curve=r.curve), indent=1) + "\n").encode())
+                                              steps=r.steps, curve=r.curve), indent=1) + "\n").encode())
         if say is not None:
             say(f"{folder.name} seed {seed}: {r.score:.4g} ({r.seconds:.1f} s)")
         got.append(r.score)
@@ -230,12 +231,27 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
         got = scores(name, {**base, knob: value})
         effect, low, high = welch_interval(got, baseline)
         rows.append(dict(knob=knob, best=base[knob], value=value, mean=sum(got) / len(got), scores=got,
-                         effect=effect, low=low, high=high, clear=low > 0 or high < 0, halfway=halfway(name)))
+                         effect=effect, low=low, high=high, clear=low > 0 or high < 0, halfway=halfway(name),
+                         **to_level(out / name, seeds)))
     summary = dict(baseline=dict(source=source, params=base, scores=baseline, mean=sum(baseline) / len(baseline),
-                                 halfway=halfway("baseline")), seeds=seeds, knobs=rows)
+                                 halfway=halfway("baseline"), **to_level(out / "baseline", seeds)),
+                   seeds=seeds, knobs=rows)
     atomic_write(out / "ablation.json", (json.dumps(summary, indent=1) + "\n").encode())
     atomic_write(out / "ablation.md", markdown(summary, definition).encode())
     return summary
+
+
+def to_level(folder: Path, seeds: int) -> dict:
+    """Objective "level": each seed's env steps to the level (None: not within the budget) and wall seconds,
+    and their medians (a miss counts as infinite: None when the median one missed). Empty otherwise."""
+    results = [json.loads((folder / f"seed-{seed}" / RESULT_FILE).read_text()) for seed in range(seeds)]
+    if "steps" not in results[0]:
+        return {}
+    steps = [r["steps"] for r in results]
+    median = statistics.median(math.inf if x is None else x for x in steps)
+    seconds = statistics.median(math.inf if x is None else r["seconds"] for r, x in zip(results, steps, strict=True))
+    return dict(steps=steps, median_steps=None if math.isinf(median) else median,
+                median_seconds=None if math.isinf(seconds) else seconds)
 
 
 def midway(folder: Path, seeds: int, step: int) -> float | None:
@@ -281,4 +297,15 @@ def markdown(summary: dict, definition: SweepDefinition) -> str:
         effect = f"**{r['effect']:+.4g}**" if r["clear"] else f"{r['effect']:+.4g}"
         lines.append(f"| {r['knob']} | {r['best']} | {r['value']} | {r['mean']:.4g} | {effect} | "
                      f"[{r['low']:+.4g}, {r['high']:+.4g}] | {number_or_dash(r.get('halfway'))} |")
+    s = definition.space.settings
+    if s.objective == "level":
+        lines += ["", f"Score: 1 - (env steps for the training success rate, smoothed over {s.level_window:,} steps, "
+                  f"to reach {s.level:g}) / {s.budget_steps:,}; 0: not within the budget. Each run's steps and its "
+                  "wall seconds to there (a miss counts as infinite in the medians):", "",
+                  "| variant | steps to the level, per seed | median steps | median seconds |", "|---|---|---|---|"]
+        for label, r in [("baseline", b)] + [(f"{r['knob']} = {r['value']}", r) for r in summary["knobs"]]:
+            per_seed = ", ".join("-" if x is None else f"{x:,}" for x in r["steps"])
+            med = "-" if r["median_steps"] is None else f"{r['median_steps']:,.0f}"
+            sec = "-" if r["median_seconds"] is None else f"{r['median_seconds']:.0f}"
+            lines.append(f"| {label} | {per_seed} | {med} | {sec} |")
     return "\n".join(lines) + "\n"

@@ -7,7 +7,12 @@ A TOML file with three tables::
     budget_seconds = 0           # wall-time limit per trial (0: none); the trial ends at its next log
     objective = "train"          # "train": the encounter's success rate in training (its declared
                                  # Outcome.success) over the last `last_logs` logs; "eval": the win rate
-                                 # of an evaluation of `eval_episodes` episodes at the end of the trial
+                                 # of an evaluation of `eval_episodes` episodes at the end of the trial;
+                                 # "level": how soon the training success rate, smoothed over
+                                 # `level_window` env steps, reaches `level`: 1 - steps / budget_steps
+                                 # (0: not within the budget), the run stopping there
+    level = 0.9
+    level_window = 500_000
     last_logs = 5
     eval_episodes = 64
     curve_points = 20            # the learning curve is reported at this many evenly spaced steps
@@ -51,7 +56,7 @@ from typing import Any, get_type_hints
 
 from osrs_rl.agent.config import TrainConfig, parse_overrides
 
-OBJECTIVES = ("train", "eval")
+OBJECTIVES = ("train", "eval", "level")
 PARAM_KEYS = {"low", "high", "log", "step", "choices"}
 # settings a sweep owns for each trial: the space may not vary or fix them
 OWNED = {"run.total_steps": "budget_steps in [sweep]", "run.out_dir": "the sweep folder",
@@ -104,6 +109,8 @@ class Settings:
     budget_steps: int = 50_000
     budget_seconds: float = 0.0
     objective: str = "train"
+    level: float = 0.0
+    level_window: int = 500_000
     last_logs: int = 5
     eval_episodes: int = 64
     curve_points: int = 20
@@ -219,10 +226,12 @@ def parse_settings(table: Any, file: str) -> Settings:
     s = Settings(**values)
     if s.objective not in OBJECTIVES:
         raise SpaceError(f"{file}: sweep.objective must be one of {', '.join(OBJECTIVES)}, got {s.objective!r}")
+    if s.objective == "level" and not s.level > 0:
+        raise SpaceError(f"{file}: objective = \"level\" needs sweep.level, the success rate to reach (above 0)")
     for key, ok in (("budget_steps", s.budget_steps >= 1), ("budget_seconds", s.budget_seconds >= 0),
                     ("last_logs", s.last_logs >= 1), ("eval_episodes", s.eval_episodes >= 1),
                     ("curve_points", s.curve_points >= 1), ("prune_after", 0 <= s.prune_after <= 1),
-                    ("startup_trials", s.startup_trials >= 0)):
+                    ("startup_trials", s.startup_trials >= 0), ("level_window", s.level_window >= 1)):
         if not ok:
             raise SpaceError(f"{file}: sweep.{key} is out of range ({getattr(s, key)})")
     return s

@@ -11,8 +11,10 @@ Every trial is a :class:`~osrs_rl.train.ppo.Trainer` run in this process with th
 the encounter's declared success metric (``EncounterSpec.outcome.success``, logged by the trainer as
 ``episode/<name>``), a running mean over ``last_logs`` logs, reported to Optuna at ``curve_points``
 evenly spaced steps of the budget, where a median pruner may stop a trial that trails the others.
-The score maximised is that curve's last value (``objective = "train"``) or the win rate of an
-evaluation at the end (``"eval"``); each trial's wall time is stored beside it, and the report
+The score maximised is that curve's last value (``objective = "train"``), the win rate of an
+evaluation at the end (``"eval"``), or how soon the success rate smoothed over ``level_window`` env steps
+reaches ``level`` (``"level"``: 1 - steps / budget_steps, 0 if not within the budget; the run stops
+there, and its ``steps`` are kept beside the score); each trial's wall time is stored beside it, and the report
 draws the Pareto front of score against time. The study itself stores what its trials need
 (encounter, space file, base config), so a worker needs only the storage URL and the study's name.
 """
@@ -34,6 +36,7 @@ import numpy as np
 from osrs_rl.agent.config import TrainConfig, apply, load_config, parse_overrides
 from osrs_rl.io.atomic import atomic_write
 from osrs_rl.runtime.registry import get_spec
+from osrs_rl.sweep.level import LevelWatch
 from osrs_rl.sweep.space import Param, Space, SpaceError, _arg, parse_space
 
 STUDY_NAME = "sweep"
@@ -275,6 +278,7 @@ class Result:
     metric: str
     pruned: bool = False
     timed_out: bool = False
+    steps: int | None = None       # objective "level": the env steps it took (None: not within the budget)
 
 
 def train_and_score(cfg: TrainConfig, definition: SweepDefinition, report: Callable[[int, float], bool] | None = None,
@@ -282,12 +286,18 @@ def train_and_score(cfg: TrainConfig, definition: SweepDefinition, report: Calla
     """Train ``cfg`` within the sweep's budget and score it. ``report(step, value)`` gets each curve point
     and returns True to prune the run; ``train(cfg, on_log)`` runs the training (default: a Trainer;
     tests pass a fake learning curve) and returns the trained model's Policy (None: no evaluation)."""
+    from osrs_rl.train.logger import EPISODE_COUNT
+
     s = definition.space.settings
     curve = Curve(objective_name(definition.encounter), s.budget_steps, s.curve_points, s.last_logs, s.prune_after)
     start = time.monotonic()
     state = {"pruned": False, "timed_out": False}
+    watch = LevelWatch(s.level, s.level_window) if s.objective == "level" else None
 
     def on_log(step: int, scalars: dict) -> bool:
+        if watch is not None and watch.add(step, scalars.get(curve.metric, math.nan),
+                                           scalars.get(EPISODE_COUNT, 0.0)):
+            return True               # the score is had: the rest of the budget would not change it
         for at, value in curve.update(step, scalars):
             if report is not None and report(at, value) and at >= curve.prune_from:
                 state["pruned"] = True
@@ -301,8 +311,12 @@ def train_and_score(cfg: TrainConfig, definition: SweepDefinition, report: Calla
     score = curve.value
     if not state["pruned"] and s.objective == "eval":
         score = _evaluate(policy, s.eval_episodes, cfg.run.seed + 1)
-    return Result(score, time.monotonic() - start, curve.points,
-                  curve.metric if s.objective == "train" else "eval/win_rate", state["pruned"], state["timed_out"])
+    steps = None
+    if watch is not None:
+        steps = watch.reached_at
+        score = 0.0 if steps is None else 1.0 - steps / s.budget_steps
+    metric = "eval/win_rate" if s.objective == "eval" else curve.metric
+    return Result(score, time.monotonic() - start, curve.points, metric, state["pruned"], state["timed_out"], steps)
 
 
 def run_trial(trial, definition: SweepDefinition, folder: Path, progress: Callable[[int, int], None] | None = None,

@@ -60,13 +60,18 @@ def test_main_reads_a_real_runs_events_and_a_textbook_csv_into_the_table(ct, tmp
                                              "--run.log_every", "1e-6", "--log.console", "false", "--log.replays",
                                              "false", "--run.eval_episodes", "0", "--env.config.max_ticks", "12"])
     Trainer(cfg, console=False).train()
-    with (runs / "textbook-s0.csv").open("w", newline="") as f:
+    settings, opponents = ct.env_settings("template", [])
+    reference = tmp_path / "reference-template.json"
+    best = dict(config={}, name="epochs2-envs16", textbook_args=["--epochs", "2", "--num-envs", "16"])
+    reference.write_text(json.dumps(dict(encounter="template", settings=settings, opponents=opponents, best=best)))
+    with (runs / "textbook-epochs2-envs16-s0.csv").open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(("env_steps", "since_first_step_s", "success_rate", "progress", "episodes"))
         w.writerows([(1024, 1.0, 0.0, "nan", 8), (2048, 2.0, 0.0, "nan", 8)])
     out = tmp_path / "table"
-    assert ct.main(["--encounter", "template", "--seeds", "0", "--textbook-steps", "2048", "--window", "1",
-                    "--runs-dir", str(runs), "--out", str(out)]) == 0
+    argv = ["--encounter", "template", "--seeds", "0", "--textbook-steps", "2048", "--window", "1",
+            "--runs-dir", str(runs), "--out", str(out), "--reference", str(reference)]
+    assert ct.main(argv) == 0
     data = json.loads(out.with_suffix(".json").read_text())
     preset = data["curves"]["0"]["preset"]
     assert [p[0] for p in preset] == sorted(p[0] for p in preset) and preset[-1][0] == 2560
@@ -75,6 +80,28 @@ def test_main_reads_a_real_runs_events_and_a_textbook_csv_into_the_table(ct, tmp
     assert row["level"] == 0.0 and row["preset_steps"] == preset[0][0] and not row["learned"]   # 0 is had at once
     md = out.with_suffix(".md").read_text()
     assert "python scripts/compare_textbook.py --encounter template" in md and "| 0 | best | 0.000 |" in md
+    assert "`epochs2-envs16` (textbook_ppo.py --epochs 2 --num-envs 16)" in md and data["reference"] == best
+
+
+def test_the_textbook_runs_the_reference_never_its_defaults(ct, tmp_path):
+    """Issue 43: no reference, or one tuned on other env settings, is refused; the reference's arguments
+    reach textbook_ppo.py's command line."""
+    args = ct.parse_args(["--encounter", "template", "--out", "x", "--reference", str(tmp_path / "none.json")])
+    settings, opponents = ct.env_settings("template", [])
+    with pytest.raises(SystemExit, match="no reference configuration.*reference_sweep.py"):
+        ct.load_reference(args, settings, opponents)
+    best = dict(name="n", textbook_args=["--epochs", "4", "--shared"])
+    path = tmp_path / "none.json"
+    path.write_text(json.dumps(dict(encounter="template", settings={"max_ticks": "9"}, opponents=[], best=best)))
+    with pytest.raises(SystemExit, match="tuned on other env settings"):
+        ct.load_reference(args, settings, opponents)
+    path.write_text(json.dumps(dict(encounter="zulrah", settings=settings, opponents=opponents, best=best)))
+    with pytest.raises(SystemExit, match="reference of 'zulrah'"):
+        ct.load_reference(args, settings, opponents)
+    path.write_text(json.dumps(dict(encounter="template", settings=settings, opponents=opponents, best=best)))
+    ref = ct.load_reference(args, settings, opponents)
+    cmd = ct.textbook_command(args, 0, settings, opponents, "o.csv", ref["textbook_args"])
+    assert cmd[-3:] == ["--epochs", "4", "--shared"]
 
 
 def test_textbook_and_trainer_commands_share_the_env_settings_and_opponents(ct):

@@ -90,3 +90,4 @@ def test_gae_stops_at_done_and_skips_the_reset_step(tb):
     a1 = 2.0 - 0.25
     a0 = 1.0 + g * 0.25 - 0.5 + g * lam * a1
     assert torch.allclose(adv[:, 0], torch.tensor([a0, a1, 0.0, a3]))
+

@@ -355,6 +355,35 @@ def test_ablate_a_config_moves_each_knob_from_the_presets_own_value(tmp_path, ca
     assert "needs --seeds 2 or more" in capsys.readouterr().out
 
 
+def test_the_level_objective_stops_a_run_at_the_level_and_scores_how_soon(tmp_path):
+    """Issue 43's per-sample score: 1 - steps to the smoothed level / budget, the run stopped there; a
+    run that never gets there scores 0; the ablation's table gives each seed's steps."""
+    from osrs_rl.sweep.ablate import ablate_config
+
+    text = SPACE.replace("[sweep]", '[sweep]\nobjective = "level"\nlevel = 0.8\nlevel_window = 512\nprune = false')
+
+    def train(cfg, on_log):        # lr 1e-4 never learns; otherwise the seed decides when 0.9 comes
+        runs.append([])
+        for k in range(8):
+            step = 256 * (k + 1)
+            value = 0.0 if cfg.optim.lr == 1e-4 else (0.9 if k >= 2 + cfg.run.seed else 0.1)
+            runs[-1].append(step)
+            if on_log(step, {"episode/won": value, "episode/count": 10.0}):
+                break
+    runs = []
+    definition = SweepDefinition("template", text + '\n', "space.toml")
+    summary = ablate_config(definition, tmp_path, seeds=2, train=train, knobs=["optim.lr"])
+    base = summary["baseline"]
+    # seed 0: 0.9 from 768 on, the window (512 steps: the logs at 1024 and 768) at 0.9 first at 1024
+    assert base["steps"] == [1024, 1280] and base["median_steps"] == 1152
+    assert base["scores"] == [pytest.approx(1 - 1024 / 2048), pytest.approx(1 - 1280 / 2048)]
+    assert [r[-1] for r in runs[:3]] == [1024, 1280, 2048]   # stopped at the level; a miss runs its budget
+    never = {r["value"]: r for r in summary["knobs"]}[1e-4]
+    assert never["steps"] == [None, None] and never["scores"] == [0.0, 0.0] and never["median_steps"] is None
+    md = (tmp_path / "ablate" / "ablation.md").read_text()
+    assert "| baseline | 1,024, 1,280 | 1,152 |" in md and "| optim.lr = 0.0001 | -, - | - | - |" in md
+
+
 def test_confirm_trains_the_best_trials_again_with_several_seeds(tmp_path, capsys):
     from osrs_rl.sweep.ablate import confirm
 

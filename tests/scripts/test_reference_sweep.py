@@ -1,0 +1,71 @@
+"""scripts/reference_sweep.py, issue 43's strong reference: the sweep covers every value the issue names,
+scores by steps to the level (a miss is infinite), and its winner is what compare_textbook.py races."""
+
+import json
+import math
+
+import pytest
+
+from tests.scripts import load_script
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return load_script("reference_sweep")
+
+
+def test_one_knob_at_a_time_covers_every_named_value_once(rs):
+    configs = rs.configurations(rs.CENTER, grid=False)
+    assert configs[0] == rs.CENTER
+    names = [rs.name(c) for c in configs]
+    assert len(set(names)) == len(names) == 1 + sum(len(v) - 1 for v in rs.KNOBS.values())
+    for knob, values in rs.KNOBS.items():
+        assert {c[knob] for c in configs} == set(values)
+    # every configuration but the centre moves exactly one knob
+    assert all(sum(c[k] != rs.CENTER[k] for k in rs.KNOBS) == 1 for c in configs[1:])
+    grid = rs.configurations(rs.CENTER, grid=True)
+    assert grid[0] == rs.CENTER and len(grid) == math.prod(len(v) for v in rs.KNOBS.values())
+
+
+def test_centre_parses_each_knob_in_its_type_and_refuses_the_unknown(rs):
+    c = rs.centre("epochs=4, lr=2.5e-3,shared=false,gamma=0.99")
+    assert c == {**rs.CENTER, "epochs": 4, "lr": 2.5e-3, "shared": False, "gamma": 0.99}
+    for bad, msg in (("width=3", "unknown knob"), ("epochs", "KNOB=VALUE"), ("lr=fast", "not a number"),
+                     ("shared=yes", "true or false")):
+        with pytest.raises(SystemExit, match=msg):
+            rs.centre(bad)
+    args = rs.textbook_args(rs.CENTER, preset_gamma=0.997)
+    assert args[args.index("--gamma") + 1] == "0.997" and "--shared" in args
+    assert "--shared" not in rs.textbook_args({**rs.CENTER, "shared": False}, 0.997)
+
+
+def test_a_missed_seed_counts_as_infinite_and_ties_go_to_the_higher_final(rs):
+    fast_but_flaky = rs.score([1_000_000, None, None], [0.95, 0.5, 0.4])
+    steady = rs.score([2_000_000, 2_500_000, 3_000_000], [0.9, 0.9, 0.9])
+    assert steady < fast_but_flaky and math.isinf(fast_but_flaky[0])
+    assert rs.score([None] * 3, [0.6] * 3) < rs.score([None] * 3, [0.3] * 3)
+
+
+def test_main_runs_the_textbook_to_the_level_and_names_the_winner(rs, tmp_path, monkeypatch):
+    """Two configurations on the template (which a random policy wins), each run stopped at the level."""
+    monkeypatch.setattr(rs, "KNOBS", {"epochs": (1, 2), "num_envs": (16,), "gamma": ("preset",), "lr": (1e-3,),
+                                      "shared": (True,)})
+    monkeypatch.setattr(rs, "CENTER", {"epochs": 1, "num_envs": 16, "gamma": "preset", "lr": 1e-3, "shared": True})
+    out = tmp_path / "ref"
+    argv = ["--encounter", "template", "--level", "0.5", "--budget", "20480", "--window", "2048", "--seeds", "3",
+            "--runs-dir", str(tmp_path / "runs"), "--out", str(out)]
+    assert rs.main(argv) == 0
+    data = json.loads(out.with_suffix(".json").read_text())
+    assert [r["name"] for r in data["rows"]] in (
+        [rs.name({**rs.CENTER, "epochs": e}) for e in order] for order in ((1, 2), (2, 1)))
+    for r in data["rows"]:
+        run = r["runs"][0]
+        # stopped as soon as a whole window had run at the level: 16 envs x 64 steps an update
+        assert run["steps"] == run["ran_steps"] and 2048 <= run["steps"] < 20480 and run["steps"] % 1024 == 0
+    assert data["best"]["name"] == data["rows"][0]["name"] and "--shared" in data["best"]["textbook_args"]
+    md = out.with_suffix(".md").read_text()
+    assert "python scripts/reference_sweep.py --encounter template" in md and "Best: `" in md
+    # a second call reads the runs back: nothing is trained again
+    logs = sorted((tmp_path / "runs").glob("*.log"))
+    stamps = [p.stat().st_mtime_ns for p in logs]
+    assert rs.main(argv) == 0 and [p.stat().st_mtime_ns for p in logs] == stamps
