@@ -220,7 +220,7 @@ def _fmt(x, spec: str = ".3g") -> str:
 
 def markdown(args, rows: dict, settings: dict, command: str, reference: dict) -> str:
     metric = "success rate" if args.metric == "success" else "progress"
-    lines = [f"# Textbook PPO vs the {args.encounter} preset, per sample and per second", "",
+    lines = [f"# The {args.encounter} preset against its strong plain-PPO reference, per sample and per second", "",
              "```", command, "```", "",
              f"Env settings (both): {', '.join(f'{k}={v}' for k, v in settings.items()) or 'the defaults'}. Metric: "
              f"the training episodes' {metric}, smoothed over {args.window:,} env steps. Two levels of the textbook's "

@@ -222,8 +222,8 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
 
     half = definition.space.settings.budget_steps // 2
 
-    def halfway(name: str) -> float | None:
-        return midway(out / name, seeds, half)
+    def halfway(name: str) -> float | None:    # a run of objective "level" stops at the level: no halfway to read
+        return None if definition.space.settings.objective == "level" else midway(out / name, seeds, half)
 
     baseline = scores("baseline", base)
     rows = []
@@ -286,19 +286,22 @@ def number_or_dash(x) -> str:
 
 def markdown(summary: dict, definition: SweepDefinition) -> str:
     b = summary["baseline"]
+    s = definition.space.settings
+    level = s.objective == "level"
     lines = [f"# Ablation of {definition.encounter}", "",
              f"Baseline: {b['source']} ({', '.join(f'{k}={v}' for k, v in b['params'].items())}), mean score "
              f"{b['mean']:.4g} over {summary['seeds']} seeds. Effect: a variant's mean less the baseline's, with "
-             "its 95 % Welch interval; **bold**: the interval excludes 0. Halfway: the training curve's success "
-             f"rate at half the budget, mean over seeds (the baseline's: {number_or_dash(b.get('halfway'))}).", "",
-             "| knob | baseline | moved to | mean | effect | 95 % interval | halfway |",
-             "|---|---|---|---|---|---|---|"]
+             "its 95 % Welch interval; **bold**: the interval excludes 0."
+             + ("" if level else " Halfway: the training curve's success rate at half the budget, mean over seeds "
+                f"(the baseline's: {number_or_dash(b.get('halfway'))})."), "",
+             "| knob | baseline | moved to | mean | effect | 95 % interval |" + ("" if level else " halfway |"),
+             "|---|---|---|---|---|---|" + ("" if level else "---|")]
     for r in summary["knobs"]:
         effect = f"**{r['effect']:+.4g}**" if r["clear"] else f"{r['effect']:+.4g}"
+        halfway = "" if level else f" {number_or_dash(r.get('halfway'))} |"
         lines.append(f"| {r['knob']} | {r['best']} | {r['value']} | {r['mean']:.4g} | {effect} | "
-                     f"[{r['low']:+.4g}, {r['high']:+.4g}] | {number_or_dash(r.get('halfway'))} |")
-    s = definition.space.settings
-    if s.objective == "level":
+                     f"[{r['low']:+.4g}, {r['high']:+.4g}] |{halfway}")
+    if level:
         lines += ["", f"Score: 1 - (env steps for the training success rate, smoothed over {s.level_window:,} steps, "
                   f"to reach {s.level:g}) / {s.budget_steps:,}; 0: not within the budget. Each run's steps and its "
                   "wall seconds to there (a miss counts as infinite in the medians):", "",

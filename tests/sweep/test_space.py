@@ -96,3 +96,16 @@ def test_the_example_space_file_in_docs_parses():
 
     space = load_space(Path(__file__).parents[2] / "docs" / "sweep-space.toml")
     assert len(space.params) >= 3
+
+
+def test_every_sweep_space_an_encounter_ships_parses():
+    """The ablation spaces under osrs_rl/encounters/*/ (their docs give the command that runs them)."""
+    from pathlib import Path
+
+    files = sorted((Path(__file__).parents[2] / "osrs_rl" / "encounters").glob("*/ablation*.toml"))
+    assert len(files) >= 3
+    for file in files:
+        space = load_space(file)
+        assert space.params, file
+        if space.settings.objective == "level":
+            assert 0 < space.settings.level <= 1, file

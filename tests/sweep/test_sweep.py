@@ -382,6 +382,7 @@ def test_the_level_objective_stops_a_run_at_the_level_and_scores_how_soon(tmp_pa
     assert never["steps"] == [None, None] and never["scores"] == [0.0, 0.0] and never["median_steps"] is None
     md = (tmp_path / "ablate" / "ablation.md").read_text()
     assert "| baseline | 1,024, 1,280 | 1,152 |" in md and "| optim.lr = 0.0001 | -, - | - | - |" in md
+    assert base["halfway"] is None and "halfway" not in md.lower()    # a run stopped at the level has no halfway
 
 
 def test_confirm_trains_the_best_trials_again_with_several_seeds(tmp_path, capsys):
