@@ -118,6 +118,20 @@ def textbook_args(config: dict, preset_gamma: float) -> list[str]:
     return args + (["--shared"] if config["shared"] else [])
 
 
+def claim(runs: Path, setup: dict) -> None:
+    """Record what ``runs`` holds (``setup.json``), or refuse a folder of another sweep: its runs are read back
+    by configuration name alone, and each was stopped at its own level within its own budget."""
+    runs.mkdir(parents=True, exist_ok=True)
+    path = runs / "setup.json"
+    text = json.dumps(setup, indent=1, sort_keys=True) + "\n"
+    if path.is_file():
+        if path.read_text() != text:
+            raise SystemExit(f"{runs} holds the runs of another sweep ({path}: {json.loads(path.read_text())}); "
+                             "they would be read back as this one's: name another --runs-dir")
+        return
+    atomic_write(path, text.encode())
+
+
 def score(reaches: list[int | None], finals: list[float]) -> tuple[float, float]:
     """Sort key, lower better: the median steps to the level (a miss is infinite), then minus the median
     final level."""
@@ -134,7 +148,8 @@ def main(argv=None) -> int:
     preset_gamma = float(load_config(args.encounter).ppo.gamma)
     settings, opponents = ct.env_settings(args.encounter, args.set)
     runs = Path(args.runs_dir)
-    runs.mkdir(parents=True, exist_ok=True)
+    claim(runs, dict(encounter=args.encounter, level=args.level, metric=args.metric, window=args.window,
+                     budget=args.budget, settings=settings, opponents=opponents))
     rows = []
     configs = configurations(centre(args.center), args.grid)
     print(f"{len(configs)} configurations x {len(seeds)} seeds on {args.encounter}, to {args.metric} {args.level} "

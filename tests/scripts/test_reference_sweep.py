@@ -69,3 +69,6 @@ def test_main_runs_the_textbook_to_the_level_and_names_the_winner(rs, tmp_path, 
     logs = sorted((tmp_path / "runs").glob("*.log"))
     stamps = [p.stat().st_mtime_ns for p in logs]
     assert rs.main(argv) == 0 and [p.stat().st_mtime_ns for p in logs] == stamps
+    # another level (or budget, window, settings) in the same folder would read these runs back as its own
+    with pytest.raises(SystemExit, match="holds the runs of another sweep"):
+        rs.main([a if a != "0.5" else "0.6" for a in argv])
