@@ -35,6 +35,7 @@ import sys
 from pathlib import Path
 
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.setup_file import claim_setup
 
 SCRIPTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS))
@@ -121,15 +122,10 @@ def textbook_args(config: dict, preset_gamma: float) -> list[str]:
 def claim(runs: Path, setup: dict) -> None:
     """Record what ``runs`` holds (``setup.json``), or refuse a folder of another sweep: its runs are read back
     by configuration name alone, and each was stopped at its own level within its own budget."""
-    runs.mkdir(parents=True, exist_ok=True)
-    path = runs / "setup.json"
-    text = json.dumps(setup, indent=1, sort_keys=True) + "\n"
-    if path.is_file():
-        if path.read_text() != text:
-            raise SystemExit(f"{runs} holds the runs of another sweep ({path}: {json.loads(path.read_text())}); "
-                             "they would be read back as this one's: name another --runs-dir")
-        return
-    atomic_write(path, text.encode())
+    other = claim_setup(runs, setup)
+    if other is not None:
+        raise SystemExit(f"{runs} holds the runs of another sweep ({other}: {json.loads(Path(other).read_text())}); "
+                         "they would be read back as this one's: name another --runs-dir")
 
 
 def score(reaches: list[int | None], finals: list[float]) -> tuple[float, float]:

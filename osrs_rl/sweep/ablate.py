@@ -21,13 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.setup_file import claim_setup
 from osrs_rl.sweep.space import Param
 from osrs_rl.sweep.study import SweepDefinition, load, optuna, train_and_score
 
 ABLATE_DIR = "ablate"
 CONFIRM_DIR = "confirm"
 RESULT_FILE = "result.json"
-SETUP_FILE = "setup.json"
 
 # Two-sided 95 % critical values of Student's t, t(0.975, df) for df = 1..30 (NIST/SEMATECH
 # e-Handbook of Statistical Methods, section 1.3.6.7.2, "Critical Values of the Student's t
@@ -269,14 +269,10 @@ def midway(folder: Path, seeds: int, step: int) -> float | None:
 def _claim(out: Path, setup: dict) -> None:
     """Record what ``out`` ablates (``setup.json``), or refuse if it already holds another ablation: its
     finished runs are read back as results, so they must belong to the same baseline, space and config."""
-    path = out / SETUP_FILE
-    text = json.dumps(setup, indent=1, sort_keys=True, default=str) + "\n"
-    if path.is_file():
-        if path.read_text() != text:
-            raise ValueError(f"{out} holds an ablation of another baseline, space or config ({path}); its runs "
-                             "would be read back as this one's: use another --dir")
-        return
-    atomic_write(path, text.encode())
+    other = claim_setup(out, setup)
+    if other is not None:
+        raise ValueError(f"{out} holds an ablation of another baseline, space or config ({other}); its runs "
+                         "would be read back as this one's: use another --dir")
 
 
 def number_or_dash(x) -> str:
