@@ -117,10 +117,14 @@ def layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
     return lin
 
 
-def mlp(n_in: int, n_out: int, head_gain: float, width: int = 128) -> nn.Sequential:
+def body(n_in: int, width: int = 128) -> nn.Sequential:
+    """Two tanh layers of ``width``, orthogonal gain sqrt(2)."""
     g = float(np.sqrt(2))
-    return nn.Sequential(layer(n_in, width, g), nn.Tanh(), layer(width, width, g), nn.Tanh(),
-                         layer(width, n_out, head_gain))
+    return nn.Sequential(layer(n_in, width, g), nn.Tanh(), layer(width, width, g), nn.Tanh())
+
+
+def mlp(n_in: int, n_out: int, head_gain: float, width: int = 128) -> nn.Sequential:
+    return nn.Sequential(*body(n_in, width), layer(width, n_out, head_gain))
 
 
 class Agent(nn.Module):
@@ -131,10 +135,9 @@ class Agent(nn.Module):
         super().__init__()
         self.head_sizes = [int(h) for h in head_sizes]
         if shared:
-            g = float(np.sqrt(2))
-            body = nn.Sequential(layer(obs_size, width, g), nn.Tanh(), layer(width, width, g), nn.Tanh())
-            self.actor = nn.Sequential(body, layer(width, sum(self.head_sizes), 0.01))
-            self.critic = nn.Sequential(body, layer(width, 1, 1.0))     # the same body module: one set of weights
+            trunk = body(obs_size, width)
+            self.actor = nn.Sequential(trunk, layer(width, sum(self.head_sizes), 0.01))
+            self.critic = nn.Sequential(trunk, layer(width, 1, 1.0))    # the same body module: one set of weights
         else:
             self.actor = mlp(obs_size, sum(self.head_sizes), 0.01, width)
             self.critic = mlp(obs_size, 1, 1.0, width)
