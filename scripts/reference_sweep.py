@@ -18,9 +18,10 @@ of 128 x 2 shared by policy and value, Adam 1e-3, the preset's gamma, lambda 0.9
 128/256/512, gamma 0.99 and the preset's, lr 3e-4/1e-3/2.5e-3, shared or separate networks); ``--grid``
 runs every combination instead. Re-centring on a winner (``--center epochs=4,lr=2.5e-3``) and running
 again is coordinate descent; runs already done (a CSV under ``--runs-dir`` named by the configuration
-and seed) are read back, not run again. The table goes to ``OUT.md`` beside this command, the numbers and
-the winner's textbook_ppo.py arguments to ``OUT.json``, which scripts/compare_textbook.py races the preset
-against (``--reference``).
+and seed) are read back, not run again. ``--jobs 2`` runs two at a time, each on half the cores (more runs an
+hour; the steps that score do not depend on the load, the seconds do). The table goes to ``OUT.md`` beside
+this command, the numbers and the winner's textbook_ppo.py arguments to ``OUT.json``, which
+scripts/compare_textbook.py races the preset against (``--reference``).
 """
 
 from __future__ import annotations
@@ -29,9 +30,11 @@ import argparse
 import itertools
 import json
 import math
+import os
 import shlex
 import statistics
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from osrs_rl.io.atomic import atomic_write
@@ -61,6 +64,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--grid", action="store_true", help="every combination of KNOBS, not one knob at a time")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="an encounter setting over the preset's (repeatable)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="runs side by side, each with its share of the cores as torch threads: their seconds are then "
+                        "not those of a run alone (the steps, which score, do not depend on the load)")
     p.add_argument("--runs-dir", required=True)
     p.add_argument("--out", required=True, help="OUT.md and OUT.json are written (replaced)")
     return p.parse_args(argv)
@@ -134,6 +140,26 @@ def score(reaches: list[int | None], finals: list[float]) -> tuple[float, float]
     return (statistics.median(math.inf if r is None else r for r in reaches), -statistics.median(finals))
 
 
+def run_one(args, runs: Path, config: dict, seed: int, preset_gamma: float, settings: dict, opponents: list,
+            threads: int | None) -> None:
+    """One textbook_ppo.py run of ``config`` from ``seed``, to the level or the budget; its CSV lands in ``runs``
+    only once it has finished (an interrupted run's partial log is started again)."""
+    csv_path = runs / f"{name(config)}-s{seed}.csv"
+    partial = csv_path.with_suffix(".partial.csv")
+    partial.unlink(missing_ok=True)
+    cmd = [sys.executable, str(SCRIPTS / "textbook_ppo.py"), "--encounter", args.encounter,
+           "--total-steps", str(args.budget), "--seed", str(seed), "--log-every", "0",
+           "--stop-at", repr(args.level), "--stop-metric", args.metric,
+           "--stop-window", str(args.window), "--out", str(partial), *textbook_args(config, preset_gamma)]
+    cmd += [a for k, v in settings.items() for a in ("--set", f"{k}={v}")]
+    if opponents:
+        cmd += ["--opponents", ",".join(opponents)]
+    if threads:
+        cmd += ["--threads", str(threads)]
+    ct._run(cmd, csv_path.with_suffix(".log"))
+    partial.replace(csv_path)
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     from osrs_rl.agent.config import load_config
@@ -144,29 +170,28 @@ def main(argv=None) -> int:
     preset_gamma = float(load_config(args.encounter).ppo.gamma)
     settings, opponents = ct.env_settings(args.encounter, args.set)
     runs = Path(args.runs_dir)
+    if args.jobs < 1:
+        raise SystemExit(f"--jobs must be at least 1, got {args.jobs}")
+    # side by side, each run gets its share of the cores (alone, torch's own default)
+    threads = max(1, (os.cpu_count() or 1) // args.jobs) if args.jobs > 1 else None
     claim(runs, dict(encounter=args.encounter, level=args.level, metric=args.metric, window=args.window,
-                     budget=args.budget, settings=settings, opponents=opponents))
+                     budget=args.budget, settings=settings, opponents=opponents, threads=threads))
     rows = []
     configs = configurations(centre(args.center), args.grid)
     print(f"{len(configs)} configurations x {len(seeds)} seeds on {args.encounter}, to {args.metric} {args.level} "
           f"within {args.budget:,} env steps", flush=True)
+    todo = [(config, seed) for config in configs for seed in seeds
+            if not (runs / f"{name(config)}-s{seed}.csv").is_file()]
+    if todo:
+        print(f"{len(todo)} runs to do, {args.jobs} at a time"
+              + (f" ({threads} torch threads each)" if threads else ""), flush=True)
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            # list(): the first run that fails raises here (the others still finish: their CSVs are kept)
+            list(pool.map(lambda job: run_one(args, runs, *job, preset_gamma, settings, opponents, threads), todo))
     for config in configs:
-        extra = textbook_args(config, preset_gamma)
         per_seed = []
         for seed in seeds:
             csv_path = runs / f"{name(config)}-s{seed}.csv"
-            if not csv_path.is_file():
-                partial = csv_path.with_suffix(".partial.csv")
-                partial.unlink(missing_ok=True)          # an interrupted run's log: start it again
-                cmd = [sys.executable, str(SCRIPTS / "textbook_ppo.py"), "--encounter", args.encounter,
-                       "--total-steps", str(args.budget), "--seed", str(seed), "--log-every", "0",
-                       "--stop-at", repr(args.level), "--stop-metric", args.metric,
-                       "--stop-window", str(args.window), "--out", str(partial), *extra]
-                cmd += [a for k, v in settings.items() for a in ("--set", f"{k}={v}")]
-                if opponents:
-                    cmd += ["--opponents", ",".join(opponents)]
-                ct._run(cmd, csv_path.with_suffix(".log"))
-                partial.replace(csv_path)
             curve = ct.smooth(ct.textbook_curve(csv_path, args.metric), args.window)
             hit = ct.first_reach([p for p in curve if p[0] >= args.window], args.level)
             per_seed.append(dict(seed=seed, steps=hit[0] if hit else None, seconds=hit[1] if hit else None,
@@ -175,7 +200,7 @@ def main(argv=None) -> int:
             got = (f"at {hit[0]:,} steps, {hit[1]:.0f} s" if hit
                    else f"not within the budget (ends at {per_seed[-1]['final']:.3f})")
             print(f"{name(config)} seed {seed}: {got}", flush=True)
-        rows.append(dict(config=config, name=name(config), args=extra, runs=per_seed,
+        rows.append(dict(config=config, name=name(config), args=textbook_args(config, preset_gamma), runs=per_seed,
                          key=score([r["steps"] for r in per_seed], [r["final"] for r in per_seed])))
     rows.sort(key=lambda r: r["key"])
     best = rows[0]
@@ -207,7 +232,8 @@ def markdown(args, rows, settings, opponents, preset_gamma, command) -> str:
              f"{args.window:,} env steps (a whole window run first), within {args.budget:,} env steps. Knobs not "
              f"named stay textbook_ppo.py's: horizon 64, 4 minibatches, lambda 0.95, clip 0.2, entropy 0.01, "
              f"tanh 128 x 2, masks as logits of -1e8. \"preset\" gamma: {preset_gamma}. Seconds count from the "
-             "first env step. Best first.", "",
+             "first env step" + (f", with {args.jobs} runs side by side (not those of a run alone)" if args.jobs > 1
+                                 else "") + ". Best first.", "",
              "| configuration | " + " | ".join(f"seed {r['seed']}: steps, s" for r in rows[0]["runs"])
              + " | median steps | median s | median final |",
              "|---|" + "---|" * (len(rows[0]["runs"]) + 3)]

@@ -72,3 +72,23 @@ def test_main_runs_the_textbook_to_the_level_and_names_the_winner(rs, tmp_path, 
     # another level (or budget, window, settings) in the same folder would read these runs back as its own
     with pytest.raises(SystemExit, match="holds the runs of another sweep"):
         rs.main([a if a != "0.5" else "0.6" for a in argv])
+
+
+def test_jobs_run_side_by_side_with_a_share_of_the_cores_each(rs, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(rs, "KNOBS", {"epochs": (1, 2), "num_envs": (16,), "gamma": ("preset",), "lr": (1e-3,),
+                                      "shared": (True,)})
+    monkeypatch.setattr(rs, "CENTER", {"epochs": 1, "num_envs": 16, "gamma": "preset", "lr": 1e-3, "shared": True})
+    monkeypatch.setattr(rs.os, "cpu_count", lambda: 4)
+    argv = ["--encounter", "template", "--level", "0.5", "--budget", "20480", "--window", "2048", "--seeds", "3",
+            "--runs-dir", str(tmp_path / "runs"), "--out", str(tmp_path / "ref")]
+    with pytest.raises(SystemExit, match="--jobs must be at least 1"):
+        rs.main([*argv, "--jobs", "0"])
+    assert rs.main([*argv, "--jobs", "2"]) == 0
+    commands = [line for line in capsys.readouterr().out.splitlines() if line.startswith("$ ")]
+    assert len(commands) == 2 and all(line.endswith("--threads 2") for line in commands)
+    data = json.loads((tmp_path / "ref.json").read_text())
+    assert all(r["runs"][0]["steps"] is not None for r in data["rows"])
+    assert "2 runs side by side" in (tmp_path / "ref.md").read_text()
+    # the runs were made with 2 threads each: a sweep alone (torch's own threads) is another sweep
+    with pytest.raises(SystemExit, match="holds the runs of another sweep"):
+        rs.main(argv)
