@@ -5,8 +5,8 @@ which a run pays once before its first update.
 
     python scripts/bench_compile.py --encounter zulrah [--config FILE] [--rounds 5] [--iterations 3]
 
-Issue 43 asks where an update's seconds go: on a CPU most of them are the matrix products of the encoders
-(which a compiler does not make cheaper); what it can fuse is the elementwise work around them. Whether that
+Issue 43 asks where an update's seconds go: on a CPU about half of them are the matrix products of the
+encoders (which a compiler does not make cheaper); what it can fuse is the elementwise work around them. Whether that
 pays for the compilation is a measurement, and this is it.
 """
 
