@@ -4,24 +4,13 @@ import shutil
 
 import pytest
 
-from tests.scripts import load_script
-
-SMALL = """
-[env]
-num_envs = 8
-[ppo]
-horizon = 4
-[model]
-hidden = 8
-layers = 1
-"""
+from tests.scripts import load_script, small_config
 
 
 @pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                     reason="torch.compile on a CPU builds C++ kernels")
 def test_it_times_both_arms_and_the_compilation(tmp_path, capsys):
-    config = tmp_path / "small.toml"
-    config.write_text(SMALL)
+    config = small_config(tmp_path / "small.toml")
     script = load_script("bench_compile")
     assert script.main(["--encounter", "template", "--config", str(config), "--rounds", "1", "--iterations", "1"]) == 0
     out = capsys.readouterr().out

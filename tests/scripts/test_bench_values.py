@@ -1,24 +1,12 @@
 """scripts/bench_values.py: rollouts with the value in each tick's forward against the values computed after."""
 
-from tests.scripts import load_script
-
-SMALL = """
-[env]
-num_envs = 8
-[ppo]
-horizon = 4
-[model]
-hidden = 8
-layers = 1
-separate_value = {separate}
-"""
+from tests.scripts import load_script, small_config
 
 
 def test_it_times_both_arms_or_says_there_is_nothing_to_compare(tmp_path, capsys):
     script = load_script("bench_values")
     for separate in ("true", "false"):
-        config = tmp_path / f"small-{separate}.toml"
-        config.write_text(SMALL.format(separate=separate))
+        config = small_config(tmp_path / f"small-{separate}.toml", separate_value=separate)
         code = script.main(["--encounter", "template", "--config", str(config), "--rounds", "1", "--iterations", "1"])
         out = capsys.readouterr().out
         if separate == "true":
