@@ -1,7 +1,7 @@
 """The ``osrs-rl`` command: one entry point with subcommands.
 
   osrs-rl train   ``train ENCOUNTER``: PPO from the encounter's preset (``--print-config``; several
-                  processes or machines under torchrun: README)
+                  processes or machines under torchrun: docs/guide/distributed.md)
   osrs-rl demo    calculator examples and the engine benchmark
   osrs-rl calc    the DPS-calculator view of the engine (player vs NPC, or NPC vs player)
   osrs-rl eval    ``--checkpoint FILE``: a trained policy; ``--policy NAME``: a scripted policy the
@@ -16,7 +16,7 @@
   osrs-rl audit   ``audit RUN``: where a policy stands, when it attacks, what hurts it, what it uses,
                   against the encounter's reference (heatmap.png, report.md, report.json)
   osrs-rl sweep   ``sweep ENCOUNTER --space FILE``: an Optuna study of training runs (``sweep report DIR``,
-                  ``sweep worker --storage URL``; README, "Sweeps")
+                  ``sweep worker --storage URL``; docs/guide/sweeps.md)
   osrs-rl archive ``archive build ENCOUNTER --out FILE``: a Go-Explore archive by exploring; ``archive show
                   FILE``: its cells by phase (``--cell KEY --replay OUT``: how a run reached one)
 """

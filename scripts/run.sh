@@ -33,7 +33,7 @@ case "${1:-main}" in
     exec "$VENV/bin/osrs-rl" train zulrah --run.total_steps 3500000 --run.eval_episodes 128 --run.seed 1 "$@" ;;
   test)
     shift || true
-    # A fresh Numba cache: cached kernels do not notice edits in other modules (README.md, "Conventions").
+    # A fresh Numba cache: cached kernels do not notice edits in other modules (docs/guide/conventions.md).
     NUMBA_CACHE_DIR=$(mktemp -d)
     export NUMBA_CACHE_DIR
     exec "$VENV/bin/python" -m pytest -q "$@" ;;

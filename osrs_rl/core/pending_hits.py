@@ -3,7 +3,7 @@
 An encounter keeps ``("hits", HIT_DTYPE, (capacity,))`` in its state record. An attack pushes a hit
 due ``hit_delay`` ticks later (``core.hit_delay``); at the start of each tick the encounter pops the
 hits due and applies them in the order returned: by due tick, then by the order they were pushed.
-Hits land at the start of the tick they are due (the tick contract, README "Conventions"; OSRS wiki "Hit delay");
+Hits land at the start of the tick they are due (the tick contract, docs/guide/conventions.md; OSRS wiki "Hit delay");
 hits due together apply in push order as in Naton1/osrs-pvp-reinforcement-learning simulation-rsps
 HitQueue.process, which walks its pending list in insertion order [M].
 

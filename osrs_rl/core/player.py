@@ -3,7 +3,7 @@
 ``PLAYER_DTYPE`` is one plain-data record per player; encounters embed it in their state record
 (``("player", PLAYER_DTYPE)``) and pass the record (``state.player`` or ``players[i]``) to the
 kernels in ``core.consumables``, ``core.status``, ``core.prayer_drain`` and ``core.energy``, which
-mutate it in place. Snapshot/restore is a byte copy of the enclosing record (README "Conventions").
+mutate it in place. Snapshot/restore is a byte copy of the enclosing record (docs/guide/conventions.md).
 
 Units: levels are game levels (hitpoints and prayer points live in ``levels[HITPOINTS]`` and
 ``levels[PRAYER]``); ``run_energy`` is in the game's 0..10000 units (OSRS wiki "Energy": 100 units

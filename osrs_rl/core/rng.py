@@ -2,7 +2,7 @@
 
 Every record that needs randomness holds a field ``rng`` of dtype ``uint64`` and shape ``(1,)``;
 kernels receive that one-element array and advance it in place, so snapshot/restore of the record
-captures the generator exactly (state is data: README "Conventions"). There is no global random state.
+captures the generator exactly (state is data: docs/guide/conventions.md). There is no global random state.
 
 SplitMix64 (Steele, Lea, Flood 2014, "Fast splittable pseudorandom number generators") passes
 BigCrush, costs a handful of integer ops and needs no table. All arithmetic stays in uint64:

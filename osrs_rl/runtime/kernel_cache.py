@@ -10,7 +10,7 @@ Numba's cache checks only its function's own file, not the files of the function
 file name carries a digest of the source files of the encounter's package and of ``osrs_rl`` (and of the Numba
 and Python versions): an edit there names a new module instead of loading this module's stale compile. That
 guards the generated module only: the encounter's own ``cache=True`` kernels, which it calls, keep Numba's
-limit (README, "Conventions": the tests start from a fresh ``NUMBA_CACHE_DIR``). A process whose sources
+limit (docs/guide/conventions.md: the tests start from a fresh ``NUMBA_CACHE_DIR``). A process whose sources
 changed on disk after it started compiles per process instead (its code in memory is not what the digest
 reads), as do kernels defined where no import can find them (in a function, a notebook): ``load`` gives None.
 """

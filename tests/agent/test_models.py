@@ -368,7 +368,7 @@ def test_the_zulrah_preset_builds_the_model_from_before_the_knobs():
     from osrs_rl.agent.policy import make_model
     from osrs_rl.runtime.registry import get_spec
     cfg = load_config("zulrah")
-    assert cfg.model.separate_value          # the preset's own critic (README, "Two commands")
+    assert cfg.model.separate_value          # the preset's own critic (docs/results/zulrah.md)
     cfg.model.separate_value = False         # ... built after the policy's layers: those start as before
     torch.manual_seed(cfg.run.seed)
     model = make_model(cfg, get_spec("zulrah"))

@@ -46,7 +46,8 @@ Each tick, per env:
      shortbow (i) on a budget, the blowpipe in the middle tier, and in max gear the blowpipe while
      step 2 wears the spec set).
 
-Measured with ``osrs-rl eval zulrah --policy solver`` (see the encounter README's "Solver" section).
+Measured with ``osrs-rl eval zulrah --policy solver`` (figures: docs/results/zulrah.md, "The scripted solver,
+per gear tier").
 
 What it does not do: switch to a spec weapon only to spend energy or to heal with the blowpipe,
 tick-perfect overhead flicking (it keeps the overhead on through an attack phase), pre-drinking

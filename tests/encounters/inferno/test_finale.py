@@ -458,7 +458,7 @@ def test_deepest_phase_and_low_watermarks_are_reported():
 # ---- the scripted player ----------------------------------------------------------------------------------
 def test_solver_kills_zuk_from_most_wave_69_starts():
     """The scripted baseline (solver.py, section "The Zuk wave") from 32 wave-69 starts kills Zuk in most of
-    them (128 of 128 from seed 5, README "Solver")."""
+    them (128 of 128 from seed 5, spec version 9: docs/results/inferno.md, "The scripted solver")."""
     import osrs_rl
     from osrs_rl.encounters.inferno.solver import solver_actions
 
