@@ -1,7 +1,7 @@
 """Accuracy: effective levels, attack and defence rolls, hit chance and the accuracy roll.
 
-Order of steps (each floored, shared/reference/combat.md sections 2-3, following
-weirdgloop/osrs-dps-calc ``PlayerVsNPCCalc.getPlayerMax*AttackRoll``, ``getNPCDefenceRoll``,
+Order of steps (each floored, following weirdgloop/osrs-dps-calc
+``PlayerVsNPCCalc.getPlayerMax*AttackRoll``, ``getNPCDefenceRoll``,
 ``NPCVsPlayerCalc.getPlayerDefenceRoll`` and ``BaseCalc.getNormalAccuracyRoll``):
 
   melee  : level * prayer -> + 8 + stance (Accurate 3, Controlled 1) -> void x11/10 -> x (bonus + 64)
@@ -105,7 +105,7 @@ def ranged_attack_roll(trace, c, tbow_magic, spec_acc_num, spec_acc_den):
 @njit(cache=True)
 def magic_attack_bonus(c):
     """Equipment magic attack; Tumeken's shadow triples it when not manual casting
-    (OSRS wiki "Tumeken's shadow"; combat.md section 4) [H]."""
+    (OSRS wiki "Tumeken's shadow"; dps-calc ``Equipment.calculateEquipmentBonusesFromGear``) [H]."""
     bonus = np.int64(c.bonuses[S.B_MAGIC])
     if c.weapon_effect == W.TUMEKENS_SHADOW and c.stance != S.MANUAL_CAST:
         bonus = bonus * 3

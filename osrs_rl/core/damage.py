@@ -1,12 +1,13 @@
 """Damage: the damage roll, hit caps, protection prayers and expected damage.
 
-Rules (shared/reference/combat.md sections 5-6):
+Rules (weirdgloop/osrs-dps-calc ``PlayerVsNPCCalc``; OSRS wiki "Protection prayers"):
 - an accurate hit deals a uniform integer in [min, max]; an accurate 0 is raised to 1 (dps-calc
-  "raise accurate 0s to 1") [H]; a miss deals 0.
+  ``getAttackerDist``: "raise accurate 0s to 1") [H]; a miss deals 0.
 - NPC damage transforms: Zulrah re-rolls any hit above 50 uniformly in 45..50 (dps-calc
-  ``cappedRerollTransformer(50, 5, 45)`` citing Mod Ash) [H].
-- protection prayers: the right overhead blocks an ordinary NPC attack completely (PvE) [H]; in
-  PvP it removes 40 %: ``floor(damage * 6 / 10)`` (OSRS wiki "Protect from Melee") [M].
+  ``applyNpcTransforms``: ``cappedRerollTransformer(50, 5, 45)`` citing Mod Ash) [H].
+- protection prayers: the right overhead blocks an ordinary NPC attack completely (PvE; OSRS wiki
+  "Protection prayers") [H]; in PvP it removes 40 %: ``floor(damage * 6 / 10)`` (OSRS wiki
+  "Protect from Melee") [M].
 - damage dealt never exceeds the target's remaining hitpoints (applied by whoever applies hits).
 """
 

@@ -28,7 +28,7 @@ ELITE_VOID_TOP, ELITE_VOID_ROBE = 7, 8
 CRYSTAL_HELM, CRYSTAL_LEGS, CRYSTAL_BODY = 9, 10, 11
 DIZANAS_QUIVER = 12      # charged or blessed quiver, or the max cape: +10 ranged attack, +1 ranged strength
 
-# ---- single items with a rule (by game item id, STYLE.md 20) -------------------------------
+# ---- single items with a rule (by game item id, the project's convention) -------------------
 CHAOS_GAUNTLETS_ID = 777
 CHAOS_GAUNTLETS_BOLT_BONUS = 3   # OSRS wiki "Chaos gauntlets": all Bolt spells hit up to 3 more
 

@@ -1,8 +1,8 @@
 """Floored formula steps with an optional trace, so every combat number can be explained.
 
 The game computes combat in Java ints: each "multiply by a/b" is ``trunc(x * a / b)`` applied at
-once, and the order of the steps matters (shared/reference/combat.md section 1, after
-weirdgloop/osrs-dps-calc ``BaseCalc.trackFactor``). Kernels call :func:`factor`, :func:`add` and
+once, and the order of the steps matters (as weirdgloop/osrs-dps-calc ``BaseCalc.trackFactor``
+applies them: ``Math.trunc(base * num / den)`` per step). Kernels call :func:`factor`, :func:`add` and
 :func:`record` with a stable :class:`Step` label; when the caller passes a trace buffer with rows,
 each step is written as ``(label, input, num, den, output)`` and ``osrs_rl.calc`` prints them.
 Hot paths pass the read-only :data:`NO_TRACE`, for which the recording compiles to nothing.

@@ -1,9 +1,9 @@
 """Hit delay: ticks between an attack and its damage, by projectile class and distance.
 
-Source for every formula: OSRS wiki "Hit delay" (mirror in the pages corpus; the same formulas are
-quoted in OldSchoolSDK/osrs-sdk and RSPS code), summarised in shared/reference/combat.md section 9
-[M]. ``distance`` is the Chebyshev distance edge to edge (``edge_distance``); barrage spells measure
-to the target's south-west tile instead (pass that tile with size 1).
+Source for every formula: OSRS wiki "Hit delay" (also mirrored at wiki.illerai.com "Hit delay"; the
+same formulas are quoted in OldSchoolSDK/osrs-sdk and RSPS code) [M]. ``distance`` is the Chebyshev
+distance edge to edge (``edge_distance``); barrage spells measure to the target's south-west tile
+instead (pass that tile with size 1).
 
 Processing order: when the target is processed before the attacker in a tick, the hit lands one
 tick later. NPCs are processed before players, so every player -> NPC delay is one more; in PvP the

@@ -1,7 +1,7 @@
 """Max hits for melee, ranged and magic, each step floored in the game's order.
 
 Sources: weirdgloop/osrs-dps-calc ``PlayerVsNPCCalc.getPlayerMax{Melee,Ranged,Magic}Hit``
-(read at commit 001f9536) and shared/reference/combat.md section 4:
+(read at commit 001f9536):
 
   melee : str * prayer -> + 8 + stance (Aggressive 3, Controlled 1) -> void x11/10
           -> (eff * (str + 64) + 320) / 640 -> special multipliers
@@ -114,7 +114,8 @@ def ranged_max_hit(trace, c, tbow_magic, sp):
 
 @njit(cache=True)
 def powered_staff_base(effect, magic_level):
-    """Base max hit of a powered staff at visible magic level (combat.md section 4) [H].
+    """Base max hit of a powered staff at visible magic level [H: dps-calc ``getPlayerMaxMagicHit``
+    @ a6599a08; OSRS wiki weapon pages, e.g. "Trident of the seas" (20 at 75 Magic, +1 every 3 levels)].
 
     Sanguinesti staff follows the July 2026 update (trunc(level/3)); before it was level/3 - 1.
     """
@@ -188,7 +189,7 @@ def player_max_hit(trace, c, tbow_magic, sp):
 @njit(cache=True)
 def npc_max_hit(trace, npc, attack_type):
     """An NPC's max hit: the listed value when the data has one, else the formula
-    ((level + 9) * (str bonus + 64) + 320) / 640 (combat.md section 3)."""
+    ((level + 9) * (str bonus + 64) + 320) / 640 (dps-calc ``NPCVsPlayerCalc.getNPCMaxHit``)."""
     if attack_type == S.RANGED:
         listed, level, bonus = npc.max_hit_ranged, npc.ranged, npc.ranged_strength
     elif attack_type == S.MAGIC:

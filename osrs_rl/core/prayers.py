@@ -4,9 +4,9 @@ Active prayers are a uint32 bit mask (bit ``p`` set means prayer ``p`` is on), s
 book fits in one record field. Multipliers are percentages applied as ``floor(level * pct / 100)``.
 
 Sources: weirdgloop/osrs-dps-calc ``src/enums/Prayer.ts`` (multipliers and drain rates, live game
-after the 2024-25 prayer rework: Deadeye, Mystic Vigour, Augury +4% magic damage), see
-shared/reference/combat.md section 2. Protection prayers' drain (12) is from the OSRS wiki
-"Prayer" drain table as quoted in that file [M].
+after the 2024-25 prayer rework: Deadeye, Mystic Vigour, Augury +4% magic damage). Protection
+prayers are not in that file: their drain effect (12) is from the OSRS wiki "Protection prayers"
+table [M].
 """
 
 import numpy as np

@@ -134,7 +134,7 @@ def build_normal_table() -> np.ndarray:
     """``(weapons.NUM_EFFECTS, SPEC_COLS)`` rows for *normal* attacks: the identity row, except
     the dark bow, which always fires two arrows (dps-calc ``getAttackerDist``), and the
     Sanguinesti staff, whose accurate hits gain +8 damage one time in five (July 2026 update, as
-    modelled by weirdgloop/osrs-dps-calc@a6599a08; shared/reference/combat.md section 4) [M]."""
+    modelled by weirdgloop/osrs-dps-calc@a6599a08 ``PlayerVsNPCCalc.getAttackerDist``) [M]."""
     table = np.tile(identity_row(), (W.NUM_EFFECTS, 1))
     table[W.DARK_BOW, SP_HITS] = 2
     table[W.SANGUINESTI_STAFF, [SP_BONUS_NUM, SP_BONUS_DEN, SP_BONUS_DAMAGE]] = (1, 5, 8)

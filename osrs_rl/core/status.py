@@ -14,8 +14,8 @@ Rules and sources:
              Naton1/osrs-pvp-reinforcement-learning simulation-rsps CombatFactory.freeze registers
              FREEZE_IMMUNITY for ticks + 5]. A frozen player cannot move (``can_move``).
              Protect from Magic halving a freeze in PvP: taken from the wiki spell pages as remembered,
-             not confirmed in the stored corpus, and RSPS-NH does not model it [L]; the caller opts in
-             with ``protect_from_magic_pvp``.
+             not confirmed in the sources searched, and Naton1's RSPS does not model it [L]; the caller
+             opts in with ``protect_from_magic_pvp``.
   poison     a new poison only replaces a weaker one and never a venom [L]; the first hit comes one
              interval after poisoning, as the wiki's venom table shows for venom (no hit at 0 s) [M].
   venom      an antipoison turns venom into poison of the same damage; anti-venom cures both [H: OSRS

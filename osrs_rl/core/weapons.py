@@ -1,6 +1,6 @@
 """Weapon effect codes: what makes a weapon's formula differ from the plain one.
 
-Items are identified by game item id (STYLE.md 20); this module maps the ids of weapons with
+Items are identified by game item id (a project convention); this module maps the ids of weapons with
 special formulas to a small effect code that the kernels switch on. Ids are the OSRS item ids
 used by weirdgloop/osrs-dps-calc cdn/json/equipment.json; ``tests/core/test_weapons.py`` checks
 that each one exists in ``osrs_rl/data/items.json`` under the expected name.

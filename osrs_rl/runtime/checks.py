@@ -1,5 +1,5 @@
-"""Contract checks every encounter must pass (STYLE.md 35): library functions, so tests run them
-over the whole registry and an encounter author can run them while writing one.
+"""Contract checks every encounter must pass (the rules listed in docs/writing-an-encounter.md): library
+functions, so tests run them over the whole registry and an encounter author can run them while writing one.
 
 ``check_encounter(name_or_spec)`` steps a few envs with random legal actions and checks: shapes and
 dtypes of what reset returns; finite observations and rewards; option 0 of every head always

@@ -14,9 +14,9 @@ worker that dies (a segfault), going on with the next trial.
     python -m osrs_rl.runtime.fuzz --trials 2000 zulrah pvp template   # figures: a table by field
 
 The worker's Numba cache is a folder named by a hash of every source file of the package and the
-Numba version, so cached kernels always match the code (a stale cache is what DESIGN.md's fresh
-``NUMBA_CACHE_DIR`` rule guards against) and the bounds-checked compile (minutes on two cores) is
-paid once per change of the code.
+Numba version, so cached kernels always match the code (a stale cache is what the tests' fresh
+``NUMBA_CACHE_DIR`` guards against: README, "Conventions") and the bounds-checked compile (minutes on
+two cores) is paid once per change of the code.
 """
 
 from __future__ import annotations

@@ -1715,7 +1715,7 @@ PLAYER_VS_PLAYER = [
             "Protection from melee attacks - 100% resistance to NPC-dealt attacks, 40% to other "
             "players; drains 1 point per 3 seconds (5 game ticks)."
         ),
-        "note": "Older revision of the page as stored in the pages corpus.",
+        "note": "An older revision of the page (a mirror copy); the live page may read differently.",
     },
     {
         "id": "wiki pvp: diamond bolts (e) proc chance vs players",
@@ -2514,9 +2514,9 @@ WIKI_MECHANICS = [
         "expect": {"cap": 50, "reroll_min": 45, "reroll_max": 50},
         "rule": "Zulrah - 50 - any hitsplat done to the boss above 50 damage is re-rolled to 45-50 damage.",
         "note": (
-            "dps-calc models this as cappedRerollTransformer(50, 5, 45) citing Mod Ash (see "
-            "/work/shared/reference/zulrah.md). Whether a hit of exactly 50 is re-rolled is not "
-            "stated."
+            "dps-calc models this as cappedRerollTransformer(50, 5, 45) citing Mod Ash "
+            "(weirdgloop/osrs-dps-calc src/lib/PlayerVsNPCCalc.ts applyNpcTransforms). Whether a "
+            "hit of exactly 50 is re-rolled is not stated."
         ),
     },
     {

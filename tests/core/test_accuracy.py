@@ -74,7 +74,7 @@ def test_roll_accuracy_frequency_matches_hit_chance(a, d):
 
 
 def test_trident_of_the_seas_accurate_roll():
-    # dps-calc src/tests/calc/BasicRolls.test.ts (quoted in shared/reference/combat.md section 2):
+    # weirdgloop/osrs-dps-calc src/tests/calc/BasicRolls.test.ts ('L99 accuracy', trident of the seas: 8690):
     # trident of the seas, 99 magic, Accurate -> effective 110, roll 110 * (15 + 64) = 8690
     c = combatant(S.MAGIC, S.ACCURATE, effect=W.TRIDENT_OF_THE_SEAS, b_magic=15)
     t = new_trace()
@@ -98,13 +98,13 @@ def test_void_applies_after_stance():
 
 
 def test_twisted_bow_at_cap():
-    # combat.md section 4: M = 250 -> 140 % accuracy, 215 % damage [H]
+    # dps-calc PlayerVsNPCCalc.tbowScaling, OSRS wiki "Twisted bow": M = 250 -> 140 % accuracy, 215 % damage [H]
     assert twisted_bow_factor(250, True) == 140
     assert twisted_bow_factor(250, False) == 215
 
 
 def test_zulrah_defence_rolls():
-    # shared/reference/npcs.json derived_defence_rolls for Zulrah: magic 5871, ranged 35226
+    # osrs_rl/data/npcs.json derived_defence_rolls for Zulrah (Serpentine): magic 5871, ranged 35226
     z = npc(defence=300, magic=300, magic_def=-45, light=50, standard=50, heavy=50)[0]
     assert npc_defence_roll(no_trace(), z, S.MAGIC, -1) == 5871
     assert npc_defence_roll(no_trace(), z, S.RANGED, S.AMMO_HEAVY) == 35226

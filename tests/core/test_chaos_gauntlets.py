@@ -40,7 +40,7 @@ def test_other_gloves_add_nothing():
 
 
 def test_powered_staff_is_not_a_bolt_spell():
-    # trident of the swamp at 99 magic: 99/3 - 2 = 31 (combat.md section 4), gauntlets or not
+    # trident of the swamp at 99 magic: 99/3 - 2 = 31 (dps-calc getPlayerMaxMagicHit), gauntlets or not
     r = calc.player_vs_npc(gear={"weapon": "Trident of the swamp (Charged)", "hands": "Chaos gauntlets"},
                            target=TARGET)
     assert r.max_hit == 31

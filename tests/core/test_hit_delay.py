@@ -1,7 +1,6 @@
 """Hit delay by projectile class and distance (osrs_rl.core.hit_delay).
 
-Every row is from the OSRS wiki "Hit delay" table (mirror: wiki.illerai.com/Hit_delay in the pages
-corpus), as summarised in shared/reference/combat.md section 9.
+Every row is from the OSRS wiki "Hit delay" table (as mirrored at wiki.illerai.com/Hit_delay).
 """
 
 import pytest

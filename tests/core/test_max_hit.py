@@ -35,7 +35,7 @@ def test_piety_and_trace():
 
 
 def test_elite_ranged_void_strength():
-    # elite void x9/8 on the effective ranged strength (combat.md section 2): floor(107 * 9 / 8) = 120
+    # elite void x9/8 on the effective ranged strength (dps-calc getPlayerMaxRangedHit): floor(107 * 9 / 8) = 120
     c = combatant(S.RANGED, S.RAPID, void=W.VOID_ELITE_RANGED, b_ranged_str=100)
     assert max_hit(c) == (0, (120 * 164 + 320) // 640)
 
@@ -47,7 +47,8 @@ def test_sharp_eye_forces_one_level():
 
 
 @pytest.mark.parametrize("effect,level,expected", [
-    # combat.md section 4 [H]: trident of the seas trunc(v/3 - 5), swamp v/3 - 2, sang v/3 (July 2026),
+    # dps-calc getPlayerMaxMagicHit @ a6599a08, OSRS wiki weapon pages [H]: trident of the seas trunc(v/3 - 5),
+    # swamp v/3 - 2, sang v/3 (July 2026),
     # shadow v/3 + 1, accursed v/3 - 6; all at least 1
     (W.TRIDENT_OF_THE_SEAS, 99, 28), (W.TRIDENT_OF_THE_SWAMP, 99, 31), (W.SANGUINESTI_STAFF, 99, 33),
     (W.TUMEKENS_SHADOW, 99, 34), (W.ACCURSED_SCEPTRE, 99, 27), (W.TRIDENT_OF_THE_SEAS, 112, 32),

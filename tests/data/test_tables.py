@@ -323,7 +323,7 @@ def test_npc_disagreements_recorded():
 @pytest.mark.parametrize(
     ("name", "field", "value"),
     [
-        # weirdgloop/osrs-dps-calc@a6599a08 cdn/json/monsters.json (via shared reference/npcs.json)
+        # weirdgloop/osrs-dps-calc@a6599a08 cdn/json/monsters.json (copied into osrs_rl/data/npcs.json)
         ("Zulrah (Serpentine)", ("defence_bonuses", "magic"), -45),
         ("Zulrah (Serpentine)", ("defence_bonuses", "ranged_heavy"), 50),
         ("Zulrah (Tanzanite)", ("defence_bonuses", "magic"), 300),

@@ -1,4 +1,4 @@
-"""Zulrah: the rotation table against shared/reference/zulrah.md, and the encounter's contract,
+"""Zulrah: the rotation table against its sources (RL-A..D, RL-R, ZEN: rotations.py), and the encounter's contract,
 determinism and settings. Mechanics rules are in test_zulrah_rules.py."""
 
 import hashlib
@@ -16,8 +16,9 @@ from osrs_rl.runtime.config import ConfigError
 S_, M_, T_ = RT.SERPENTINE, RT.MAGMA, RT.TANZANITE
 C_, So, E_, W_ = RT.CENTER, RT.SOUTH, RT.EAST, RT.WEST
 
-# reference section 3, one row per phase: (form, spot, phaseTicks [RL-R], attacks, snakelings, cloud volleys)
-# attacks: ("ranged" | "magic" | "jad", count); None where the reference says "no attacks"
+# one row per phase, typed in from the sources (form and spot: RL-A..D and ZEN; phaseTicks: RL-R; attacks,
+# snakelings and cloud volleys: ZEN's sequences): (form, spot, phaseTicks, attacks, snakelings, cloud volleys)
+# attacks: ("ranged" | "magic" | "jad", count); None where the phase has no attacks
 REFERENCE = {
     0: [(S_, C_, 28, None, 0, 4), (M_, C_, 21, "melee", 0, 0), (T_, C_, 18, ("magic", 4), 0, 0),
         (S_, So, 39, ("ranged", 5), 4, 2), (M_, C_, 22, "melee", 0, 0), (T_, W_, 20, ("magic", 5), 0, 0),
@@ -37,7 +38,7 @@ REFERENCE = {
         (S_, So, 34, None, 6, 3), (T_, W_, 33, ("magic", 5), 4, 0), (S_, C_, 20, ("ranged", 5), 0, 0),
         (T_, C_, 27, ("magic", 4), 0, 3), (S_, E_, 29, ("jad", 8), 0, 0), (T_, C_, 18, None, 4, 0)],
 }
-JAD_FIRST = {0: "ranged", 1: "ranged", 2: "magic", 3: "magic"}      # reference 3-4, RL-A..D
+JAD_FIRST = {0: "ranged", 1: "ranged", 2: "magic", 3: "magic"}      # RL-A..D; ZEN FlickingSequence
 
 
 def make(num_envs=1, seed=3, **config):
@@ -78,7 +79,7 @@ def test_every_phase_matches_the_reference(rotation):
 def test_every_rotation_opens_with_serpentine_at_center_and_the_same_volleys():
     for rot in RT.ROTATIONS:
         assert rot[0] == RT.ROTATIONS[0][0]
-    # the opening volleys (reference section 3, ZEN)
+    # the opening volleys (ZEN ZulrahNPC: the same four in every rotation)
     tiles = [(a[1], a[2]) for a in RT.ROTATIONS[0][0].actions]
     want = [((2269, 3069), (2272, 3070)), ((2266, 3069), (2263, 3070)), ((2273, 3072), (2273, 3075)),
             ((2263, 3073), (2263, 3076))]
@@ -86,7 +87,7 @@ def test_every_rotation_opens_with_serpentine_at_center_and_the_same_volleys():
 
 
 def test_spots_and_stand_tiles_in_the_local_frame():
-    # reference section 2: offsets from the CENTER south-west tile (2266, 3073)
+    # RuneLite ZulrahLocation offsets from the CENTER south-west tile (2266, 3073) [ZEN]
     center = RT.local(2266, 3073)
     offsets = [(x - center[0], y - center[1]) for x, y in RT.SPOT_TILES]
     assert offsets == [(0, 0), (0, -11), (10, -2), (-10, -2)]

@@ -1,4 +1,4 @@
-"""Zulrah mechanics, one rule per test, on fights driven by hand (sources: shared/reference/zulrah.md)."""
+"""Zulrah mechanics, one rule per test, on fights driven by hand (sources: the encounter's README.md, rotations.py)."""
 
 import numpy as np
 import pytest
@@ -107,7 +107,8 @@ def test_spawn_lock_and_untargetable_ticks():
     for _ in range(12):
         legal.append(bool(env.action_mask()[0, zulrah]))
         env.step(NOOP)
-    # reference 4: not interactable for the first 4 ticks, then in reach from the start tile
+    # ZEN ZulrahNPC (setCantInteract for 4 ticks at the spawn): not interactable for the first 4 ticks, then
+    # in reach from the start tile
     assert legal[:4] == [False] * 4 and all(legal[4:])
     first = next(t for t, a, _ in run(fight(start_rotation=0), 20) if a != RT.ACT_NONE)
     assert first == first_action(0, 0) == 28 - RT.DIVE_TICKS - 4 * RT.ACTION_TICKS     # 13: the RL-R fit
@@ -373,7 +374,8 @@ def _draw(seed, att, dfn, mx, sp, ctx, n):
 
 
 def test_hit_cap_distribution():
-    # reference section 5: P(0) = 1-p, P(1) = 2p/(M+1), P(2..44) = p/(M+1),
+    # dps-calc's model (accurate 0s raised to 1, cappedRerollTransformer(50, 5, 45)) worked out by hand:
+    # P(0) = 1-p, P(1) = 2p/(M+1), P(2..44) = p/(M+1),
     # P(45..50) = p/(M+1) + p(M-50)/(6(M+1)), nothing above 50
     att, dfn, mx, n = 30000, 10000, 70, 400_000
     p = 1 - (dfn + 2) / (2 * (att + 1))

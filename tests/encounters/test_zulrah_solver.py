@@ -1,5 +1,5 @@
 """The scripted Zulrah solver: legal actions, kills in max gear, prayers, magma, what it may know,
-and the ``osrs-rl eval zulrah --policy solver`` table (sources: shared/reference/zulrah.md)."""
+and the ``osrs-rl eval zulrah --policy solver`` table (sources: the encounter's README.md, rotations.py)."""
 
 import numpy as np
 import pytest
@@ -70,7 +70,7 @@ def test_it_prays_right_at_every_attack(rotation, phase, kind):
                 continue
             magic = bool((int(s["p"]["active_prayers"]) >> P.PROTECT_FROM_MAGIC) & 1)
             missiles = bool((int(s["p"]["active_prayers"]) >> P.PROTECT_FROM_MISSILES) & 1)
-            want_magic = code != RT.ACT_RANGED      # a tanzanite shot gives no tell: magic [reference 4]
+            want_magic = code != RT.ACT_RANGED      # a tanzanite shot gives no tell: magic [ZEN: ranged p = 3/10]
             seen.append((magic, missiles) == (want_magic, not want_magic))
 
     solve(env, RT.ROTATIONS[rotation][phase].ticks, watch)
@@ -86,7 +86,7 @@ def test_it_prays_right_at_every_attack(rotation, phase, kind):
 @pytest.mark.parametrize("safespots_clouded", [False, True])
 def test_it_leaves_the_stared_tile_before_the_slam(tile, safespots_clouded):
     # magma at center, rotation 1 phase 2: stares at ticks 0 and 9 of its stand, slams at 5 and 15
-    # [reference 4]. With clouds over the melee safespots it has to step off the stared tile itself.
+    # [ZEN MeleeSequence]. With clouds over the melee safespots it has to step off the stared tile itself.
     env = make(num_envs=8, seed=3, start_rotation=0, start_phase=1)
     s = env.states
     s["p"]["x"], s["p"]["y"] = RT.local(*tile)
@@ -116,7 +116,7 @@ def test_it_leaves_the_stared_tile_before_the_slam(tile, safespots_clouded):
 
 def test_the_current_phase_is_known_before_the_rotation_is():
     # the solver reads the current phase from the rotation table: that must leak nothing, so every
-    # rotation the phases seen so far allow must hold the same phase there (reference 3)
+    # rotation the phases seen so far allow must hold the same phase there (rotations.ROTATIONS)
     for r, rot in enumerate(RT.ROTATIONS):
         for p in range(RT.identify_phase(r)):
             seen = [(q.form, q.spot) for q in rot[:p + 1]]

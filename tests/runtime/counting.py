@@ -1,4 +1,4 @@
-"""A tiny counting encounter whose every output can be worked out by hand (STYLE.md 36).
+"""A tiny counting encounter whose every output can be worked out by hand (the runtime tests' fixture).
 
 Each agent holds a counter. Head "add" has options 0 (no-op), 1 (+1) and 2 (+2); +2 is legal only
 when the counter is even. The reward is what was added. The episode terminates when agent 0's

@@ -2,8 +2,9 @@
 and the player's start tiles.
 
 Frame: local tile (x, y), x east and y north like core.collision, every entity placed by its south-west
-tile (a size-n footprint covers x..x+n-1, y..y+n-1). Conversions (shared/reference inferno.md section 1,
-verified there on all three pillars against blert-io/plugin ``Pillar.java``):
+tile (a size-n footprint covers x..x+n-1, y..y+n-1). Conversions (checked on all three pillars: InfernoTrainer's
+pillar tiles, converted, are blert-io/plugin ``Pillar.java``'s world tiles; tests/encounters/inferno/
+test_waves_arena.py):
 
     world  = (x + 2256, y + 5328)            (plane 0, the non-instanced template; region 9043)
     region = (x + 16,   y + 16)              (region base (2240, 5312))
@@ -12,8 +13,9 @@ verified there on all three pillars against blert-io/plugin ``Pillar.java``):
 The grid covers InfernoTrainer x 10..40 and y 0..44, so that wave 69 (TzKal-Zuk at IT (22, 8), his shield,
 the walls beside him) fits the same frame later. The arena the waves 1-66 are fought in is IT x 11..39,
 y 14..43 (InfernoTrainer's invisible blockers at x 10 and 40, y 13 and 44) -> local x 1..29, y 1..30
-(world x 2257..2285, y 5329..5358; a secondary compilation gives region x 17..46: one tile more in the
-east, see README "Open questions"). Every tile outside it is blocked here.
+(world x 2257..2285, y 5329..5358, as the game's collision data in truth.py has it; an unpublished secondary
+compilation gives region x 17..46: one tile more in the east, see README "Open questions"). Every tile outside
+it is blocked here.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ NUM_PILLARS = 3
 ALL_PILLARS = (1 << NUM_PILLARS) - 1
 
 # ---- the nine spawn tiles (south-west tiles of the spawned monsters), InfernoTrainer InfernoWaves.spawns
-# [H: a secondary compilation's region table matches all nine]
+# [H: an unpublished secondary compilation's region table agrees on all nine]
 SPAWNS_IT = ((12, 19), (33, 19), (14, 25), (34, 26), (27, 31), (16, 37), (34, 39), (12, 42), (26, 42))
 SPAWNS = tuple(from_it(x, y) for x, y in SPAWNS_IT)
 NUM_SPAWNS = 9
@@ -72,7 +74,7 @@ PLAYER_START_69 = from_it(25, 15)
 
 
 # ---- the finale [M: InfernoTrainer InfernoRegion.ts (wave 67, 68, 69 setups), TzKalZuk.ts, ZukShield.ts,
-# JalMejJak.ts; reference section 5-6], InfernoTrainer south-west tiles converted with ``from_it``
+# JalMejJak.ts], InfernoTrainer south-west tiles converted with ``from_it``
 JAD_67 = from_it(23, 27)                                          # (13, 17)
 JADS_68 = (from_it(18, 24), from_it(28, 24), from_it(23, 35))     # (8, 20), (18, 20), (13, 9)
 JAD_68_STUNS = (1, 4, 7)       # the three Jads' first-attack delays, shuffled per run: they attack 3 ticks apart
@@ -106,7 +108,8 @@ def pillar_tiles(k: int) -> list[tuple[int, int]]:
 def flags_for(alive_mask: int) -> np.ndarray:
     """core.collision flags with the pillars of ``alive_mask`` (bit k: pillar k stands) standing: outside
     the arena nothing is walkable or seen through; a pillar blocks both movement and line of sight
-    [H: reference section 2, blert-io/plugin; InfernoTrainer LineOfSight with the pillars as blockers]."""
+    [H: InfernoTrainer LineOfSight with the pillars as blockers; an unpublished secondary compilation's description
+    of the pillars agrees; their tiles from blert-io/plugin ``Pillar.java``]."""
     flags = np.where(base_walkable(), 0, C.BLOCKED | C.BLOCKS_LOS).astype(C.FLAGS_DTYPE)
     for k in range(NUM_PILLARS):
         if alive_mask >> k & 1:

@@ -9,7 +9,7 @@ sets' magic damage %, Augury's +4 %) come from core.accuracy and core.max_hit as
 (weirdgloop/osrs-dps-calc PlayerVsNPCCalc getPlayerMaxMagicHit: base + floor(base * magic damage % / 100)).
 
 The item choice is a design decision of this project, not a sourced fact: loadout 0 is the max kit (twisted
-bow, blowpipe, Kodai wand for barraging nibbler clumps: reference section 5 "Usually barraged"), loadout 1 a
+bow, blowpipe, Kodai wand for barraging nibbler clumps: they spawn in one 3x3 block, a barrage's area), loadout 1 a
 cheaper one (Armadyl crossbow, blowpipe, Ahrim's staff; Armadyl, Ahrim's and barrows gloves), as far as
 items.json has the items (it has no ancient sceptre or ancient staff, so the cheaper barrage staff is Ahrim's,
 which the combatant builder accepts for Ancient Magicks). Runes are unlimited (not counted).
@@ -89,7 +89,7 @@ LOADOUTS = (
                          None, "Ice Barrage", ("Augury",)),
     },
 )
-SPELL_RANGE = 10      # every combat spell reaches 10 tiles [combat.md 10; osrs-sdk BarrageSpell.attackRange 10]
+SPELL_RANGE = 10      # combat spells reach 10 tiles [OSRS wiki "Attack range"; osrs-sdk BarrageSpell.attackRange 10]
 MULTI_TARGETS = 9     # a barrage hits up to 9 monsters [spells.json notes; osrs-sdk BarrageSpell.maxConcurrentHits]
 
 # Attack facts per kind that npcs.json does not hold as numbers. Range: RuneLite inferno plugin
@@ -115,7 +115,7 @@ _ATTACK = {   # kind: (range, distance styles (the first is the default one), me
     ST.K_MAGER: (_ARENA_RANGE, (STYLE_MAGIC,), 1, 0),
     # the finale (mechanics section "The finale"): Jad magic or ranged (drawn per attack, both max 113) and stab
     # when adjacent (InfernoTrainer JalTokJad.ts attackRange 50, canMeleeIfClose "stab"); its healers crush at
-    # range 1 once drawn (YtHurKot.ts); Zuk's attack is typeless (reference section 6: "overheads do nothing"; its
+    # range 1 once drawn (YtHurKot.ts); Zuk's attack is typeless (TzKalZuk.ts: ZukWeapon.isBlockable is false; its
     # max hit is the zuk_max_hit setting); the glyph never attacks; Zuk's healers throw sparks
     # (mechanics.zuk_healer_turn, 5..10: ``attacks``)
     ST.K_JAD: (_ARENA_RANGE, (STYLE_MAGIC, STYLE_RANGED), 1, 0),

@@ -1,13 +1,13 @@
 """The Inferno, waves 1-66: the kernels behind the ``inferno`` spec (observe, mask, metrics: view.py).
 
-Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
+Index (tick order; sources in README.md, tags as defined in docs/sources.md):
   1. the player's clicks (core.player_input): a potion dose (brew or restore, core.consumables), the gear
      switch (one of the loadout's three sets; no tick of its own), then the overhead and the offensive prayer
      of the set now worn (Rigour, or Augury with the magic set);
   2. the player's hits due on monsters land (arrows loosed last tick or before; a Toxic Siphon hit heals
      the player half its damage, an accurate barrage freezes its monster 32 ticks); a monster at 0 dies and
      keeps its slot until the next wave (its resurrection is part 2); a blob splits into three bloblets;
-  3. monsters, in slot order (the spawn order), before the player [combat.md 9; InfernoTrainer World.ts
+  3. monsters, in slot order (the spawn order), before the player [OSRS wiki "Hit delay"; InfernoTrainer World.ts
      ticks every mob's movement, then every mob's attack, then the player]. Each one:
      a. counts its attack timer down, then waits out its stun (1 tick after spawning);
      b. nibblers aim at their wave's pillar (another standing one when it falls, the player when none
@@ -16,8 +16,8 @@ Index (tick order; sources in README.md, tags from shared/reference/inferno.md):
         line of sight (or melee reach), one chase step (``_chase``: InfernoTrainer Mob.movementStep: diagonal,
         else x, else y, other monsters and the pillars block, the player does not);
      d. with line of sight (melee: edge contact, no diagonal) and its timer at 0 it attacks: the roll,
-        the max hit and the overhead are decided now, on the attack tick [combat.md 6: the prayer is read
-        when the attack is made]; the hit lands after the style's delay (melee 0, ranged as a bow, magic as
+        the max hit and the overhead are decided now, on the attack tick [osrs-sdk Weapon.attack: the prayer is
+        read when the attack is made]; the hit lands after the style's delay (melee 0, ranged as a bow, magic as
         a spell, core.hit_delay; Jal-Xil 2 ticks later); rangers, magers and blobs melee an adjacent player
         half the time (InfernoTrainer Mob.attack); a bat's attack drains 3 % run energy (InfernoTrainer
         JalMejRah.ts); a blob scans the overhead first and fires the other style 3 ticks later, with or
@@ -117,7 +117,9 @@ BLOBLET_DELAY = 3              # a dead blob splits 3 ticks after its death tick
 DIG_TICKS = 6
 DIG_ATTACK_WAIT = 6
 DIG_SURFACE_FREEZE = 2
-DIG_WIKI_FIRST = 50            # dig_rule 1 [L: OSRS wiki via the reference's secondary compilation]: 50 ticks
+# dig_rule 1 [L: numbers an unpublished compilation attributes to the OSRS wiki; the wiki page was not read:
+# APPROXIMATION, unconfirmed]:
+DIG_WIKI_FIRST = 50            # 50 ticks
 DIG_WIKI_NEXT = (40, 60)       # into the wave, then every 40..60 ticks,
 DIG_WIKI_HURT = 15             # not within 15 ticks of being attacked
 # Jal-Zek's resurrection [M: InfernoTrainer JalZek.ts + InfernoMobDeathStore.ts; RuneLite inferno plugin]:
@@ -306,8 +308,9 @@ def _collapse_hurt(cfg, hp):
 @njit(cache=True)
 def collapse(s, cfg, p):
     """Pillar ``p`` falls: the player and every living monster whose footprint touches the pillar's or lies
-    next to it (within 1 tile of its 3x3) take ``collapse_rule``'s damage [L: OSRS wiki via the reference's
-    secondary compilation, whose text gives both "49" and "half current hitpoints"; InfernoTrainer only removes
+    next to it (within 1 tile of its 3x3) take ``collapse_rule``'s damage [L: text an unpublished compilation
+    attributes to the OSRS wiki gives both "49" and "half current hitpoints" (the wiki page not read:
+    APPROXIMATION, unconfirmed); InfernoTrainer only removes
     the pillar ("TODO: needs to AOE the nibblers around it"): README "Open questions"]."""
     if cfg.collapse_rule == 0:
         return
@@ -413,8 +416,9 @@ def monster_attack(s, cfg, k, style, released=False):
 @njit(cache=True)
 def _pillar_takes(s, cfg, k, style, pillar):
     """Monster ``k``'s attack on the player, fired without a clear line, hits ``pillar`` instead: damage
-    0..max, no accuracy roll, no prayer [M: reference section 2 "attacks aimed at a player but blocked by a
-    pillar damage the pillar"; APPROXIMATION: the pillar's defence is not rolled]."""
+    0..max, no accuracy roll, no prayer [M: an unpublished compilation's description of the pillars, "attacks
+    aimed at a player but blocked by a pillar damage the pillar" (no public source found); APPROXIMATION: the
+    pillar's defence is not rolled]."""
     m = s.monsters[k]
     damage = roll_npc_damage(s.rng, cfg.kind_max[m.kind, style])
     record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PILLAR + pillar, style, 0, ST.EVF_PILLAR_HIT, m.x, m.y)
@@ -771,7 +775,7 @@ def freeze_monster(s, m, ticks):
     when the spell hits, a splash does not freeze; the same rule as core.status for players in the pvp
     encounter]; a longer freeze in place is not cut short [M: osrs-sdk Unit.freeze keeps the longer one].
     osrs-sdk freezes at the cast instead (IceBarrageSpell.attack). The 5-tick immunity after a freeze
-    (combat.md 4, an RSPS source, for players) is not modelled for monsters."""
+    (core.status for players: Naton1's RSPS ``CombatFactory.freeze``) is not modelled for monsters."""
     if ticks > m.frozen:
         m.frozen = ticks
     s.freezes += 1
@@ -982,8 +986,8 @@ def follow_route(s, cfg):
 @njit(cache=True)
 def can_attack(s, cfg, k):
     """Monster slot ``k`` is alive and the player reaches it now: attack timer ready, within the worn set's
-    range (a spell's 10) with a clear line over the standing pillars. The shield cannot be attacked (reference
-    section 6)."""
+    range (a spell's 10) with a clear line over the standing pillars. The shield cannot be attacked (IT
+    ZukShield.canBeAttacked is false)."""
     if k < 0 or k >= ST.MONSTER_SLOTS or s.p.attack_timer > 0:
         return False
     m = s.monsters[k]
@@ -1074,11 +1078,11 @@ def attack(s, cfg, target, special=False):
         heal_pct = sp[SP_HEAL_NUM] * 100 // sp[SP_HEAL_DEN]
     style = np.int64(cfg.set_style[g])
     freeze = np.int64(cfg.set_freeze[g])
-    # a barrage's delay is measured to the target's south-west tile [combat.md 9; wiki.illerai.com "Hit delay":
+    # a barrage's delay is measured to the target's south-west tile [OSRS wiki "Hit delay", wiki.illerai.com copy:
     # "barrage spells ... calculate distance from the player to an NPC's south-west tile"; osrs-sdk forceSWTile]
     size = 1 if style == STYLE_MAGIC else size_of(cfg, m)
     d = edge_distance(s.p.x, s.p.y, 1, m.x, m.y, size)
-    delay = hit_delay(cfg.set_proj[g], d, True)      # NPCs go first: +1 [combat.md 9]
+    delay = hit_delay(cfg.set_proj[g], d, True)      # NPCs go first: +1 [OSRS wiki "Hit delay"]
     n = _roll_on(s, cfg, c, sp, k, delay, flags, heal_pct, freeze, style)
     if cfg.set_targets[g] > 1:
         _barrage_splash(s, cfg, c, sp, k, delay, freeze)
@@ -1242,14 +1246,15 @@ def hits_on_player(s):
 # ---- the finale: waves 67-69 ----------------------------------------------------------------------------
 # Sources [M unless tagged]: OldSchoolSDK/InfernoTrainer @ fdc5cb2 ("IT") InfernoRegion.ts (the wave setups),
 # mobs/JalTokJad.ts, mobs/YtHurKot.ts, mobs/TzKalZuk.ts, ZukShield.ts, mobs/JalMejJak.ts,
-# InfernoHealerSpark.ts; reference sections 5-6 (the RuneLite inferno plugin agrees on the set timer [H]).
+# InfernoHealerSpark.ts; the RuneLite inferno plugin (runelite/runelite plugins/inferno) agrees on the set
+# timer [H].
 JAD_RELEASE = 3                # a Jad's attack leaves 3 ticks after its animation shows the style: the overhead
                                # then decides, and the projectile is 3 ticks shorter (IT JAD_PROJECTILE_DELAY,
                                # reduceDelay 3; RuneLite ticksAfterAnimation)
 JAD_68_SPEED = 9               # the triple Jads attack every 9 ticks (IT wave 68 attackSpeed 9; 8 elsewhere)
 JAD_HEALERS = (5, 3, 3)        # healers a Jad calls below half hitpoints on waves 67, 68, 69 (IT)
 JAD_HEAL_MAX = 19              # a Yt-HurKot heals its Jad 0..19 a hit (IT HealWeapon floor(rand * 20); the
-                               # wiki's 15-24 via a secondary compilation [L])
+                               # wiki's 15-24 as an unpublished compilation quotes it [L])
 HEALER_TRIES = 64              # random tiles tried for a healer before it takes its Jad's tile
 ZUK_SLOT, SHIELD_SLOT = 1, 0   # the glyph moves before Zuk attacks (IT adds the shield first)
 ZUK_STUN = 8                   # IT TzKalZuk.setStats stunned 8
@@ -1301,8 +1306,9 @@ def jad_attack(s, cfg, k):
     """A Jad starts an attack: a stab when the player is adjacent (half the time, at once), else ranged or
     magic 50/50, shown now by its animation (``scan``: the style, ``windup``) and released JAD_RELEASE ticks
     later by ``jad_release``, where the overhead then decides [M: IT JalTokJad.ts JadMagicWeapon /
-    JadRangeWeapon: DelayedAction(JAD_PROJECTILE_DELAY = 3) reads the overhead when it fires; reference
-    section 5: "the overhead must be up when the projectile is released"]. Returns a melee's prayer score."""
+    JadRangeWeapon: DelayedAction(JAD_PROJECTILE_DELAY = 3) reads the overhead when it fires; an unpublished
+    compilation states the same: "the overhead must be up when the projectile is released"]. Returns a melee's
+    prayer score."""
     m = s.monsters[k]
     style = _distance_or_melee(s, cfg, m)
     if style == STYLE_MELEE:
@@ -1666,11 +1672,11 @@ def glyph_destroyed(s):
 @njit(cache=True)
 def spawn_finale(s, cfg):
     """Waves 67-69 (IT InfernoRegion.ts): the pillars still standing fall at the start of wave 67
-    [L: the wiki via the reference's secondary compilation; IT keeps no pillars from 67; APPROXIMATION: no
-    collapse damage]; wave 67 one Jad (attack every 8, stunned 1); wave 68 three Jads every 9 ticks, their
-    first attacks delayed 1, 4 and 7 ticks in a shuffled order; wave 69 the glyph (its direction drawn 50/50
-    or set by glyph_start_dir, standing its first tick: freeze(1)) and TzKal-Zuk (stunned 8, first attack at
-    14, the set timer at 72)."""
+    [L: attributed to the OSRS wiki by an unpublished compilation, the wiki page not read; IT keeps no pillars
+    from 67; APPROXIMATION: no collapse damage]; wave 67 one Jad (attack every 8, stunned 1); wave 68 three
+    Jads every 9 ticks, their first attacks delayed 1, 4 and 7 ticks in a shuffled order; wave 69 the glyph
+    (its direction drawn 50/50 or set by glyph_start_dir, standing its first tick: freeze(1)) and TzKal-Zuk
+    (stunned 8, first attack at 14, the set timer at 72)."""
     for p in range(A.NUM_PILLARS):
         if s.pillar_hp[p] > 0:
             s.pillar_hp[p] = 0

@@ -4,8 +4,8 @@
   Path" (github Skretzo/shortest-path) ``src/main/resources/collision-map.zip`` @ e3dc7c5a (2026-07-23),
   dumped from the OSRS cache, decoded with ``scripts/collision_map.py --x 2256 2286 --y 5328 5372`` (region
   9043, plane 0): walkable exactly world x 2257..2285, y 5329..5358, nothing else in the grid's window
-  (``_DUMP_ROWS`` below, north to south). It agrees with InfernoTrainer's invisible blockers (reference
-  section 1), reached here from the game's data, not from ``arena.py``. The pillars are NPCs ("Rocky
+  (``_DUMP_ROWS`` below, north to south). It agrees with InfernoTrainer's invisible blockers (IT x 10 and
+  40, y 13 and 44), reached here from the game's data, not from ``arena.py``. The pillars are NPCs ("Rocky
   support", id 7709), absent from the dump: their tiles are walkable floor once they fall, so the map keeps
   them; while they stand they block sight (checked per attack below) and movement.
 - The player's tile is ``p.x, p.y`` after the tick: it moves before it shoots (mechanics tick phase 4), so a
@@ -46,7 +46,7 @@ from osrs_rl.runtime.truth import Truth, hits_on
 from . import state as ST
 from . import view as V
 
-ORIGIN = (2256, 5328)                 # world tile of local (0, 0) (reference section 1)
+ORIGIN = (2256, 5328)                 # world tile of local (0, 0), as arena.WORLD_ORIGIN
 GRID = (31, 45)                       # local x 0..30, y 0..44: world x 2256..2286, y 5328..5372
 # the dump's rows north (world y 5372) to south (5328), "." walkable, "#" blocked (module docstring)
 _DUMP_ROWS = ("#" * 31,) * 14 + ("#" + "." * 29 + "#",) * 30 + ("#" * 31,)

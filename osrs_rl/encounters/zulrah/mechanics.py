@@ -1,17 +1,17 @@
 """Zulrah: one player against the snake boss at its shrine; the kernels behind the ``zulrah`` spec.
 
-Index (tick order; sources in README.md, tags from shared/reference/zulrah.md):
+Index (tick order; sources in README.md and rotations.py, tags as defined in docs/sources.md):
   1. the player's clicks (core.player_input): food -> potion (core.consumables), the gear switch,
      then overhead and offensive prayers (the offensive one of the set just worn);
-  2. NPCs, before the player [combat.md 9]:
+  2. NPCs, before the player [OSRS wiki "Hit delay": NPCs are processed before players]:
      a. the player's hits due on Zulrah and on snakelings land (the hit cap, core.damage CAP_ZULRAH,
         was applied when they were rolled); those on Zulrah wait while it dives [OSRS wiki];
      b. snakelings: count down life and lock, step toward the player, attack when in reach
         (before Zulrah's action, so one spawned this tick starts its lock next tick);
      c. Zulrah does what its rotation's timeline says at this phase tick (rotations.py): a ranged or
-        magic attack (the overhead is read now and blocks it fully [combat.md 6]; a tanzanite shot is
+        magic attack (the overhead is read now and blocks it fully [OSRS wiki "Protection prayers"]; a tanzanite shot is
         ranged with p = 3/10 [ZEN]), a volley of two venom clouds, a snakeling, or the magma stand's
-        tile pick and slam (typeless, stun, no prayer) [reference 4];
+        tile pick and slam (typeless, stun, no prayer) [ZEN MeleeSequence];
   3. the player: hits due on it land (an accurate one envenoms, prayed or not [OSRS wiki]), then it
      moves (walk 1 / run 2 tiles on the platform), then it attacks Zulrah or a snakeling when its
      timer, its reach and the target allow (core.attack rolls against the form's defence); with the
@@ -97,7 +97,7 @@ from osrs_rl.core.status import apply_venom, tick_status
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
 
-ZULRAH_MAX_HIT = 41            # ranged and magic, every form [H: reference 1, npcs.json max_hit_listed]
+ZULRAH_MAX_HIT = 41            # ranged and magic, every form [H: npcs.json max_hit_listed (wiki infobox); ZEN 41]
 TANZANITE_RANGED = (3, 10)     # a tanzanite shot is ranged with p = 3/10 [M: ZEN]
 STUN_TICKS = 5                 # magma slam [M: ZEN; PufferLib]
 SLAM_MIN_HIT = 20              # magma slam 20..30 [M: OSRS wiki "Zulrah"]
@@ -157,7 +157,7 @@ def targetable_from(s):
 
 @njit(cache=True)
 def zulrah_targetable(s, cfg):
-    """Risen for long enough and not diving [reference 4]."""
+    """Risen for long enough and not diving [M: ZEN ZulrahNPC, DiveSequence; rotations.py timing]."""
     return s.z_hp > 0 and targetable_from(s) <= s.phase_tick < dive_tick(s, cfg)
 
 
@@ -393,7 +393,7 @@ def _zulrah_attack(s, cfg, code):
     source = ST.SRC_JAD if cfg.phase_jad[s.rotation, s.phase] else _SOURCE_OF_FORM[s.form]
     d = zulrah_distance(s)
     delay = bow_delay(d) if style == STYLE_RANGED else magic_delay(d)
-    prayed = protected_from(s.p, style)        # read when the attack is made [combat.md 6]
+    prayed = protected_from(s.p, style)        # read when the attack is made [M: osrs-sdk Weapon.attack]
     attack_type = S.RANGED if style == STYLE_RANGED else S.MAGIC
     refresh_combat(s, cfg)
     att = npc_attack_roll(NO_TRACE, cfg.npc_rows[s.form], attack_type)
@@ -417,7 +417,7 @@ def _zulrah_attack(s, cfg, code):
 
 @njit(cache=True)
 def _magma(s, cfg, code, k):
-    """The magma stand: pick the player's tile (k-th pick), or slam it (k-th slam) [reference 4]."""
+    """The magma stand: pick the player's tile (k-th pick), or slam it (k-th slam) [M: ZEN MeleeSequence]."""
     p = s.p
     if code == RT.ACT_MAGMA_PICK:
         s.magma_on = 1
@@ -443,7 +443,7 @@ def _magma(s, cfg, code, k):
 @njit(cache=True)
 def slam_spares(s, cfg, k, x, y):
     """The ``k``-th slam of the phase spares tile (x, y) of its 3x3: a melee safespot, or the first slam's
-    safe tile in the magma rotations [reference 4]."""
+    safe tile in the magma rotations [M: ZEN MeleeSequence]."""
     if cfg.safespot[x, y]:
         return True
     return k == 0 and rotation_of(s) <= 1 and x == RT.FIRST_SLAM_SAFE_TILE[0] and y == RT.FIRST_SLAM_SAFE_TILE[1]
@@ -685,7 +685,7 @@ def attack(s, cfg, target, special):
     cap = row.hit_cap if hit_target == ST.TARGET_ZULRAH else CAP_NONE
     n = sample_hits(s.rng, att, dfn, mn, mx, sp, cfg.bolt_ctx, cap, s.splats)
     d = edge_distance(s.p.x, s.p.y, 1, tx, ty, size)
-    delay = hit_delay(cfg.set_proj[s.tier, s.set], d, True)       # NPCs go first: +1 [combat.md 9]
+    delay = hit_delay(cfg.set_proj[s.tier, s.set], d, True)       # NPCs go first: +1 [OSRS wiki "Hit delay"]
     style = STYLE_MAGIC if c.attack_type == S.MAGIC else STYLE_RANGED
     for k in range(n):
         queue_tracked_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[k], style, ST.SRC_PLAYER, hit_target, flags,

@@ -1,16 +1,19 @@
 """Zulrah's four rotations as plain data, and the per-tick timelines the kernels read.
 
-Sources (shared/reference/zulrah.md, its tags): **RL-A..D** (RuneLite 2018 Zulrah plugin patterns: form,
-spot, Jad flag, prayer per phase), **RL-R** (later plugin ``RotationType``: ``phaseTicks``, stand points),
-**ZEN** (Zenyte RSPS ``ZulrahNPC.java``: the ordered actions of every phase, with the venom-cloud and
-snakeling tiles; facts read from it, no code). Confidence: sequences of form and spot [H: RL and ZEN agree];
-phase lengths [M: RL-R]; the order of actions inside a phase and the cloud/snakeling tiles [M: ZEN].
+Sources (their labels and the tags [H]/[M]/[L] are defined in docs/sources.md): **RL-A..D** (the RuneLite
+Zulrah plugin of 2018, runelite/runelite ``plugins/zulrah/patterns/ZulrahPatternA..D.java``: form, spot, Jad
+flag, prayer per phase), **RL-R** (the later RuneLite Zulrah plugin, ``plugins/zulrah/rotationutils/
+RotationType.java``: ``phaseTicks``, stand points), **ZEN** (the Zenyte RSPS source as published in
+Rims-Naps/Zyrox-Server, ``com/zenyte/game/content/boss/zulrah/ZulrahNPC.java`` and ``combat/*Sequence.java``:
+the ordered actions of every phase, with the venom-cloud and snakeling tiles; facts read from it, no code).
+Confidence: sequences of form and spot [H: RL and ZEN agree]; phase lengths [M: RL-R]; the order of actions
+inside a phase and the cloud/snakeling tiles [M: ZEN].
 
 Coordinate frame: **local tiles** = the game's non-instanced absolute tiles minus ``ORIGIN`` = (2252, 3058),
 x east, y north, so the whole arena fits a ``GRID_W`` x ``GRID_H`` map with no negative coordinate.
 Zulrah's spot is the south-west tile of its 5x5 footprint: CENTER (RuneLite's "NORTH") is absolute
 (2266, 3073) [ZEN], the other spots are RuneLite's exact offsets from it [H: RL ``ZulrahLocation``]
-(ZEN differs by one tile for EAST in y and for WEST in x; RL is preferred, reference section 2).
+(ZEN differs by one tile for EAST in y and for WEST in x; RL's offsets are used).
 
 A phase is a list of actions, each taking one 3-tick slot [H: DPS attack speed 3, ZEN 3-tick loops],
 except the magma stand (``MELEE_STAND_TICKS``): ``("ranged", n)`` / ``("magic", n)`` / ``("jad", n)``
@@ -44,7 +47,7 @@ import numpy as np
 # ---- coordinate frame ----------------------------------------------------------------------
 ORIGIN = (2252, 3058)          # absolute (x, y) of local tile (0, 0)
 GRID_W, GRID_H = 32, 26        # local map size: x 2252..2283, y 3058..3083
-ZULRAH_SIZE = 5                # reference section 2
+ZULRAH_SIZE = 5                # npcs.json size (OSRS wiki infobox via dps-calc)
 MAX_WALKABLE = 72              # room for the shrine's walkable tiles (69: loadouts.walkable)
 
 
@@ -56,7 +59,7 @@ def local(x: int, y: int) -> tuple[int, int]:
 # ---- forms and spots ----------------------------------------------------------------------
 SERPENTINE, MAGMA, TANZANITE = 0, 1, 2
 FORM_NAMES = ("serpentine", "magma", "tanzanite")
-FORM_NPC_IDS = (2042, 2043, 2044)          # reference section 1
+FORM_NPC_IDS = (2042, 2043, 2044)          # npcs.json npc_id; RuneLite zulrah Constants, ZEN agree
 CENTER, SOUTH, EAST, WEST = 0, 1, 2, 3
 SPOT_NAMES = ("center", "south", "east", "west")
 _CENTER_ABS = (2266, 3073)                 # ZEN; RuneLite "NORTH"
@@ -69,7 +72,7 @@ PLAYER_START = local(2268, 3068)           # ZEN player spawn
 MELEE_SAFESPOTS = tuple(local(x, y) for x, y in ((2272, 3072), (2273, 3072), (2264, 3072), (2263, 3072)))
 # safe from the first slam of a magma phase in rotations 1-2 (ZEN hard-codes it) [M]
 FIRST_SLAM_SAFE_TILE = local(2274, 3077)
-# RL-R stand points, converted to tiles (reference section 2 table) [H: three match ZEN safe tiles]
+# RL-R StandLocation points, converted to tiles [H: three match ZEN safe tiles]
 STAND_TILES = {
     "northeast_top": local(2274, 3077), "northeast_bottom": local(2273, 3077),
     "northwest_top": local(2262, 3076), "northwest_bottom": local(2264, 3077),
@@ -80,7 +83,7 @@ STAND_TILES = {
     "west_pillar_n": local(2264, 3072), "west_pillar_n2": local(2264, 3073),
 }
 
-# ---- timing (reference section 4 unless noted) -----------------------------------------------
+# ---- timing (ZEN ZulrahNPC, DiveSequence, MeleeSequence unless noted) -----------------------
 ACTION_TICKS = 3                # one attack / volley / snakeling per 3 ticks [H]
 TARGETABLE_TICK = 3             # can be attacked 3 ticks after rising [M: ZEN]
 SPAWN_TARGETABLE_TICK = 4       # spawn: not interactable for 4 ticks [M: ZEN]
@@ -141,7 +144,7 @@ ROTATION_1 = (
     Phase(TANZANITE, SOUTH, 36, "magic", (
         ("magic", 5), _s((2263, 3070)), _c((2266, 3069), (2269, 3069)), _s((2263, 3076)),
         _c((2272, 3069), (2273, 3072)), _s((2263, 3073)))),                           # RL-A 8
-    # ZEN's last volley reads (2273, 2075): a typo for (2273, 3075) (reference section 3)
+    # ZEN's last volley reads (2273, 2075): a typo for (2273, 3075), the tile of the same volley in rotation 2
     Phase(SERPENTINE, WEST, 48, "missiles", (
         ("jad", 10), _c((2263, 3070), (2266, 3069)), _c((2269, 3069), (2272, 3069)),
         _c((2263, 3073), (2263, 3076)), _c((2273, 3072), (2273, 3075))), "ranged"),  # RL-A 9 (Jad)

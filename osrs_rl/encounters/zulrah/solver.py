@@ -23,7 +23,7 @@ Each tick, per env:
      rest of this phase's volleys will fall); within 1 tile of the magma stare while a slam is
      pending; out of the planned set's reach; off a melee safespot in a magma phase [M: ZEN]; near
      melee snakelings and this phase's snakeling spawn tiles; each tile from the phase's stand tile
-     (RL-R ``RotationType`` stand locations, the tiles of reference section 2) and from the player.
+     (RL-R ``RotationType`` stand locations: ``rotations.STAND_TILES``) and from the player.
      It walks or runs there along a shortest path, ending no move in a cloud or under a slam when
      another move avoids it;
   4. attack: first a snakeling that could strike before a kill started later lands (a melee one
@@ -247,7 +247,7 @@ def _snakeling_pressure(s, cfg, x, y):
 
 @njit(cache=True)
 def slam_danger(s, cfg, x, y):
-    """A pending slam would hit (x, y) [reference 4: within 1 tile of the stared tile, not a safespot]."""
+    """A pending slam would hit (x, y) [ZEN MeleeSequence: within 1 tile of the stared tile, not a safespot]."""
     return s.magma_on != 0 and max(abs(x - s.magma_x), abs(y - s.magma_y)) <= 1 and cfg.safespot[x, y] == 0
 
 

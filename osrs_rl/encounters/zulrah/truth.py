@@ -7,12 +7,13 @@
 - An attack started this tick is the player's ``EV_ATTACK`` in the tick's event buffer (core.events),
   with its target entity (``state.ENT_*``: Zulrah, or a snakeling slot). The attack timer cannot tell
   it: a bite of food also raises it.
-- Zulrah is attackable, by the reference, from ``rotations.targetable_tick`` ticks after it rises until
+- Zulrah is attackable, by its sources, from ``rotations.targetable_tick`` ticks after it rises until
   its dive (``rotations.dive_tick`` of the phase in ``rotations.TIMELINES``), while it has hitpoints
-  [reference section 4; M: ZEN; RL-R], and only along a line the map's pillars do not block (checked
-  here with core.line_of_sight on flags built from the map file, not the kernel's). The attack in a
-  tick sees the clock of the previous record (the clock advances at the end of the tick), so the window
-  is read there; a snakeling is attackable while it is alive in the previous record.
+  [M: ZEN ``ZulrahNPC`` (not interactable for 4 ticks at the spawn), ``DiveSequence``; RL-R ``phaseTicks``],
+  and only along a line the map's pillars do not block (checked here with core.line_of_sight on flags
+  built from the map file, not the kernel's). The attack in a tick sees the clock of the previous record
+  (the clock advances at the end of the tick), so the window is read there; a snakeling is attackable
+  while it is alive in the previous record.
 - Damage by source: the change of the ``damage_taken`` tallies, one metric ``taken_<source>`` each;
   every source can hurt in the game (Zulrah's three forms and Jad phase, clouds, venom, snakelings).
 """
@@ -40,7 +41,7 @@ def reference_walkable(cfg) -> np.ndarray:
 
 
 def targetable(s) -> bool:
-    """Zulrah can be attacked in a tick that starts from record ``s`` [reference section 4]."""
+    """Zulrah can be attacked in a tick that starts from record ``s`` [M: ZEN; RL-R (module docstring)]."""
     timeline, phase = int(s["rotation"]), int(s["phase"])
     dive = RT.dive_tick(RT.TIMELINES[timeline][phase])
     return int(s["z_hp"]) > 0 and RT.targetable_tick(timeline, phase) <= int(s["phase_tick"]) < dive

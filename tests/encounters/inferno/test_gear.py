@@ -42,8 +42,9 @@ def _player_attacks(env, evs):
 
 
 def test_a_switch_puts_on_the_set_and_the_attack_uses_its_speed_and_range():
-    # twisted bow Rapid 5 ticks, range 10; toxic blowpipe Rapid 2 ticks, range 5 [combat.md 8 and 10: speed 6/5
-    # and 3/2, ranges 10 and 5]; after the tick the timer has counted down once
+    # twisted bow Rapid 5 ticks, range 10; toxic blowpipe Rapid 2 ticks, range 5 [items.json; OSRS wiki
+    # "Attack speed" (Rapid 1 tick faster: 6/5 and 3/2) and "Attack range" (10 and 5)]; after the tick the
+    # timer has counted down once
     env = inferno()
     empty_arena(env, player=(15, 10))
     put(env, 0, ST.K_MELEER, 15, 17, hp=30_000, stun=STILL)       # 7 tiles north of the player's tile
@@ -94,10 +95,10 @@ def test_second_loadout_is_the_cheaper_kit_with_its_own_ranges_and_speeds():
     env = inferno(loadout=1)
     names = [tables.items().name(int(w[E.WEAPON])) for w in _cfg(env, "set_worn")]
     assert names == ["Armadyl crossbow", "Toxic blowpipe (Charged)", "Ahrim's staff (Undamaged)"]
-    # Armadyl crossbow range 8, blowpipe 5, spells 10 [combat.md 10]
+    # Armadyl crossbow range 8, blowpipe 5, spells 10 [OSRS wiki "Attack range"; items.json attack_range]
     assert list(_cfg(env, "set_range")) == [8, 5, 10]
     from osrs_rl.core.equipment import attack_speed
-    # crossbow Rapid 5, blowpipe Rapid 2, a spell 5 [combat.md 8]
+    # crossbow Rapid 5, blowpipe Rapid 2, a spell 5 [OSRS wiki "Attack speed"]
     assert [attack_speed(c) for c in _cfg(env, "set_combat")] == [5, 2, 5]
     # weaker in every set against Jal-Zek (whose magic lets the twisted bow scale up)
     top = inferno(loadout=0)
@@ -209,7 +210,7 @@ def test_offensive_on_is_the_worn_sets_prayer_and_augury_drains_at_its_rate():
     p = env.states[0]["p"]
     assert int(p["active_prayers"]) & (1 << P.AUGURY) and not int(p["active_prayers"]) & (1 << P.RIGOUR)
     assert _self(env, "augury") == 1.0
-    # drain: Augury 24 a tick against 60 + 2 x the magic set's prayer bonus [combat.md 2: dps-calc getPrayerTicks]
+    # drain: Augury 24 a tick against 60 + 2 x the magic set's prayer bonus [dps-calc getPrayerTicks, Prayer.ts]
     p["levels"][PRAYER], p["prayer_drain_counter"] = 99, 0
     commit(env)
     run(env, 100)

@@ -1,5 +1,4 @@
-"""Inferno mechanics, one rule per test, on runs driven by hand (sources: shared/reference/inferno.md and
-the README's rules table)."""
+"""Inferno mechanics, one rule per test, on runs driven by hand (sources: the README's rules table)."""
 
 import hashlib
 

@@ -1,4 +1,4 @@
-"""The wave table and the arena against shared/reference/inferno.md (sections 1-4)."""
+"""The wave table and the arena against their sources (InfernoTrainer, RuneLite inferno plugin, blert-io/plugin)."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ from osrs_rl.core import collision as C
 from osrs_rl.encounters.inferno import arena as A
 from osrs_rl.encounters.inferno import waves as W
 
-# Rows of the reference table (InfernoTrainer InfernoWaves.waves == RuneLite InfernoWaveMappings), typed in
+# Rows of the sources' wave table (InfernoTrainer InfernoWaves.waves == RuneLite InfernoWaveMappings), typed in
 # as (wave, nibblers, bats, blobs, meleers, rangers, magers): one row from each run of the pattern and every
 # nibbler-only wave; the generated table must reproduce them.
 REFERENCE_ROWS = [
@@ -43,7 +43,7 @@ def test_nibbler_rule():
 
 def test_each_top_group_runs_through_the_six_low_combinations():
     """Under each top group (meleers, rangers, magers) with no two of one kind, the waves after it add
-    {bat, 2 bats, blob, bat + blob, 2 bats + blob, 2 blobs} in that order (reference section 4)."""
+    {bat, 2 bats, blob, bat + blob, 2 bats + blob, 2 blobs} in that order (InfernoTrainer InfernoWaves.waves)."""
     lows = [(1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2)]
     for start in (9, 18, 25, 35, 42, 50, 57):
         top = W.counts(start)[3:]
@@ -53,7 +53,7 @@ def test_each_top_group_runs_through_the_six_low_combinations():
 
 
 def test_transforms_agree_on_the_pillars():
-    """InfernoTrainer's pillar tiles, converted, are blert-io's world tiles (reference section 2)."""
+    """InfernoTrainer's pillar tiles, converted, are blert-io's world tiles (blert-io/plugin Pillar.java)."""
     it_tiles = {"west": (11, 23), "north": (28, 21), "south": (21, 37)}
     for k, name in enumerate(A.PILLAR_NAMES):
         assert A.to_world(*A.from_it(*it_tiles[name])) == A.PILLAR_WORLD[k]
