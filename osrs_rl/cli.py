@@ -19,6 +19,8 @@
                   ``sweep worker --storage URL``; docs/guide/sweeps.md)
   osrs-rl archive ``archive build ENCOUNTER --out FILE``: a Go-Explore archive by exploring; ``archive show
                   FILE``: its cells by phase (``--cell KEY --replay OUT``: how a run reached one)
+  osrs-rl --version  the version and the git commit of the code (", dirty" when its tree differs from it;
+                  the same record is in every run folder, checkpoint, eval.json and replay: osrs_rl.io.provenance)
 """
 
 from __future__ import annotations
@@ -518,6 +520,7 @@ def _train_and_report(trainer, args: argparse.Namespace, where) -> int:
     """Rank 0 of ``train``: train, say where everything went, evaluate and save replays."""
     from rich.markup import escape
 
+    from osrs_rl.io.provenance import describe
     from osrs_rl.train.distributed import DistributedError
     from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
     from osrs_rl.train.ppo import NonFiniteError, ignore_stop_signals
@@ -534,6 +537,7 @@ def _train_and_report(trainer, args: argparse.Namespace, where) -> int:
             f"this run writes to {trainer.run_dir}")
     else:
         say(f"this run writes to {trainer.run_dir}")
+    say(f"code: osrs-rl {describe()}")
     if trainer.cfg.model.train_precision == "auto":
         from osrs_rl.agent.models import train_dtype
 
@@ -657,6 +661,7 @@ def _render_options_error(args: argparse.Namespace, kind: str) -> str | None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from osrs_rl.io.provenance import describe
     from osrs_rl.replay import FORMAT_VERSION, ReplayError, load_replay, verify_replay
     from osrs_rl.replay.file import check_compatible
 
@@ -683,7 +688,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
                  ("ticks", str(replay.ticks)), ("outcome", replay.outcome()),
                  ("return per agent", ", ".join(f"{r:g}" for r in replay.rewards.sum(axis=0, dtype=float))),
                  ("annotations", ", ".join(replay.annotations()) or "none"),
-                 ("meta", ", ".join(f"{k}={v}" for k, v in replay.meta.items()) or "none")]:
+                 ("meta", ", ".join(f"{k}={v}" for k, v in replay.meta.items()) or "none"),
+                 ("written by", f"osrs-rl {describe(replay.written_by or {}, short=12)}")]:
         table.add_row(k, v)
     console.print(table)
     try:
@@ -786,9 +792,24 @@ def _set_as_overrides(pairs: list[str] | None) -> list[str]:
     return [a for k, v in _pairs(pairs, "set").items() for a in (f"--env.config.{k}", v)]
 
 
+class _Version(argparse.Action):
+    """``--version``: asks git only when given (argparse's own version action formats its text up front)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from osrs_rl.io.provenance import describe
+
+        sys.stdout.write(f"osrs-rl {describe()}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="osrs-rl", description="Reinforcement-learning workbench for OSRS fights",
                                      allow_abbrev=False)
+    parser.add_argument("--version", action=_Version, help="print the version and the git commit of this code, "
+                        "with ', dirty' when its tree differs from the commit, and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     add_view_parser(sub)           # osrs-rl view FILE...: the browser viewer
     add_play_parser(sub)           # osrs-rl play ENCOUNTER: human play in the same page

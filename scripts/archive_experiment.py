@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import provenance
 
 ARMS = ("baseline", "archive")
 DEFAULT_TREATMENT = "--explore.enabled true"
@@ -277,10 +278,10 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(out.with_suffix(".md"), text.encode())
-    atomic_write(out.with_suffix(".json"), json.dumps({"command": command, "steps": args.steps, "rows": rows,
-                                                       "runs": results, "trained": trained, "curve_window":
-                                                       args.curve_window, "curve_rows": curve_rows,
-                                                       "curves": curves}, indent=1).encode())
+    atomic_write(out.with_suffix(".json"), json.dumps({"command": command, "provenance": provenance(),
+                                                       "steps": args.steps, "rows": rows, "runs": results,
+                                                       "trained": trained, "curve_window": args.curve_window,
+                                                       "curve_rows": curve_rows, "curves": curves}, indent=1).encode())
     print(text)
     return 0
 

@@ -43,6 +43,7 @@ import sys
 from pathlib import Path
 
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import provenance
 
 SCRIPTS = Path(__file__).resolve().parent
 
@@ -304,8 +305,8 @@ def main(argv=None) -> int:
     command = "python scripts/compare_textbook.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     out = Path(args.out)
     atomic_write(out.with_suffix(".md"), markdown(args, rows, settings, command, reference).encode())
-    data = _no_nan(dict(command=command, settings=settings, opponents=opponents, reference=reference, rows=rows,
-                        curves=curves))
+    data = _no_nan(dict(command=command, provenance=provenance(), settings=settings, opponents=opponents,
+                        reference=reference, rows=rows, curves=curves))
     atomic_write(out.with_suffix(".json"), (json.dumps(data, indent=1, allow_nan=False) + "\n").encode())
     for reading in READINGS:
         s, t = summary(rows, reading)

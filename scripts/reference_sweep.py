@@ -38,6 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import provenance
 from osrs_rl.io.setup_file import claim_setup
 
 SCRIPTS = Path(__file__).resolve().parent
@@ -207,8 +208,9 @@ def main(argv=None) -> int:
     command = "python scripts/reference_sweep.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     out = Path(args.out)
     atomic_write(out.with_suffix(".md"), markdown(args, rows, settings, opponents, preset_gamma, command).encode())
-    data = ct._no_nan(dict(command=command, encounter=args.encounter, metric=args.metric, level=args.level,
-                           window=args.window, budget=args.budget, settings=settings, opponents=opponents,
+    data = ct._no_nan(dict(command=command, provenance=provenance(), encounter=args.encounter, metric=args.metric,
+                           level=args.level, window=args.window, budget=args.budget, settings=settings,
+                           opponents=opponents,
                            best=dict(config=best["config"], name=best["name"], textbook_args=best["args"]),
                            rows=[{k: (None if isinstance(v, float) and math.isinf(v) else v) for k, v in r.items()
                                   if k != "key"} | dict(median_steps=_finite(r["key"][0]))

@@ -11,9 +11,10 @@ File layout (all integers little-endian)::
     payload          payload_len bytes  ``torch.save`` of the payload dict
 
 Why this container around ``torch.save``: the meta is plain JSON, so a run (or a tool) learns which
-encounter, spec version and model shape a file fits without unpickling anything; the version sits
-at a fixed place, so a newer format is named as such rather than failing somewhere in its body; and
-the checksum turns a truncated or damaged file into a clear error instead of a corrupt model.
+encounter, spec version and model shape a file fits, and which code wrote it (osrs-rl version, git
+commit, dirty tree), without unpickling anything; the version sits at a fixed place, so a newer format
+is named as such rather than failing somewhere in its body; and the checksum turns a truncated or
+damaged file into a clear error instead of a corrupt model.
 
 The payload is loaded with ``torch.load(weights_only=True)``, which rebuilds only tensors and plain
 Python values and never runs code a file brings along. ``save_checkpoint`` therefore refuses, before
@@ -39,6 +40,7 @@ import torch
 from osrs_rl import __version__
 from osrs_rl.io.atomic import atomic_write
 from osrs_rl.io.framing import cut_short
+from osrs_rl.io.provenance import header_fields
 
 FORMAT_VERSION = 1
 MAGIC = b"OSRSRLCK"
@@ -102,14 +104,16 @@ def save_checkpoint(path: str | os.PathLike, payload: dict, meta: dict) -> Path:
     (``capture_rng_state``) and the trainer config as a plain dict; only tensors and plain values.
     ``meta``: JSON values naming what the payload fits, compared by ``load_checkpoint(expect=...)``;
     by convention ``encounter``, ``encounter_version``, ``obs_size``, ``head_sizes``, ``model_kind``,
-    ``model_shape``. ``format_version`` and ``osrs_rl_version`` are added here.
+    ``model_shape``. ``format_version`` and the code that wrote the file are added here: ``osrs_rl_version``,
+    ``osrs_rl_commit`` and ``osrs_rl_dirty`` (``osrs_rl.io.provenance``; checkpoints from before 0.2.0 lack the
+    last two and load all the same).
     """
     if not isinstance(payload, dict):
         raise CheckpointError(f"payload must be a dict, got {type(payload).__name__}")
     if not isinstance(meta, dict):
         raise CheckpointError(f"meta must be a dict, got {type(meta).__name__}")
     _check_payload(payload, "payload")
-    meta = {**_meta_json(meta, "meta"), "format_version": FORMAT_VERSION, "osrs_rl_version": __version__}
+    meta = {**_meta_json(meta, "meta"), "format_version": FORMAT_VERSION, **header_fields()}
     meta_bytes = json.dumps(meta, sort_keys=True).encode()
     buf = io.BytesIO()
     torch.save(payload, buf)

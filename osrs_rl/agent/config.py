@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_type_hints
 
+from osrs_rl.io.provenance import KEY as PROVENANCE
+
 
 @dataclass
 class EnvSection:
@@ -549,7 +551,9 @@ def _toml_value(value) -> str:
 
 
 def from_dict(values: dict) -> TrainConfig:
-    """A config from ``to_dict`` output (as stored in checkpoints)."""
+    """A config from ``to_dict`` output (as stored in checkpoints), or a run folder's ``config.json`` (its
+    ``"provenance"`` entry, the code that ran, is no setting and is passed over)."""
+    values = {k: v for k, v in values.items() if k != PROVENANCE}
     return apply(TrainConfig(), values, "checkpoint config").validate()
 
 

@@ -154,8 +154,10 @@ def _save(report: dict, tallies, out: Path, walkable, stale: list[Path]) -> None
     from osrs_rl.audit.heatmap import render_heatmap
     from osrs_rl.audit.tables import to_markdown
     from osrs_rl.io.atomic import atomic_write
+    from osrs_rl.io.provenance import KEY, provenance
     from osrs_rl.replay.file import save_replay
 
+    report[KEY] = provenance()                 # the code that audited
     out.mkdir(parents=True, exist_ok=True)
     for p in stale:
         p.unlink(missing_ok=True)

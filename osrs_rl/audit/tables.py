@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from osrs_rl.io.provenance import KEY as PROVENANCE
+from osrs_rl.io.provenance import describe
+
 COMPACT_WINDOW_TICKS = 8          # the terminal shows window ticks 0..7 one by one, then the rest together
 COMPACT_TILES = 8
 
@@ -148,6 +151,8 @@ def to_markdown(report: dict) -> str:
     if report.get("saved_replays"):
         lines.append(f"- flagged episodes saved as replays: {', '.join(report['saved_replays'])} "
                      "(watch: osrs-rl view FILE)")
+    if report.get(PROVENANCE):
+        lines.append(f"- audited by: osrs-rl {describe(report[PROVENANCE], short=12)}")
     for t in tables(report):
         lines += ["", f"## {t.title}", "", "| " + " | ".join(t.columns) + " |",
                   "|" + "|".join(" --- " for _ in t.columns) + "|"]

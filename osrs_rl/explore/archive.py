@@ -24,10 +24,11 @@ for one of more progress; a new cell of less progress than every entry is not ad
 
 File format (``save``/``load``, written atomically): ``b"ORLA"``, a uint16 format version, a uint32 header
 length, a JSON header (encounter, its version and state layout digest, a digest of its ``cell_key`` and
-``progress`` source, the settings the states were made under, counts), then an ``.npz`` body (no
-pickles); the header holds a blake2b checksum of the body. A file from another encounter, spec version,
-state layout or cell key, of another format version, or with a body that changed by a byte is refused with
-a message saying which.
+``progress`` source, the settings the states were made under, counts, the code that wrote it:
+``osrs_rl_version``, ``osrs_rl_commit``, ``osrs_rl_dirty``, which files from before 0.2.0 lack), then an
+``.npz`` body (no pickles); the header holds a blake2b checksum of the body. A file from another
+encounter, spec version, state layout or cell key, of another format version, or with a body that changed
+by a byte is refused with a message saying which.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import from_header, header_fields
 from osrs_rl.runtime.snapshot import layout_digest
 
 MAGIC = b"ORLA"
@@ -106,6 +108,7 @@ class Archive:
         self.floats = {name: [] for name in self.FLOATS}
         self.evicted = 0
         self.next_version = 1          # the number the next kept record gets (never reused, so never stale)
+        self.written_by: dict | None = None   # the code that wrote the file it was read from (None: not read)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -346,7 +349,7 @@ class Archive:
         buf = io.BytesIO()
         np.savez(buf, **arrays)
         body = buf.getvalue()
-        head = dict(self.header(), checksum=hashlib.blake2b(body, digest_size=16).hexdigest())
+        head = dict(self.header(), **header_fields(), checksum=hashlib.blake2b(body, digest_size=16).hexdigest())
         text = json.dumps(head, sort_keys=True).encode()
         return _HEAD.pack(MAGIC, FORMAT_VERSION, len(text)) + text + body
 
@@ -376,6 +379,7 @@ class Archive:
         archive = cls(spec, head.get("config", {}), int(head["hidden_size"]), int(head["max_cells"]))
         archive.evicted = int(head.get("evicted", 0))
         archive.next_version = int(head.get("next_version", 1))
+        archive.written_by = from_header(head)
         archive._fill(arrays, int(head["cells"]), where)
         return archive
 

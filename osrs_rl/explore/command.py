@@ -144,6 +144,7 @@ def _build(args, console) -> int:
 
 def _show(args, console) -> int:
     from osrs_rl.explore.archive import Archive, read_header
+    from osrs_rl.io.provenance import describe
     from osrs_rl.runtime.registry import get_spec
 
     path = Path(args.target)
@@ -165,6 +166,7 @@ def _show(args, console) -> int:
                   f"({archive.evicted} evicted), recurrent states of {archive.hidden_size} values", highlight=False)
     settings = ", ".join(f"{k}={v}" for k, v in sorted(archive.config.items()))
     console.print(f"made under: {settings or 'the defaults'}", highlight=False)
+    console.print(f"written by: osrs-rl {describe(archive.written_by or {}, short=12)}", highlight=False)
     if not len(archive):
         return 0
     console.print(phase_table(archive))

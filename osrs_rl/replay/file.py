@@ -19,9 +19,12 @@ its arrays' sizes are checked against each other and against ``MAX_BODY_BYTES`` 
 inflated, and inflation stops one byte past the declared end (a zlib bomb costs its declared size, not
 its ratio of about 1000 to 1).
 
-The JSON header means a tool learns the encounter, its spec version and config without touching the
-arrays; the version sits at a fixed place, so a newer format is named as such; the checksum turns a
-damaged or truncated file into a clear error instead of a replay that silently fails to reproduce.
+The JSON header means a tool learns the encounter, its spec version and config, and the code that wrote
+the file (``osrs_rl_version``, ``osrs_rl_commit``, ``osrs_rl_dirty``: ``Replay.written_by``; files from
+before 0.2.0 name only the version), without touching the arrays; the version sits at a fixed place, so
+a newer format is named as such; the checksum turns a damaged or truncated file into a clear error
+instead of a replay that silently fails to reproduce. Readers pass over header keys they do not know, so
+adding one (as the commit was) keeps the format's version.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from osrs_rl.io.framing import cut_short
+from osrs_rl.io.provenance import from_header
 
 FORMAT_VERSION = 1
 MAGIC = b"OSRSRLRP"
@@ -72,6 +76,10 @@ class Replay:
     probs: list[np.ndarray] | None = None   # per head: float32 [ticks, head_size]
     reward_components: dict[str, np.ndarray] = field(default_factory=dict)   # name -> float32 [ticks]
     meta: dict = field(default_factory=dict)  # free JSON: policy checkpoint, opponent tier, ...
+    # the code that wrote the file ({"version", "commit", "dirty"}, osrs_rl.io.provenance) as read from it; None
+    # for a replay not read from a file, each value None where an older file does not say. Writing a replay
+    # records the code writing it, never this
+    written_by: dict | None = field(default=None, compare=False)
 
     @property
     def ticks(self) -> int:
@@ -169,7 +177,7 @@ def encode(replay: Replay) -> bytes:
         entries.append({"name": name, "dtype": arr.dtype.newbyteorder("<").str, "shape": list(arr.shape),
                         "offset": offset, "nbytes": nbytes})
         offset += nbytes
-    from osrs_rl import __version__
+    from osrs_rl.io.provenance import header_fields
 
     header = {
         "encounter": replay.encounter, "spec_version": int(replay.spec_version),
@@ -177,7 +185,7 @@ def encode(replay: Replay) -> bytes:
         "truncated": bool(replay.truncated), "final_state_hash": str(replay.final_state_hash),
         "num_heads_probs": None if replay.probs is None else len(replay.probs),
         "reward_components": list(replay.reward_components), "meta": _json_safe(replay.meta, "meta"),
-        "osrs_rl_version": __version__, "arrays": entries,
+        **header_fields(), "arrays": entries,
     }
     head = json.dumps(header, sort_keys=True).encode()
     body = b"".join([_BODY_LEN.pack(len(head)), head]
@@ -239,7 +247,7 @@ def decode(data: bytes, where: str = "replay") -> Replay:
             final_state_hash=header["final_state_hash"], state_hashes=arrays.get("state_hashes"),
             values=arrays.get("values"), probs=probs,
             reward_components={n: arrays[f"reward_components/{n}"] for n in header["reward_components"]},
-            meta=header["meta"])
+            meta=header["meta"], written_by=from_header(header))
     except _TooLarge as e:
         raise ReplayError(f"{where} is too large to read: {e}") from None
     except (zlib.error, struct.error, ValueError, KeyError, TypeError, RecursionError) as e:

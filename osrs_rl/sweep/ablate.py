@@ -7,8 +7,9 @@ choice's other choices; a range's two ends), every variant and the baseline trai
 seeds (``run.seed`` 0..K-1) at the sweep's budget and scored as the trials are. A knob's effect is the
 mean score of the variant less the baseline's, with a 95 % Welch interval (Student's t at the Welch-
 Satterthwaite degrees of freedom, rounded down). Runs go to ``DIR/ablate/<variant>/seed-K/`` with a
-``result.json``; a run that already has one is read back, not trained again, so an interrupted ablation
-resumes. The table goes to ``DIR/ablate/ablation.md`` and ``ablation.json``.
+``result.json`` (and the code that made it: ``osrs_rl.io.provenance``); a run that already has one is read
+back, not trained again, so an interrupted ablation resumes (``ablation.md`` says which code made the runs).
+The table goes to ``DIR/ablate/ablation.md`` and ``ablation.json``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import KEY as PROVENANCE
+from osrs_rl.io.provenance import provenance, tally
 from osrs_rl.io.setup_file import claim_setup
 from osrs_rl.sweep.space import Param
 from osrs_rl.sweep.study import SweepDefinition, load, optuna, train_and_score
@@ -104,7 +107,8 @@ def seeded_scores(definition: SweepDefinition, folder: Path, values: dict, seeds
         if r.score is None:
             raise ValueError(f"{folder.name} seed {seed}: no episode ended within the budget ({r.metric} never logged)")
         atomic_write(result, (json.dumps(dict(params=values, seed=seed, score=r.score, seconds=r.seconds,
-                                              steps=r.steps, curve=r.curve), indent=1) + "\n").encode())
+                                              steps=r.steps, curve=r.curve, **{PROVENANCE: provenance()}),
+                                         indent=1) + "\n").encode())
         if say is not None:
             say(f"{folder.name} seed {seed}: {r.score:.4g} ({r.seconds:.1f} s)")
         got.append(r.score)
@@ -233,9 +237,11 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
         rows.append(dict(knob=knob, best=base[knob], value=value, mean=sum(got) / len(got), scores=got,
                          effect=effect, low=low, high=high, clear=low > 0 or high < 0, halfway=halfway(name),
                          **to_level(out / name, seeds)))
+    made_by = [json.loads((out / name / f"seed-{seed}" / RESULT_FILE).read_text()).get(PROVENANCE)
+               for name in names for seed in range(seeds)]
     summary = dict(baseline=dict(source=source, params=base, scores=baseline, mean=sum(baseline) / len(baseline),
                                  halfway=halfway("baseline"), **to_level(out / "baseline", seeds)),
-                   seeds=seeds, knobs=rows)
+                   seeds=seeds, knobs=rows, runs_made_by=tally(made_by), **{PROVENANCE: provenance()})
     atomic_write(out / "ablation.json", (json.dumps(summary, indent=1) + "\n").encode())
     atomic_write(out / "ablation.md", markdown(summary, definition).encode())
     return summary
@@ -292,6 +298,8 @@ def markdown(summary: dict, definition: SweepDefinition) -> str:
                 f"(the baseline's: {number_or_dash(b.get('halfway'))})."), "",
              "| knob | baseline | moved to | mean | effect | 95 % interval |" + ("" if level else " halfway |"),
              "|---|---|---|---|---|---|" + ("" if level else "---|")]
+    if summary.get("runs_made_by"):       # the runs are read back: an ablation resumed later may mix code
+        lines[2:2] = [f"Code the runs ran: {summary['runs_made_by']}.", ""]
     for r in summary["knobs"]:
         effect = f"**{r['effect']:+.4g}**" if r["clear"] else f"{r['effect']:+.4g}"
         halfway = "" if level else f" {number_or_dash(r.get('halfway'))} |"

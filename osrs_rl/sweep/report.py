@@ -21,6 +21,8 @@ from pathlib import Path
 
 from osrs_rl.agent.config import to_toml
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import KEY as PROVENANCE
+from osrs_rl.io.provenance import describe, tally
 from osrs_rl.sweep.study import interrupted, optuna
 
 REPORT_DIR = "report"
@@ -166,7 +168,9 @@ def write_report(folder: Path, storage: str | None = None, say: Callable[[str], 
              f"{states.count('fail')} failed" + (f", {states.count('interrupted')} interrupted (not counted)"
                                                 if "interrupted" in states else "")
              + f". Score: {definition.space.settings.objective} ({metric}); budget "
-             f"{definition.space.settings.budget_steps:,} env steps a trial.", ""]
+             f"{definition.space.settings.budget_steps:,} env steps a trial.", "",
+             f"Code the trials ran: {tally((t.user_attrs.get(PROVENANCE) for t in trials), 'trials') or 'none'}; "
+             f"this report: osrs-rl {describe()}.", ""]
     if tie:
         lines += [f"**No best trial: {tie}.** Make the task harder (it may be won untrained), the budget longer "
                   "or the objective another, so that the scores differ.", ""]

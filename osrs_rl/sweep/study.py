@@ -3,7 +3,8 @@
     DIR/study.db               the Optuna study (SQLite; or any storage URL, e.g. PostgreSQL, shared
                                by ``osrs-rl sweep worker`` processes on several machines)
     DIR/trials/trial-NNNN/     each trial's run folder (config.json, checkpoint, TensorBoard events)
-                               and trial.json (its settings, curve, score, wall time, state)
+                               and trial.json (its settings, curve, score, wall time, state, the code
+                               that ran it: osrs_rl.io.provenance)
     DIR/report/                ``osrs-rl sweep report``: report.md, PNG plots, best.toml
 
 Every trial is a :class:`~osrs_rl.train.ppo.Trainer` run in this process with the space's
@@ -35,6 +36,8 @@ import numpy as np
 
 from osrs_rl.agent.config import TrainConfig, apply, load_config, parse_overrides
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import KEY as PROVENANCE
+from osrs_rl.io.provenance import provenance
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.sweep.level import LevelWatch
 from osrs_rl.sweep.space import Param, Space, SpaceError, _arg, parse_space
@@ -330,6 +333,7 @@ def run_trial(trial, definition: SweepDefinition, folder: Path, progress: Callab
     cfg = definition.config(params, folder / TRIALS_DIR, name)
     run_dir = folder / TRIALS_DIR / name
     trial.set_user_attr("run_dir", str(run_dir))
+    trial.set_user_attr(PROVENANCE, provenance())      # the code this worker runs (the report tallies them)
 
     def report(step: int, value: float) -> bool:
         trial.report(value, step)
@@ -340,7 +344,7 @@ def run_trial(trial, definition: SweepDefinition, folder: Path, progress: Callab
     trial.set_user_attr("metric", r.metric)
     record = dict(number=trial.number, params=params, state="pruned" if r.pruned else "complete", score=r.score,
                   wall_seconds=r.seconds, timed_out=r.timed_out, metric=r.metric, curve=r.curve,
-                  config=cfg.to_dict())
+                  config=cfg.to_dict(), **{PROVENANCE: provenance()})
     atomic_write(run_dir / TRIAL_FILE, (json.dumps(record, indent=1) + "\n").encode())
     if r.pruned:
         raise opt.TrialPruned(f"trailing the median at step {r.curve[-1][0]:,}")

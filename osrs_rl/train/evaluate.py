@@ -25,6 +25,8 @@ import torch
 import osrs_rl
 from osrs_rl.agent.policy import Policy, policy_actions, policy_note, policy_step
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import KEY as PROVENANCE
+from osrs_rl.io.provenance import provenance
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.league import wilson
 
@@ -219,8 +221,14 @@ def print_phase_table(rows: list[EvalRow], console) -> None:
 
 
 def save_rows(rows: list[EvalRow], path: Path) -> None:
+    """Write ``rows`` to ``path`` (``eval.json``): a JSON list, one object per row with ``EvalRow``'s fields (a
+    missing rate, nan, is null) and the ``"provenance"`` of the code that evaluated (``osrs_rl.io.provenance``),
+    so a row copied out of its file still names it."""
+    made_by = provenance()
+
     def plain(row):     # strict JSON: a missing rate (nan) is null
-        return {k: None if isinstance(v, float) and np.isnan(v) else v for k, v in asdict(row).items()}
+        return {**{k: None if isinstance(v, float) and np.isnan(v) else v for k, v in asdict(row).items()},
+                PROVENANCE: made_by}
 
     atomic_write(path, json.dumps([plain(r) for r in rows], indent=2).encode() + b"\n")
 

@@ -39,6 +39,7 @@ from rich.text import Text
 
 from osrs_rl.agent.config import summary
 from osrs_rl.io.atomic import atomic_write
+from osrs_rl.io.provenance import KEY as PROVENANCE
 from osrs_rl.train import tensorboard
 
 LOSS_PREFIX = "loss/"
@@ -431,6 +432,10 @@ class Logger:
     needs no network and ``wandb sync`` uploads it later) and the console ``Dashboard``
     (``console``: True for the standard console, a ``rich`` Console, or False for none), which
     shows the episode metrics in ``rate_metrics`` (0 or 1 per episode) as percentages.
+
+    ``provenance`` (the trainer passes ``osrs_rl.io.provenance.provenance()``): the code that runs, recorded
+    as the first entry of ``config.json``, ``"provenance"`` (``osrs_rl.agent.config.from_dict`` passes it
+    over), and beside the config in TensorBoard and W&B.
     """
 
     def __init__(
@@ -446,13 +451,16 @@ class Logger:
         run_name: str | None = None,
         rate_metrics: Sequence[str] = (),
         total_seconds: float | None = None,
+        provenance: Mapping | None = None,
     ):
         # everything that can refuse the inputs runs before any file is written
         self.config = _json_config(config)
+        record = self.config if provenance is None else {PROVENANCE: _json_config(provenance, PROVENANCE),
+                                                         **self.config}
         wandb_module = _import_wandb(wandb) if wandb is not None else None
         self.logdir = Path(logdir)
         self._closed = False
-        atomic_write(self.logdir / "config.json", json.dumps(self.config, indent=2).encode() + b"\n")
+        atomic_write(self.logdir / "config.json", json.dumps(record, indent=2).encode() + b"\n")
         self.console = Console() if console is True else (console or None)
         if self.console is not None:               # the whole config is in config.json: a summary here
             self.console.rule(f"osrs-rl run: logs in {logdir}")
@@ -461,13 +469,13 @@ class Logger:
                                highlight=False, soft_wrap=True)
         self.tb = tensorboard.writer(logdir) if use_tensorboard else None
         if self.tb is not None:
-            self.tb.add_text("config", "```json\n" + json.dumps(self.config, indent=2) + "\n```", start_step)
+            self.tb.add_text("config", "```json\n" + json.dumps(record, indent=2) + "\n```", start_step)
             self.tb.flush()
         self.wandb_run = None
         if wandb_module is not None:
             try:
                 self.wandb_run = wandb_module.init(
-                    project=project, config=self.config, mode=wandb, dir=str(logdir), name=run_name
+                    project=project, config=record, mode=wandb, dir=str(logdir), name=run_name
                 )
             except BaseException:
                 if self.tb is not None:

@@ -47,6 +47,7 @@ from osrs_rl.agent.config import RunSection, TrainConfig, check_resumable, from_
 from osrs_rl.agent.distributions import log_prob_and_entropy
 from osrs_rl.agent.policy import eval_env_config, make_model, model_meta
 from osrs_rl.io.atomic import remove_stale_temp_files
+from osrs_rl.io.provenance import provenance
 from osrs_rl.runtime.config import build_config
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.train.advantage import anneal_beta, compute_advantages, sample_segments
@@ -559,7 +560,7 @@ class Trainer:
                                 wandb=cfg.log.wandb or None, console=self.console if cfg.log.console else False,
                                 total_steps=cfg.run.total_steps, start_step=self.global_step,
                                 run_name=self.run_dir.name, rate_metrics=outcome_rates(self.spec.outcome),
-                                total_seconds=60.0 * cfg.run.total_minutes or None)
+                                total_seconds=60.0 * cfg.run.total_minutes or None, provenance=provenance())
             except BaseException:             # e.g. W&B asked for and not installed: nothing was written yet
                 self.close()
                 raise

@@ -99,11 +99,25 @@ def test_resume_gives_bitwise_the_same_next_step(tmp_path):
 
 
 def test_meta_reads_back_with_versions_added(tmp_path):
+    from osrs_rl.io.provenance import provenance
+
     path = _saved(tmp_path)
     meta = load_meta(path)
     assert meta["encounter"] == "pvp" and meta["head_sizes"] == [2, 3, 2]
     assert meta["format_version"] == ck.FORMAT_VERSION
     assert meta["osrs_rl_version"] == __import__("osrs_rl").__version__
+    made = provenance()                                   # the code that wrote it: its commit, whether dirty
+    assert (meta["osrs_rl_commit"], meta["osrs_rl_dirty"]) == (made["commit"], made["dirty"])
+
+
+def test_a_checkpoint_from_before_the_commit_was_recorded_still_loads(tmp_path, monkeypatch):
+    """0.1.0 wrote the same format with the version alone in its meta."""
+    monkeypatch.setattr(ck, "header_fields", lambda: {"osrs_rl_version": "0.1.0"})
+    path = _saved(tmp_path)
+    monkeypatch.undo()
+    payload, meta = load_checkpoint(path, expect={"encounter": "pvp", "obs_size": 7})
+    assert meta["osrs_rl_version"] == "0.1.0" and "osrs_rl_commit" not in meta and "osrs_rl_dirty" not in meta
+    assert payload["counters"] == {"global_step": 3, "iteration": 3}
 
 
 def test_rng_state_round_trips_every_generator():

@@ -16,6 +16,7 @@ from osrs_rl.agent.config import load_config
 from osrs_rl.audit.heatmap import FLAG, image_size, tile_box
 from osrs_rl.audit.run import AuditError, audit
 from osrs_rl.cli import main
+from osrs_rl.io.provenance import describe, provenance
 from osrs_rl.replay import record_policy_episode
 from osrs_rl.runtime.registry import get_spec, names
 from osrs_rl.runtime.truth import TICK_KEYS, Truth, check_truth
@@ -90,6 +91,8 @@ def test_audit_writes_a_picture_and_tables_that_add_up(runs, enc, tmp_path):
         assert img.size == image_size(view["width"], view["height"])
         assert img.size[0] >= 2 * view["width"] * 24
     assert (out / "report.md").read_text().startswith(f"# Audit: {enc}")
+    assert saved["provenance"] == provenance()                               # the code that audited
+    assert f"- audited by: osrs-rl {describe(provenance(), short=12)}\n" in (out / "report.md").read_text()
     tiles = saved["tiles"]
     assert sum(t["ticks"] for t in tiles) == saved["ticks"] > 0
     assert saved["ticks"] == pytest.approx(saved["outcomes"]["mean_ticks"] * saved["episodes"])

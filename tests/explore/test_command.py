@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from osrs_rl.cli import main
 from osrs_rl.explore.archive import Archive
+from osrs_rl.io.provenance import describe
 from osrs_rl.replay.file import load_replay
 from osrs_rl.runtime.registry import get_spec
 
@@ -27,6 +28,7 @@ def test_build_show_and_a_cells_replay(tmp_path, capsys):
     assert main(["archive", "show", str(out)]) == 0
     shown = capsys.readouterr().out
     assert "cells by phase" in shown and "of most progress" in shown
+    assert f"written by: osrs-rl {describe(short=12)}" in shown
     row = next(r for r in range(len(grown)) if grown.replayable(r))
     replay_path = tmp_path / "cell.orlr"
     assert main(["archive", "show", str(out), "--cell", str(grown.keys[row]), "--replay", str(replay_path)]) == 0

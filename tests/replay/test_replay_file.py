@@ -7,6 +7,7 @@ import struct
 import numpy as np
 import pytest
 
+import osrs_rl
 from osrs_rl import cli
 from osrs_rl.replay import (
     FORMAT_VERSION,
@@ -291,6 +292,7 @@ def test_cli_verify_info_and_bad_file(good_file, tmp_path, capsys):
     assert cli.main(["replay", "info", str(good_file)]) == 0
     out = capsys.readouterr().out
     assert "template" in out and "ticks" in out and "meta" in out
+    assert "written by" in out and f"osrs-rl {osrs_rl.__version__}" in out       # the code that wrote the file
     r = decode(encode(_replay("template")))
     r.rewards[3, 0] -= 1.0
     diverged = save_replay(tmp_path / "diverged.orlr", r)

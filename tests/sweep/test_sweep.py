@@ -9,6 +9,7 @@ import pytest
 
 from osrs_rl.agent.config import load_config
 from osrs_rl.cli import main
+from osrs_rl.io.provenance import describe, provenance
 from osrs_rl.sweep.report import pareto_front
 from osrs_rl.sweep.study import (
     Curve,
@@ -80,6 +81,7 @@ def test_three_trial_sqlite_sweep_writes_its_study_trials_and_report(tmp_path, c
         assert t.state == optuna.trial.TrialState.COMPLETE, t
         record = json.loads((folder / "trials" / f"trial-{t.number:04d}" / "trial.json").read_text())
         assert record["params"] == t.params and record["score"] == t.value and 0 <= t.value <= 1
+        assert record["provenance"] == t.user_attrs["provenance"] == provenance()      # the code that ran it
         assert record["config"]["run"]["total_steps"] == 1024 and record["curve"]
         assert record["config"]["optim"]["lr"] == t.params["optim.lr"]
         assert (folder / "trials" / f"trial-{t.number:04d}" / "checkpoint.pt").is_file()
@@ -90,6 +92,7 @@ def test_three_trial_sqlite_sweep_writes_its_study_trials_and_report(tmp_path, c
     md = (report / "report.md").read_text()
     for t in study.trials:
         assert f"| {t.number} | complete | {t.value:.4g} |" in md
+    assert f"Code the trials ran: osrs-rl {describe()}: 3 trials; this report: osrs-rl {describe()}." in md
     best = min(study.trials, key=lambda t: (-t.value, t.user_attrs["wall_seconds"]))   # of equal scores the cheaper
     exported = load_config("template", report / "best.toml")
     assert exported.optim.lr == best.params["optim.lr"] and exported.ppo.epochs == best.params["ppo.epochs"]
@@ -303,11 +306,18 @@ def test_ablate_two_knobs_two_seeds_reports_each_effect_with_an_interval(tmp_pat
         assert r["effect"] == pytest.approx(0.0, abs=1e-12) and r["low"] < 0 < r["high"] and not r["clear"]
     md = (tmp_path / "ablate" / "ablation.md").read_text()
     assert md.count("| optim.lr |") == 2 and "| ppo.epochs |" in md
-    assert (tmp_path / "ablate" / "baseline" / "seed-1" / "result.json").is_file()
+    result = tmp_path / "ablate" / "baseline" / "seed-1" / "result.json"
+    assert json.loads(result.read_text())["provenance"] == summary["provenance"] == provenance()
+    assert f"Code the runs ran: osrs-rl {describe()}: 8 runs." in md
 
     def refuse(cfg, on_log):
         raise AssertionError("a finished ablation run was trained again")
     assert ablate(tmp_path, seeds=2, train=refuse) == summary              # read back, not retrained
+    old = {k: v for k, v in json.loads(result.read_text()).items() if k != "provenance"}
+    result.write_text(json.dumps(old))                                     # a run an older osrs-rl made
+    ablate(tmp_path, seeds=2, train=refuse)
+    assert f"Code the runs ran: osrs-rl {describe()}: 7 runs; not recorded: 1 run." in (
+        tmp_path / "ablate" / "ablation.md").read_text()
     assert main(["sweep", "ablate", str(tmp_path), "--seeds", "1"]) == 2
     assert "needs --seeds 2 or more" in capsys.readouterr().out
     assert main(["sweep", "ablate", str(tmp_path), "--knobs", "ppo.gamma"]) == 2
