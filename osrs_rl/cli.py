@@ -841,8 +841,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "then --section.key value overrides (see osrs_rl/agent/config.py);\n"
                                    "--print-config shows the result without training.\n"
                                    "Several processes or machines: torchrun --nproc-per-node N -m osrs_rl.cli train "
-                                   "ENCOUNTER ... (env.num_envs per rank, run.total_steps over all; README, "
-                                   "'Training on several processes or machines').",
+                                   "ENCOUNTER ... (env.num_envs per rank, run.total_steps over all; "
+                                   "docs/guide/distributed.md).",
                        epilog=f"encounters: {', '.join(names())}\n\n"
                               f"settings (--section.key value; the encounter's own: --set KEY=VALUE or "
                               f"--env.config.KEY value), "

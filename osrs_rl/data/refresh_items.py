@@ -53,7 +53,8 @@ NAME_ALIASES = {
 META_SOURCE = (
     "Item equipment bonuses, attack speeds, weapon categories and two-handedness from the OSRS wiki DPS "
     "calculator's equipment export (dps-calc), read by item id with osrs_rl/data/refresh_items.py. "
-    "attack_range and ammo_class are added here from reference/combat.md sections 3 and 10; fires, "
+    "attack_range and ammo_class are added here from the OSRS wiki's \"Attack range\" page (its class "
+    "rules; per-weapon values compiled by hand); fires, "
     "ammo_kind and ammo_tier from weirdgloop/osrs-dps-calc src/lib/Equipment.ts. See data/README.md."
 )
 

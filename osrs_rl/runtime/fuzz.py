@@ -15,7 +15,7 @@ worker that dies (a segfault), going on with the next trial.
 
 The worker's Numba cache is a folder named by a hash of every source file of the package and the
 Numba version, so cached kernels always match the code (a stale cache is what the tests' fresh
-``NUMBA_CACHE_DIR`` guards against: README, "Conventions") and the bounds-checked compile (minutes on
+``NUMBA_CACHE_DIR`` guards against: docs/guide/conventions.md) and the bounds-checked compile (minutes on
 two cores) is paid once per change of the code.
 """
 

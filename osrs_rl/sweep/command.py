@@ -31,7 +31,8 @@ def add_sweep_parser(sub) -> None:
                                    "intervals in DIR/ablate (ablate ENCOUNTER --space FILE: the same from the "
                                    "preset or --config, in --dir, default sweeps/ENCOUNTER-ablate). osrs-rl "
                                    "sweep confirm DIR: the --top best trials again with --seeds seeds, their mean "
-                                   "scores with 95 % intervals in DIR/confirm. Space file format: README, 'Sweeps'.")
+                                   "scores with 95 % intervals in DIR/confirm. Space file format: "
+                                   "docs/guide/sweeps.md.")
     p.add_argument("target", help="an encounter, or report / worker / ablate / confirm")
     p.add_argument("path", nargs="?",
                    help="report, ablate, confirm: the sweep folder (ablate --space: the encounter)")
@@ -81,7 +82,7 @@ def _sweep(args: argparse.Namespace, console: Console) -> int:
     if args.target not in names():
         raise ValueError(f"unknown encounter {args.target!r}; known: {', '.join(names())} (or report, worker)")
     if not args.space:
-        raise ValueError("osrs-rl sweep ENCOUNTER needs --space FILE (README, 'Sweeps')")
+        raise ValueError("osrs-rl sweep ENCOUNTER needs --space FILE (docs/guide/sweeps.md)")
     if args.path:
         raise ValueError(f"unexpected {args.path!r}: the sweep folder is --dir")
     definition = _definition(args, args.target)

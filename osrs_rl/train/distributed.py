@@ -109,8 +109,8 @@ def torchrun_flag_error(args: Iterable[str]) -> str | None:
         if flag in TORCHRUN_FLAGS:
             return (f"{flag} is a flag of torchrun, not of osrs-rl train: launch the ranks through torchrun, "
                     f"e.g. `torchrun --nproc-per-node 2 -m osrs_rl.cli train ENCOUNTER ...` (multi-node: "
-                    f"--nnodes, --node-rank, --rdzv-backend c10d, --rdzv-endpoint HOST:PORT; README, 'Training on "
-                    f"several processes or machines')")
+                    f"--nnodes, --node-rank, --rdzv-backend c10d, --rdzv-endpoint HOST:PORT; "
+                    f"docs/guide/distributed.md)")
     return None
 
 
