@@ -237,8 +237,7 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
         rows.append(dict(knob=knob, best=base[knob], value=value, mean=sum(got) / len(got), scores=got,
                          effect=effect, low=low, high=high, clear=low > 0 or high < 0, halfway=halfway(name),
                          **to_level(out / name, seeds)))
-    made_by = [json.loads((out / name / f"seed-{seed}" / RESULT_FILE).read_text()).get(PROVENANCE)
-               for name in names for seed in range(seeds)]
+    made_by = [r.get(PROVENANCE) for name in names for r in results(out / name, seeds)]
     summary = dict(baseline=dict(source=source, params=base, scores=baseline, mean=sum(baseline) / len(baseline),
                                  halfway=halfway("baseline"), **to_level(out / "baseline", seeds)),
                    seeds=seeds, knobs=rows, runs_made_by=tally(made_by), **{PROVENANCE: provenance()})
@@ -247,15 +246,20 @@ def _ablate(definition: SweepDefinition, base: dict, source: str, out: Path, see
     return summary
 
 
+def results(folder: Path, seeds: int) -> list[dict]:
+    """The ``result.json`` of each seed's run of one variant (``folder``/seed-K), in seed order."""
+    return [json.loads((folder / f"seed-{seed}" / RESULT_FILE).read_text()) for seed in range(seeds)]
+
+
 def to_level(folder: Path, seeds: int) -> dict:
     """Objective "level": each seed's env steps to the level (None: not within the budget) and wall seconds,
     and their medians (a miss counts as infinite: None when the median one missed). Empty otherwise."""
-    results = [json.loads((folder / f"seed-{seed}" / RESULT_FILE).read_text()) for seed in range(seeds)]
-    if "steps" not in results[0]:
+    runs = results(folder, seeds)
+    if "steps" not in runs[0]:
         return {}
-    steps = [r["steps"] for r in results]
+    steps = [r["steps"] for r in runs]
     median = statistics.median(math.inf if x is None else x for x in steps)
-    seconds = statistics.median(math.inf if x is None else r["seconds"] for r, x in zip(results, steps, strict=True))
+    seconds = statistics.median(math.inf if x is None else r["seconds"] for r, x in zip(runs, steps, strict=True))
     return dict(steps=steps, median_steps=None if math.isinf(median) else median,
                 median_seconds=None if math.isinf(seconds) else seconds)
 
@@ -264,8 +268,8 @@ def midway(folder: Path, seeds: int, step: int) -> float | None:
     """The mean over seeds of each run's learning curve (``result.json``) at ``step``: its last point at or
     before it (how far a variant had got by then, beside its final score); None where no run had a point."""
     got = []
-    for seed in range(seeds):
-        curve = json.loads((folder / f"seed-{seed}" / RESULT_FILE).read_text()).get("curve") or []
+    for result in results(folder, seeds):
+        curve = result.get("curve") or []
         before = [v for at, v in curve if at <= step]
         if before:
             got.append(before[-1])
