@@ -740,3 +740,34 @@ def reward_for(s, cfg, me, dealt_before, taken_before):
         r += end
     return r
 
+
+# the ``pvp`` spec's step: player 1 is the episode's scripted tier
+@njit(cache=True)
+def step_vs_scripted(s, cfg, actions, rewards):
+    a0 = actions[0]
+    dealt, taken = s.players[0].damage_dealt, s.players[0].damage_taken
+    SC.scripted_actions(s, cfg, 1, s.opponent_tier, a0, s.opponent_mask, s.opponent_actions)
+    terminated, truncated = tick(s, cfg, a0, s.opponent_actions)
+    rewards[0] = reward_for(s, cfg, 0, dealt, taken)
+    return terminated, truncated
+
+
+# the ``pvp_selfplay`` spec's step: player 1 is a second policy, or a scripted tier where set_opponents chose one
+@njit(cache=True)
+def step_selfplay(s, cfg, actions, rewards):
+    d0, t0 = s.players[0].damage_dealt, s.players[0].damage_taken
+    d1, t1 = s.players[1].damage_dealt, s.players[1].damage_taken
+    if s.opponent_kind == ST.OPPONENT_SCRIPTED:     # this env's player 1 is a scripted tier
+        SC.scripted_actions(s, cfg, 1, s.opponent_tier, actions[0], s.opponent_mask, s.opponent_actions)
+        terminated, truncated = tick(s, cfg, actions[0], s.opponent_actions)
+    else:
+        terminated, truncated = tick(s, cfg, actions[0], actions[1])
+    rewards[0] = reward_for(s, cfg, 0, d0, t0)
+    rewards[1] = reward_for(s, cfg, 1, d1, t1)
+    return terminated, truncated
+
+
+# The scripted opponent plays by this module's rules and reads the view's mask (which reads this module),
+# so it is imported last, as a module: whichever of the two is imported first, the other finds it complete
+# enough, and the step kernels above look ``SC.scripted_actions`` up only when Numba compiles them.
+from osrs_rl.encounters.pvp import scripted as SC  # noqa: E402

@@ -4,8 +4,6 @@ import dataclasses
 from functools import partial
 from pathlib import Path
 
-from numba import njit
-
 from osrs_rl.encounters.pvp import mechanics as M
 from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.encounters.pvp import view as V
@@ -13,7 +11,7 @@ from osrs_rl.encounters.pvp.ladder import LADDER_TOOL
 from osrs_rl.encounters.pvp.loadouts import attacks, fill_config, kit
 from osrs_rl.encounters.pvp.opponents import CONTROL
 from osrs_rl.encounters.pvp.scene import scene
-from osrs_rl.encounters.pvp.scripted import TIER_NAMES, scripted_actions
+from osrs_rl.encounters.pvp.scripted import TIER_NAMES
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
 
 HEADS = (
@@ -35,52 +33,6 @@ SEGMENTS = (
     # hidden state and PID: for a critic, never a policy (osrs_rl.agent.models reads it in the value only)
     ObsSegment("privileged", V.PRIVILEGED_FEATURES, 1, V.PRIVILEGED_NAMES),
 )
-
-
-@njit(cache=True)
-def step_vs_scripted(s, cfg, actions, rewards):
-    a0 = actions[0]
-    dealt, taken = s.players[0].damage_dealt, s.players[0].damage_taken
-    scripted_actions(s, cfg, 1, s.opponent_tier, a0, s.opponent_mask, s.opponent_actions)
-    terminated, truncated = M.tick(s, cfg, a0, s.opponent_actions)
-    rewards[0] = M.reward_for(s, cfg, 0, dealt, taken)
-    return terminated, truncated
-
-
-@njit(cache=True)
-def observe_one(s, cfg, obs):
-    V.observe_player(s, cfg, 0, obs[0])
-
-
-@njit(cache=True)
-def mask_one(s, cfg, m):
-    V.mask_player(s, cfg, 0, m[0])
-
-
-@njit(cache=True)
-def step_selfplay(s, cfg, actions, rewards):
-    d0, t0 = s.players[0].damage_dealt, s.players[0].damage_taken
-    d1, t1 = s.players[1].damage_dealt, s.players[1].damage_taken
-    if s.opponent_kind == ST.OPPONENT_SCRIPTED:     # this env's player 1 is a scripted tier
-        scripted_actions(s, cfg, 1, s.opponent_tier, actions[0], s.opponent_mask, s.opponent_actions)
-        terminated, truncated = M.tick(s, cfg, actions[0], s.opponent_actions)
-    else:
-        terminated, truncated = M.tick(s, cfg, actions[0], actions[1])
-    rewards[0] = M.reward_for(s, cfg, 0, d0, t0)
-    rewards[1] = M.reward_for(s, cfg, 1, d1, t1)
-    return terminated, truncated
-
-
-@njit(cache=True)
-def observe_two(s, cfg, obs):
-    V.observe_player(s, cfg, 0, obs[0])
-    V.observe_player(s, cfg, 1, obs[1])
-
-
-@njit(cache=True)
-def mask_two(s, cfg, m):
-    V.mask_player(s, cfg, 0, m[0])
-    V.mask_player(s, cfg, 1, m[1])
 
 
 # opponent_tier's values by name (--set opponent_tier=elite): the scripted tiers, a drawn tier, a policy
@@ -115,13 +67,13 @@ _COMMON = dict(
 
 SPEC = EncounterSpec(
     name="pvp", description="NH duel against a scripted opponent tier",
-    step=step_vs_scripted, observe=observe_one, mask=mask_one, agents=("player",),
+    step=M.step_vs_scripted, observe=V.observe_one, mask=V.mask_one, agents=("player",),
     config_fields=_config_fields(3, -1), scene=scene, tools=(LADDER_TOOL,), preset=str(_HERE / "preset.toml"),
     **_COMMON)
 
 SELFPLAY_SPEC = EncounterSpec(
     name="pvp_selfplay",
     description="NH duel between two policies (or a policy and a scripted tier per env: set_opponents)",
-    step=step_selfplay, observe=observe_two, mask=mask_two, agents=("player_0", "player_1"),
+    step=M.step_selfplay, observe=V.observe_two, mask=V.mask_two, agents=("player_0", "player_1"),
     config_fields=_config_fields(-2, -2), scene=partial(scene, encounter="pvp_selfplay"),
     preset=str(_HERE / "selfplay.toml"), **_COMMON)

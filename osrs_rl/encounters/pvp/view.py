@@ -158,6 +158,18 @@ def observe_player(s, cfg, me, o):
     o[k + 11] = max(s.pid_timer, 0) / PID_TIMER_SCALE
 
 
+# the specs' observe and mask: ``pvp`` for player 0 only, ``pvp_selfplay`` for both
+@njit(cache=True)
+def observe_one(s, cfg, obs):
+    observe_player(s, cfg, 0, obs[0])
+
+
+@njit(cache=True)
+def observe_two(s, cfg, obs):
+    observe_player(s, cfg, 0, obs[0])
+    observe_player(s, cfg, 1, obs[1])
+
+
 @njit(cache=True)
 def mask_player(s, cfg, me, m):
     pl, foe = s.players[me], s.players[1 - me]
@@ -218,6 +230,17 @@ def mask_player(s, cfg, me, m):
     off += ST.HEAD_SIZES[ST.H_POTION]
     m[off] = True                            # vengeance
     m[off + 1] = M.can_cast_vengeance(s, cfg, me)
+
+
+@njit(cache=True)
+def mask_one(s, cfg, m):
+    mask_player(s, cfg, 0, m[0])
+
+
+@njit(cache=True)
+def mask_two(s, cfg, m):
+    mask_player(s, cfg, 0, m[0])
+    mask_player(s, cfg, 1, m[1])
 
 
 METRIC_NAMES = ("won", "lost", "draw", "ticks", "damage_dealt", "damage_taken", "off_prayer_hits_landed",
