@@ -1,1 +1,1 @@
-"""Encounters: one folder each (state.py, mechanics.py, spec.py, README.md); see docs/writing-an-encounter.md."""
+"""Encounters: one folder each (modules state, mechanics, view, spec; README.md); see docs/writing-an-encounter.md."""

@@ -18,7 +18,6 @@ and records what the tick did in its event buffer (core.events): each attack, th
 (blocked by the prayer or not) and a death.
 """
 
-import numpy as np
 from numba import njit
 
 from osrs_rl.core import rng as R
@@ -38,7 +37,7 @@ from osrs_rl.core.events import (
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.pending_hits import STYLE_MELEE
 
-from .state import ENT_NPC, ENT_PLAYER, MAX_FOOD, R_DEALT, R_OUTCOME, R_TAKEN
+from .state import ENT_NPC, ENT_PLAYER, R_DEALT, R_OUTCOME, R_TAKEN
 
 # action heads (index 0 of each is the no-op)
 ATTACK_WAIT, ATTACK_GO = 0, 1
@@ -46,10 +45,6 @@ PRAY_KEEP, PRAY_ON, PRAY_OFF = 0, 1, 2
 EAT_NO, EAT_YES = 0, 1
 EAT_ATTACK_DELAY = 3
 EAT_DELAY = 3                         # ticks between bites (OSRS wiki "Food")
-
-# metric columns and phases
-M_TICKS, M_DEALT, M_TAKEN, M_FOOD, M_WON = range(5)
-PHASE_EARLY, PHASE_LATE = 0, 1        # NPC above / at or below half hitpoints
 
 @njit(cache=True)
 def reset(s, cfg, seed):
@@ -165,56 +160,3 @@ def step(s, cfg, actions, rewards):
         terminated = True
     rewards[0] = reward
     return terminated, (not terminated) and s.tick >= cfg.max_ticks
-
-
-@njit(cache=True)
-def observe(s, cfg, obs):
-    o = obs[0]
-    # player block
-    o[0] = s.player_hp / cfg.player_max_hp
-    o[1] = s.food / MAX_FOOD
-    o[2] = s.player_attack_timer / cfg.player_attack_speed    # up to about 2 right after eating
-    o[3] = 1.0 if s.praying else 0.0
-    o[4] = s.tick / cfg.max_ticks
-    # npc slot
-    o[5] = s.npc_hp / cfg.npc_max_hp
-    o[6] = s.npc_attack_timer / cfg.npc_attack_speed
-
-
-@njit(cache=True)
-def mask(s, cfg, m):
-    row = m[0]
-    # attack head: waiting is always legal; attacking needs a ready timer
-    row[0] = True
-    row[1] = s.player_attack_timer == 0
-    # prayer head: keep, switch on (if off), switch off (if on)
-    row[2] = True
-    row[3] = not s.praying
-    row[4] = s.praying
-    # eat head
-    row[5] = True
-    row[6] = s.food > 0 and s.player_hp < cfg.player_max_hp and s.eat_timer == 0
-
-
-@njit(cache=True)
-def metrics(s, cfg, out):
-    out[M_TICKS] = s.tick
-    out[M_DEALT] = s.damage_dealt
-    out[M_TAKEN] = s.damage_taken
-    out[M_FOOD] = s.food_eaten
-    out[M_WON] = 1.0 if s.npc_hp <= 0 else 0.0
-    return PHASE_LATE if 2 * s.npc_hp <= cfg.npc_max_hp else PHASE_EARLY
-
-
-@njit(cache=True)
-def cell_key(s, cfg):
-    """Archive cell: hitpoints of both fighters in tenths, and food left."""
-    return np.int64((10 * s.npc_hp) // cfg.npc_max_hp) * 1000 + ((10 * s.player_hp) // cfg.player_max_hp) * 100 \
-        + s.food
-
-
-@njit(cache=True)
-def progress(s, cfg):
-    """How far a fight has got (higher is further): the share of the NPC's hitpoints taken, the player's
-    hitpoints left as a tie-break; an archive keeps each cell's state with the most."""
-    return 1.0 - s.npc_hp / cfg.npc_max_hp + 0.1 * s.player_hp / cfg.player_max_hp

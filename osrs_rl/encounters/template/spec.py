@@ -10,6 +10,7 @@ from osrs_rl.runtime.inventory import Kit
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
 
 from . import mechanics as M
+from . import view as V
 from .scene import scene
 from .state import CONFIG_FIELDS, ENT_NPC, EVENT_CAPACITY, REWARD_TERMS, STATE_DTYPE
 from .truth import TRUTH
@@ -45,9 +46,9 @@ SPEC = EncounterSpec(
     phase_names=("npc_above_half", "npc_below_half"),
     reset=M.reset,
     step=M.step,
-    observe=M.observe,
-    mask=M.mask,
-    metrics=M.metrics,
+    observe=V.observe,
+    mask=V.mask,
+    metrics=V.metrics,
     # how an episode ended (training logs, evaluation, replays, the viewer and the audit read it): "won"
     # is 1 when the NPC died; a fight that ends without it was lost (the player died), one cut at
     # max_ticks timed out; "ticks" is its length
@@ -58,8 +59,8 @@ SPEC = EncounterSpec(
     state_bounds=(Bound("praying", 0, 1, "a bool"), *event_bounds(EVENT_CAPACITY, ENT_NPC, ENT_NPC)),
     # ---- optional ----------------------------------------------------------------------------------
     description="A player with a whip fights one melee NPC: the encounter the guide walks through.",
-    cell_key=M.cell_key,                  # Go-Explore archives' cell of a state
-    progress=M.progress,                  # ... and how far a state has got (each cell keeps its best)
+    cell_key=V.cell_key,                  # Go-Explore archives' cell of a state
+    progress=V.progress,                  # ... and how far a state has got (each cell keeps its best)
     reward_terms=REWARD_TERMS,            # the reward by term, per tick (replays, the viewer)
     scene=scene,                          # replay render, view, play
     truth=TRUTH,                          # osrs-rl audit
