@@ -68,6 +68,13 @@ def keeper(env, slot=15):
     put(env, slot, ST.K_NIBBLER, 1, 1, target=2, stun=10_000)
 
 
+def dead(env, slot, kind, **fields):
+    """A monster of ``kind`` in ``slot`` that has died (a body a Jal-Zek may revive)."""
+    put(env, slot, kind, 3, 3, **fields)
+    env.states[0]["monsters"][slot]["state"] = ST.SLOT_DEAD
+    commit(env)
+
+
 def events(env, kind=None, source=None):
     out = []
     for e in live_events(env.states[0]):

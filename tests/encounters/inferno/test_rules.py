@@ -356,7 +356,7 @@ def test_a_blob_revived_before_it_splits_never_splits():
 
 # ---- nibblers and pillar collapse -------------------------------------------------------------------
 def test_nibblers_chew_their_pillar_every_four_ticks_and_it_collapses():
-    env = inferno(seed=4, collapse_rule=0)        # the collapse would crush the nibbler (test_part2)
+    env = inferno(seed=4, collapse_rule=0)    # the collapse would crush the nibbler (test_dig_resurrection_collapse)
     empty_arena(env, player=(25, 28))
     keeper(env)
     x, y = A.PILLARS[2]
