@@ -1,14 +1,13 @@
-"""The holes an adversary found in the Inferno (issue 41), each pinned so it cannot come back: the blob's ranged
-style dealt nothing through Protect from Magic, the kit did not fit an inventory, nothing checked that an attack
-can hurt, the run kept its tile into the Zuk fight."""
+"""What can hurt an Inferno player and what it carries, each pinned so a hole cannot come back: the blob's
+ranged style hurts through Protect from Magic, every declared attack can hurt and every style the kernels roll
+is declared (runtime.attacks), the audit's truth names each hit by kind and style, the kit fits 28 slots
+(runtime.inventory), and every encounter declares both."""
 
-import numpy as np
 import pytest
 
 from osrs_rl.core.events import EV_HIT
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.skills import PRAYER
-from osrs_rl.encounters.inferno import arena as A
 from osrs_rl.encounters.inferno import loadouts as L
 from osrs_rl.encounters.inferno import state as ST
 from osrs_rl.runtime.config import ConfigError, build_config
@@ -89,24 +88,6 @@ def test_a_kit_counts_the_most_switch_items_any_worn_set_leaves_carried():
     assert "Dragon dart (Unpoisoned)" not in set().union(*kit.sets)     # loaded in the blowpipe, not carried
 
 
-def test_the_zuk_wave_starts_on_its_tile_after_wave_68():
-    """The cutscene after wave 68 puts the player on the Zuk fight's start tile, whatever tile it cleared 68 on.
-    Regression: the run kept its tile."""
-    env = inferno(start_wave=68, last_wave=69)
-    s = env.states[0]
-    s["monsters"]["state"] = np.where(s["monsters"]["state"] == ST.SLOT_ALIVE, ST.SLOT_DEAD, s["monsters"]["state"])
-    s["p"]["x"], s["p"]["y"] = 3, 3
-    s["dest_x"], s["dest_y"] = 28, 3           # a click 25 tiles off: still being walked to when the wave ends
-    commit(env)
-    for _ in range(ST.WAVE_GAP_TICKS + 2):
-        env.step(act())
-        if int(env.states[0]["wave"]) == 69:
-            break
-    assert int(env.states[0]["wave"]) == 69
-    assert (int(env.states[0]["p"]["x"]), int(env.states[0]["p"]["y"])) == A.PLAYER_START_69
-    assert int(env.states[0]["dest_x"]) == -1
-
-
 def test_the_truth_names_each_hit_by_kind_and_style():
     """The audit's reader: a blob's shot lands as ("blob", "ranged") with its damage."""
     from osrs_rl.encounters.inferno.truth import tick
@@ -134,38 +115,3 @@ def test_every_encounter_declares_its_attacks_and_kits_and_they_hold():
         assert spec.attacks is not None and spec.kit is not None, name
         cfg = build_config(spec)[0]
         assert check_attacks(spec, cfg) and check_kits(spec, cfg), name
-
-
-def test_killing_a_blob_never_looks_like_more_progress_before_its_split_than_after_it():
-    """Between a blob's death and its bloblets (mechanics.BLOBLET_DELAY) the archive's progress counts the
-    bloblets to come (view.work_left) and the cell key counts the dying blob as left, so the states of those
-    ticks are neither ahead of the state after the split nor another situation than the one before the death.
-    Regression: both counted monsters alive, so those 3 ticks looked like more progress than what followed."""
-    from osrs_rl.encounters.inferno import mechanics as M
-    from osrs_rl.encounters.inferno import view as V
-
-    spec = get_spec("inferno")
-    env = inferno()
-    empty_arena(env, player=(12, 14))
-    keeper(env)
-    put(env, 0, ST.K_BLOB, 5, 5, hp=1, stun=100)
-    cfg = env.config[0]
-
-    def now():
-        return env.states[0:1][0]
-
-    for _ in range(40):
-        key_alive, progress_alive = spec.cell_key(now(), cfg), spec.progress(now(), cfg)   # the blob's last tick
-        env.step(act(attack=1))
-        if int(env.states[0]["monsters"][0]["state"]) == ST.SLOT_DEAD:
-            break
-    assert int(now()["monsters"][0]["split_due"]) > 0
-    assert M.monsters_alive(now()) == 1 and M.wave_left(now()) == 2 and V.work_left(now()) == 1 + 3
-    dying = spec.progress(now(), cfg)
-    assert dying > progress_alive and spec.cell_key(now(), cfg) == key_alive
-    # the keeper and 3 bloblets to come of 64, plus the ties' most (hitpoints full, no dose drunk)
-    assert dying == pytest.approx(int(now()["wave"]) + 0.5 * (V.MOST_WORK - 4) / V.MOST_WORK + 0.09)
-    for _ in range(M.BLOBLET_DELAY):
-        env.step(act())
-        assert spec.progress(now(), cfg) == pytest.approx(dying)
-    assert M.monsters_alive(now()) == 4 and V.work_left(now()) == 4         # the split came: no step back
