@@ -469,9 +469,6 @@ def _encounter_settings(encounter: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-EVAL_SCALARS = ("win_rate", "low", "high", "loss_rate", "mean_ticks", "mean_return")   # EvalRow fields logged
-
-
 def cmd_train(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
@@ -509,45 +506,32 @@ def cmd_train(args: argparse.Namespace) -> int:
         console.print("[red]error:[/red] " + escape(str(e)))
         return 1
     try:                                    # the run folder stays claimed until its last file is written
-        if not where.is_main:               # rank 0 reports, evaluates and writes; the others only train
-            return _train_other_rank(trainer)
         return _train_and_report(trainer, args, where)
     finally:
         trainer.close()
 
 
 def _train_and_report(trainer, args: argparse.Namespace, where) -> int:
-    """Rank 0 of ``train``: train, say where everything went, evaluate and save replays."""
+    """``train``: the run (``osrs_rl.train.run``: train, evaluate, write eval.json and the replays; on rank 0,
+    which reports for the job), then where everything went; a stop or a failure in a line that says what
+    the checkpoint holds and how to go on."""
     from rich.markup import escape
 
-    from osrs_rl.io.provenance import describe
     from osrs_rl.train.distributed import DistributedError
-    from osrs_rl.train.evaluate import evaluate, print_table, progress_bar, save_replays, save_rows
     from osrs_rl.train.ppo import NonFiniteError, ignore_stop_signals
+    from osrs_rl.train.runner import run
 
     ckpt = trainer.checkpoint_path()
 
     def say(text: str) -> None:             # paths and commands: no markup, no line breaks inside them
         console.print(text, markup=False, soft_wrap=True)
-    if where.enabled:
-        say(f"rank 0 of {where.world_size}: {trainer.cfg.env.num_envs:,} envs per rank, "
-            f"{where.world_size * trainer.cfg.batch_steps:,} steps a rollout over all ranks")
-    if args.resume:
-        say(f"resuming {args.resume} at step {trainer.global_step:,} of {trainer.cfg.run.total_steps:,}; "
-            f"this run writes to {trainer.run_dir}")
-    else:
-        say(f"this run writes to {trainer.run_dir}")
-    say(f"code: osrs-rl {describe()}")
-    if trainer.cfg.model.train_precision == "auto":
-        from osrs_rl.agent.models import train_dtype
-
-        chosen = "bfloat16" if train_dtype("auto", trainer.device.type) else "float32"
-        say(f"model.train_precision auto: the update's encoders in {chosen} on this {trainer.device.type}")
     again = (f"torchrun --nproc-per-node {where.world_size} -m osrs_rl.cli" if where.enabled else "osrs-rl") + (
         f" train {args.encounter} --resume {ckpt}")
     try:
-        trainer.train()
+        result = run(trainer, console=console if where.is_main else None)
     except KeyboardInterrupt:              # the message says what the checkpoint holds, never more
+        if not where.is_main:              # rank 0 says it for the job
+            return INTERRUPTED
         step = trainer.global_step
         if trainer.saved_step == step:
             say(f"interrupted at step {step:,}; checkpoint saved: {ckpt} (continue: {again})")
@@ -572,31 +556,14 @@ def _train_and_report(trainer, args: argparse.Namespace, where) -> int:
                 f"the run it resumed from is {args.resume}" if args.resume else "no checkpoint was saved")
         say(f"error: writing the run failed at step {trainer.global_step:,}: {cause}{place}; {kept}")
         return 1
-    rows = []
-    if trainer.cfg.run.eval_episodes > 0:
-        from osrs_rl.agent.policy import Policy, eval_env_config, training_opponents
-
-        trainer.model.eval()
-        policy = Policy(trainer.model, trainer.spec.name, eval_env_config(trainer.cfg),
-                        training_opponents(trainer.cfg))
-        with progress_bar(console, "evaluating") as report:
-            rows = evaluate(policy, episodes=trainer.cfg.run.eval_episodes, seed=trainer.cfg.run.seed + 1,
-                            progress=report)
-        print_table(rows, console, title=f"evaluation: {trainer.cfg.run.eval_episodes} episodes per opponent")
-        save_rows(rows, trainer.run_dir / "eval.json")
-        if trainer.cfg.log.tensorboard:          # beside the training curves, at the step the run ended
-            from osrs_rl.train.tensorboard import write_scalars
-
-            write_scalars(trainer.run_dir, {f"eval/{r.opponent}/{k}": getattr(r, k) for r in rows for k in EVAL_SCALARS
-                                            if getattr(r, k) == getattr(r, k)}, trainer.global_step)   # nan: none
-        with progress_bar(console, "saving replays") as report:
-            replays = save_replays(policy, trainer.run_dir / "replays", per_opponent=2, seed=trainer.cfg.run.seed + 2,
-                                   progress=report)
-    say(f"logs (TensorBoard events, config.json{', eval.json' if rows else ''}): {trainer.run_dir}")
+    if not where.is_main:                  # the other ranks only train
+        return 0
+    rows, replays = result.eval_rows, result.replays
+    say(f"logs (TensorBoard events, config.json{', eval.json' if rows else ''}): {result.run_dir}")
     say(f"checkpoint: {ckpt}  (train further: {again} --run.total_steps N; "
         f"evaluate: osrs-rl eval {args.encounter} --checkpoint {ckpt})")
     if rows:
-        console.print(f"replays of evaluation episodes: {trainer.run_dir / 'replays'} ({len(replays)} files; "
+        console.print(f"replays of evaluation episodes: {result.run_dir / 'replays'} ({len(replays)} files; "
                       f"osrs-rl replay verify FILE re-simulates one)")
         win = _first_win(replays)
         if win is not None:
@@ -605,28 +572,10 @@ def _train_and_report(trainer, args: argparse.Namespace, where) -> int:
             best = next((p for p in replays if Path(p).name.startswith("best-")), replays[0] if replays else None)
             say("none of the evaluation replays is a win" + (
                 f"; watch its best episode (the highest return): osrs-rl view {best}" if best else ""))
-    if trainer.training_replays is not None:
-        console.print(f"replays of training episodes (the best so far and a sample): {trainer.training_replays.folder}")
+    if result.training_replays is not None:
+        console.print(f"replays of training episodes (the best so far and a sample): {result.training_replays}")
     if trainer.spec.truth is not None:
-        console.print(f"check what the policy does against the reference: osrs-rl audit {trainer.run_dir}")
-    return 0
-
-
-def _train_other_rank(trainer) -> int:
-    """A rank other than 0 of a torchrun job: it trains and says nothing unless it fails (rank 0
-    reports for the job)."""
-    from rich.markup import escape
-
-    from osrs_rl.train.distributed import DistributedError
-    from osrs_rl.train.ppo import NonFiniteError
-
-    try:
-        trainer.train()
-    except KeyboardInterrupt:
-        return INTERRUPTED
-    except (NonFiniteError, DistributedError) as e:
-        console.print("[red]error:[/red] " + escape(str(e)))
-        return 1
+        console.print(f"check what the policy does against the reference: osrs-rl audit {result.run_dir}")
     return 0
 
 

@@ -50,7 +50,8 @@ class ModelSection:
     """The policy/value network (``osrs_rl.agent.models``)."""
 
     kind: str = "mlp"
-    """``mlp``, ``lstm`` or ``mingru``."""
+    """``mlp``, ``lstm`` or ``mingru``. The recurrent two are unmeasured: no preset uses them and no ablation
+    in docs/results measures them."""
     hidden: int = 128
     """Width of every hidden layer."""
     layers: int = 2
@@ -112,7 +113,8 @@ class PPOSection:
     vtrace: bool = True
     """Recompute advantages before each minibatch with the latest ratios (V-trace correction)."""
     priority_alpha: float = 0.0
-    """Prioritized segment sampling exponent on mean |advantage| (0: uniform, plain shuffling)."""
+    """Prioritized segment sampling exponent on mean |advantage| (0: uniform, plain shuffling). Unmeasured:
+    no preset sets it above 0 and no ablation in docs/results measures it."""
     priority_beta: float = 0.4
     """Importance-correction exponent at the start, annealed to 1 by the end."""
     normalize_advantages: bool = True
@@ -124,7 +126,8 @@ class OptimSection:
     """Optimizer and learning-rate schedule (``osrs_rl.train.optim``)."""
 
     name: str = "adamw"
-    """``adamw``, ``muon`` or ``aurora``."""
+    """``adamw``, ``muon`` or ``aurora``. Muon and Aurora are unmeasured: no preset uses them and no ablation
+    in docs/results measures them."""
     lr: float = 1e-3
     """Learning rate at the start."""
     lr_final: float = 1e-4

@@ -8,6 +8,8 @@ One network, three memory kinds::
 - ``core`` is nothing (``mlp``), an LSTM (``lstm``) or a minGRU (``mingru``, Feng et al. 2024,
   "Were RNNs All We Needed?"), trained over whole segments with Heinsen's log-space parallel scan
   (Heinsen 2023, "Efficient Parallelization of a Ubiquitous Sequential Computation").
+  The two recurrent cores are unmeasured: no preset uses them (every one is ``mlp``) and no ablation in
+  docs/results measures them, so nothing shows that either helps any encounter.
 - Privileged segments (hidden state the agent could not observe) feed the value MLP only: the actor
   never reads their columns, so the policy cannot learn to cheat, while the critic's baseline gets
   sharper. The value MLP sits on the shared core so the critic has the policy's memory too.
@@ -193,7 +195,8 @@ class Feedforward(nn.Module):
 
 
 class LSTMCore(nn.Module):
-    """One LSTM layer; state ``[B, 2 * hidden]`` holds ``h`` then ``c``.
+    """One LSTM layer; state ``[B, 2 * hidden]`` holds ``h`` then ``c``. Unmeasured: no preset uses it and no
+    ablation in docs/results measures it.
 
     ``unroll`` runs ``nn.LSTM`` over the stretches between timesteps where some env resets, zeroing
     the resetting envs' state at each cut: exact, and a single call (cuDNN on a GPU) when no env
@@ -294,6 +297,8 @@ class MinGRUCore(nn.Module):
     parallel scan. The output is ``x_t + h_t``: ``h_t`` sees ``x_t`` only through the gate ``z_t``,
     so the residual keeps the current observation directly in reach of the heads (the paper stacks
     its minGRU layers inside residual blocks for the same reason).
+
+    Unmeasured: no preset uses it and no ablation in docs/results measures it.
     """
 
     def __init__(self, hidden: int):

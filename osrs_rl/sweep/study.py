@@ -7,8 +7,8 @@
                                that ran it: osrs_rl.io.provenance)
     DIR/report/                ``osrs-rl sweep report``: report.md, PNG plots, best.toml
 
-Every trial is a :class:`~osrs_rl.train.ppo.Trainer` run in this process with the space's
-``[fixed]`` settings and its drawn parameters as ``--section.key`` overrides. Its learning curve is
+Every trial is a training run (``osrs_rl.train.run``, without its final evaluation) in this process with
+the space's ``[fixed]`` settings and its drawn parameters as ``--section.key`` overrides. Its learning curve is
 the encounter's declared success metric (``EncounterSpec.outcome.success``, logged by the trainer as
 ``episode/<name>``), a running mean over ``last_logs`` logs, reported to Optuna at ``curve_points``
 evenly spaced steps of the budget, where a median pruner may stop a trial that trails the others.
@@ -287,7 +287,7 @@ class Result:
 def train_and_score(cfg: TrainConfig, definition: SweepDefinition, report: Callable[[int, float], bool] | None = None,
                     progress: Callable[[int, int], None] | None = None, train: Callable | None = None) -> Result:
     """Train ``cfg`` within the sweep's budget and score it. ``report(step, value)`` gets each curve point
-    and returns True to prune the run; ``train(cfg, on_log)`` runs the training (default: a Trainer;
+    and returns True to prune the run; ``train(cfg, on_log)`` runs the training (default: ``osrs_rl.train.run``;
     tests pass a fake learning curve) and returns the trained model's Policy (None: no evaluation)."""
     from osrs_rl.train.logger import EPISODE_COUNT
 
@@ -313,7 +313,7 @@ def train_and_score(cfg: TrainConfig, definition: SweepDefinition, report: Calla
     policy = (train or _train)(cfg, on_log)
     score = curve.value
     if not state["pruned"] and s.objective == "eval":
-        score = _evaluate(policy, s.eval_episodes, cfg.run.seed + 1)
+        score = _evaluate(policy, s.eval_episodes, cfg)
     steps = None
     if watch is not None:
         steps = watch.reached_at
@@ -355,19 +355,19 @@ def run_trial(trial, definition: SweepDefinition, folder: Path, progress: Callab
 
 
 def _train(cfg: TrainConfig, on_log):
-    from osrs_rl.agent.policy import Policy, eval_env_config, training_opponents
-    from osrs_rl.train.ppo import Trainer
+    """The trial's run (``osrs_rl.train.run``) without the final evaluation: the objective decides whether
+    to evaluate, and with how many episodes (``_evaluate``)."""
+    from osrs_rl.train.runner import run
 
-    trainer = Trainer(cfg, console=False, on_log=on_log)
-    trainer.train()
-    trainer.model.eval()
-    return Policy(trainer.model, trainer.spec.name, eval_env_config(cfg), training_opponents(cfg))
+    return run(cfg, on_log=on_log, evaluate=False).policy
 
 
-def _evaluate(policy, episodes: int, seed: int) -> float:
-    from osrs_rl.train.evaluate import evaluate
+def _evaluate(policy, episodes: int, cfg: TrainConfig) -> float:
+    """Objective ``"eval"``: the run's final evaluation (``runner.final_evaluation``, its seeds) with
+    ``episodes`` per opponent; its win rate, averaged over the opponents."""
+    from osrs_rl.train.runner import final_evaluation
 
-    rows = evaluate(policy, episodes=episodes, seed=seed)
+    rows = final_evaluation(policy, cfg, episodes)
     return sum(r.win_rate for r in rows) / len(rows)
 
 

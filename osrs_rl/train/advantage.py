@@ -1,4 +1,5 @@
-"""Advantages and returns for PPO (GAE with V-trace clipping), and prioritized segment sampling.
+"""Advantages and returns for PPO (GAE with V-trace clipping), and prioritized segment sampling
+(``ppo.priority_alpha`` > 0; unmeasured: no preset uses it and no ablation in docs/results measures it).
 
 Storage contract. Rollout arrays are [T, B] (time, env). The runtime autoresets in Gymnasium's
 next-step mode: the step that ends an episode returns the final observation with terminated or
@@ -139,7 +140,8 @@ def segment_priorities(advantages, alpha: float, valid=None) -> np.ndarray:
 def sample_segments(advantages, num_segments: int, alpha: float, beta: float, generator: np.random.Generator,
                     valid=None):
     """Draw ``num_segments`` whole env columns (with replacement, as in prioritized replay, Schaul et al.
-    2016, arXiv:1511.05952) with probability p_i proportional to mean|A_i|^alpha.
+    2016, arXiv:1511.05952) with probability p_i proportional to mean|A_i|^alpha. Unmeasured: no preset
+    sets ``ppo.priority_alpha`` above 0 and no ablation in docs/results measures it.
 
     Returns (indices [num_segments] int64, weights [num_segments] float32), where weights are the
     importance weights (B * p_i)^-beta divided by their maximum, to multiply per-sample losses by.

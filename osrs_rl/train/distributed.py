@@ -6,8 +6,13 @@ collectives the trainer needs.
 torchrun starts one process per rank and tells each where it stands through environment variables
 (``RANK``, ``WORLD_SIZE``, ``LOCAL_RANK``, ``LOCAL_WORLD_SIZE``, ``MASTER_ADDR``, ``MASTER_PORT``;
 PyTorch docs, "torchrun (Elastic Launch)"). ``from_environment`` reads them; a process started any
-other way (or a one-process torchrun job) is rank 0 of 1 and the trainer makes no collective call
-at all, so a plain run is the same as before this module existed.
+other way (or a one-process torchrun job) is rank 0 of 1.
+
+The trainer reaches the other ranks only through a collectives object (``collectives``): ``Group``
+under torchrun, ``SingleProcess`` otherwise. Both offer the same methods and the trainer calls them
+unconditionally; ``SingleProcess`` makes no torch.distributed call, and each of its methods does what
+the trainer did alone before this module existed (identity broadcasts and gathers, no gradient
+averaging, local advantage normalisation), so a plain run draws and computes the same numbers.
 
 Each rank steps its own envs (``env.num_envs`` is per rank) with seeds of its own (``rank_seed``),
 collects its own rollout and computes its gradient on it; the gradients are summed over the ranks
@@ -27,13 +32,16 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 import numpy as np
 import torch
 import torch.distributed as dist
+
+from osrs_rl.train.losses import normalize_advantages
 
 # torchrun's own flags: given to ``osrs-rl train`` they mean the launcher was left out
 TORCHRUN_FLAGS = ("--nproc-per-node", "--nproc_per_node", "--nnodes", "--node-rank", "--node_rank",
@@ -155,9 +163,84 @@ def global_normalize(advantages: torch.Tensor, valid: torch.Tensor, mean: torch.
     return torch.where(valid, out, zero)
 
 
+LossShare = Callable[[torch.Tensor], torch.Tensor]
+
+
+def _as_is(loss: torch.Tensor) -> torch.Tensor:
+    return loss
+
+
+class Agreement(NamedTuple):
+    """What the ranks settled at the end of an iteration (``agree_iteration``)."""
+
+    log_now: bool
+    save_now: bool
+    stop: bool                      # a stop signal reached some rank: every rank stops now
+    train_seconds: float            # rank 0's training time, the same on every rank
+    digests: list[str] | None       # every rank's parameter digest, on rank 0 (``log.param_digests``); else None
+
+
+class SingleProcess:
+    """The collectives of a one-process run: the trainer calls the same methods as on a ``Group`` and each
+    does what a job of one rank would, without torch.distributed: broadcasts and gathers hand their
+    argument back, gradients stay as they are, advantages are normalised with their own moments
+    (``losses.normalize_advantages``), and the loss is its own. Nothing here changes a number."""
+
+    enabled = False
+    wait = 0.0              # seconds spent waiting for other ranks: there are none
+
+    def __init__(self, where: Dist | None = None):
+        self.dist = where or Dist()
+
+    def close(self) -> None:
+        pass
+
+    def begin_training(self) -> None:
+        pass
+
+    def broadcast_parameters(self, model: torch.nn.Module) -> None:
+        pass
+
+    def broadcast_object(self, obj, what: str):
+        return obj
+
+    def minibatch_advantages(self, advantages: torch.Tensor, valid: torch.Tensor,
+                             normalize: bool) -> tuple[torch.Tensor, LossShare]:
+        """The minibatch's advantages (normalised over its valid entries when ``normalize``) and the map
+        from this process's mean loss to its share of the job's: the loss itself."""
+        return (normalize_advantages(advantages, valid) if normalize else advantages), _as_is
+
+    def average_gradients(self, params: Iterable[torch.nn.Parameter]) -> None:
+        pass
+
+    def agree_iteration(self, log_now: bool, save_now: bool, stop_requested: bool, train_seconds: float,
+                        model: torch.nn.Module, digests: bool, when: str) -> Agreement:
+        """This process's own decisions. A stop signal raises KeyboardInterrupt at once in a one-process
+        run (nothing to agree on), so ``stop`` is False; ``digests``: its parameter digest, for
+        ``param_digests.txt``."""
+        return Agreement(log_now, save_now, False, train_seconds, [parameter_digest(model)] if digests else None)
+
+    def gather_log(self, scalars: dict, episodes: dict, seconds: float, iterations: int) -> tuple[dict, dict]:
+        """This process's scalars and finished episodes, as they are."""
+        return scalars, episodes
+
+    def barrier(self, what: str, timeout: float | None = None) -> None:
+        pass
+
+
+def collectives(where: Dist, device: torch.device, timeout: float) -> SingleProcess | Group:
+    """The trainer's collectives: a ``Group`` of the job's ranks under torchrun (joining its process group,
+    ``run.dist_timeout`` = ``timeout``), else ``SingleProcess``."""
+    return Group(where, device, timeout) if where.enabled else SingleProcess(where)
+
+
 class Group:
     """The trainer's collectives over the job's ranks, each timed (``wait``: seconds spent inside them,
-    waiting for the others included) and each failing with ``DistributedError``."""
+    waiting for the others included) and each failing with ``DistributedError``. The methods the trainer
+    calls are ``SingleProcess``'s; the lower-level ones below them (``moments``, ``agree``, ``gather``)
+    are what they are built of."""
+
+    enabled = True
 
     def __init__(self, where: Dist, device: torch.device, timeout: float):
         self.dist = where
@@ -165,6 +248,7 @@ class Group:
         self.timeout = float(timeout)
         self.backend = "nccl" if device.type == "cuda" else "gloo"
         self.wait = 0.0
+        self._logged_wait = 0.0     # ``wait`` at the last log
         if device.type == "cuda":
             torch.cuda.set_device(device)
         try:
@@ -192,7 +276,23 @@ class Group:
         if dist.is_initialized():
             dist.destroy_process_group()
 
+    def begin_training(self) -> None:
+        """The first log's sync time starts here: the setup's broadcasts are not part of it."""
+        self._logged_wait = self.wait
+
     # ---- the update ---------------------------------------------------------------------------------
+    def minibatch_advantages(self, advantages: torch.Tensor, valid: torch.Tensor,
+                             normalize: bool) -> tuple[torch.Tensor, LossShare]:
+        """The minibatch is every rank's segments: the advantages normalised (``normalize``) with the moments
+        over all of them, and the map from this rank's mean loss to its share of the mean over every rank's
+        valid entries (weighted by its count), so that the averaged gradient is the gradient of the mean
+        over all of them, what one process holding them all would take."""
+        count, mean, std = self.moments(advantages, valid)
+        if normalize:
+            advantages = global_normalize(advantages, valid, mean, std)
+        share = (self.dist.world_size * valid.sum().double() / count.clamp(min=1.0)).float()
+        return advantages, lambda loss: loss * share
+
     def moments(self, advantages: torch.Tensor, valid: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(count, mean, std) of ``advantages`` over the valid entries of every rank's minibatch: one
         all-reduce of (count, sum, sum of squares) in float64, so the one-pass variance loses nothing
@@ -228,6 +328,34 @@ class Group:
                       lambda t=t: dist.broadcast(t.data, src=0))
 
     # ---- control (gloo) -------------------------------------------------------------------------------
+    def agree_iteration(self, log_now: bool, save_now: bool, stop_requested: bool, train_seconds: float,
+                        model: torch.nn.Module, digests: bool, when: str) -> Agreement:
+        """The ranks' one collective per iteration: whether to log and save (rank 0's clock), to stop (a
+        signal to any rank), rank 0's training time (so the schedules' progress and ``run.total_minutes``
+        agree on every rank), and a check that every rank holds the same parameters (their SHA-256,
+        DistributedError naming ``when`` if not); with ``digests`` every rank's digest is gathered on rank 0."""
+        digest = parameter_digest(model)
+        main = self.dist.is_main
+        (log_now, save_now, stop, micros), same = self.agree(
+            [int(log_now and main), int(save_now and main), int(bool(stop_requested)),
+             int(train_seconds * 1e6) if main else 0], digest)
+        gathered = self.gather(digest, "the parameter digests") if digests else None
+        if not same:
+            raise DistributedError(f"rank {self.dist.rank}: the ranks' parameters differ {when}: their gradients "
+                                   "were not averaged alike")
+        return Agreement(bool(log_now), bool(save_now), bool(stop), micros / 1e6, gathered)
+
+    def gather_log(self, scalars: dict, episodes: dict, seconds: float, iterations: int) -> tuple[dict, dict] | None:
+        """Every rank's scalars and finished episodes as one set on rank 0 (``merge_ranks``,
+        ``merge_episodes``), with the seconds each spent in the collectives since the last log; None on
+        the other ranks."""
+        waited, self._logged_wait = self.wait - self._logged_wait, self.wait
+        mine = {"scalars": scalars, "episodes": episodes, "sync": waited, "seconds": seconds, "iterations": iterations}
+        parts = self.gather(mine, "the logged statistics")
+        if not self.dist.is_main:
+            return None
+        return merge_ranks(parts), merge_episodes([p["episodes"] for p in parts])
+
     def agree(self, flags: list[int], digest: str) -> tuple[list[int], bool]:
         """Each of ``flags`` (non-negative ints) as the largest any rank gave, and whether every rank's
         ``digest`` (hex) is the same, in one all-reduce: the digest's words enter as x and -x, so the
@@ -253,10 +381,31 @@ class Group:
         return box[0]
 
     def barrier(self, what: str, timeout: float | None = None) -> None:
-        """Wait for every rank, at most ``timeout`` seconds (default ``run.dist_timeout``); a rank that
-        does not come is named in the error (gloo's monitored barrier)."""
-        seconds = self.timeout if timeout is None else timeout
+        """Wait for every rank, at most ``timeout`` seconds and never longer than ``run.dist_timeout``; a
+        rank that does not come is named in the error (gloo's monitored barrier)."""
+        seconds = self.timeout if timeout is None else min(timeout, self.timeout)
         self._run(what, lambda: dist.monitored_barrier(group=self.control, timeout=timedelta(seconds=seconds)))
+
+
+def merge_ranks(parts: list[dict]) -> dict:
+    """One set of scalars from every rank's (``Group.gather_log``'s parts): losses and times are means over
+    the ranks (each rank's own minibatch means; the gradient norm is the same on all, taken after
+    averaging); ``perf/steps_per_second`` is the job's, the sum of the ranks'. ``perf/scaling_efficiency``
+    is the share of the ranks' wall time spent on their own rollouts and updates rather than inside the
+    collectives (communicating, or waiting for a slower rank): 1 if the ranks cost each other nothing. It
+    cannot see what sharing the machine costs them (cores, memory bandwidth): comparing the job's steps/s
+    with a one-process run's shows that."""
+    scalars = [p["scalars"] for p in parts]
+    out = {k: float(np.mean([s[k] for s in scalars if k in s])) for k in scalars[0]}
+    rates = [s["perf/steps_per_second"] for s in scalars]
+    out["perf/steps_per_second"] = float(sum(rates))
+    out["perf/steps_per_second_per_rank"] = float(np.mean(rates))
+    out["perf/slowest_rank_steps_per_second"] = float(min(rates))
+    busy = [1.0 - min(p["sync"] / p["seconds"], 1.0) if p["seconds"] > 0 else 1.0 for p in parts]
+    out["perf/scaling_efficiency"] = float(np.mean(busy))
+    out["perf/sync_seconds"] = float(np.mean([p["sync"] / max(p["iterations"], 1) for p in parts]))
+    out["perf/ranks"] = float(len(parts))
+    return out
 
 
 def merge_episodes(parts: list[dict]) -> dict:

@@ -1,5 +1,8 @@
 """Optimizers for the trainer: AdamW, Muon and Aurora behind one builder, as one torch Optimizer.
 
+Muon and Aurora are unmeasured here: no preset uses them (every one is ``adamw``) and no ablation in
+docs/results measures them, so nothing shows that either trains any encounter better than AdamW.
+
     opt = build_optimizer(model, "muon", lr=3e-4)
     loss.backward(); opt.step(); opt.zero_grad()
     set_lr(opt, 1e-4)                     # or any torch.optim.lr_scheduler
@@ -224,7 +227,8 @@ def spectral_scale(shape: tuple[int, ...], adjust_lr_fn: str | None) -> float:
 class Aurora(Optimizer):
     """Aurora for 2-D parameters (module docstring). Defaults are torch.optim.Muon's, plus
     ``pp_iterations`` (polar calls per step on non-square matrices) and ``pp_beta`` in (0, 1] (the
-    damping exponent of the row-scaling update; 0.5 steps by the square root of the leverage error)."""
+    damping exponent of the row-scaling update; 0.5 steps by the square root of the leverage error).
+    Unmeasured: no preset uses it and no ablation in docs/results measures it."""
 
     def __init__(self, params, lr: float = 1e-3, weight_decay: float = 0.1, momentum: float = 0.95,
                  nesterov: bool = True, ns_coefficients=NS_COEFFICIENTS, ns_steps: int = NS_STEPS,
@@ -278,8 +282,9 @@ def build_optimizer(model: nn.Module, name: str = "adamw", lr: float = 3e-4, wei
                     adamw_patterns: Iterable[str] = ("embed", "head"), **kw) -> MultiOptimizer:
     """One optimizer over ``model``'s trainable parameters (module docstring for the split and the lr).
 
-    ``name`` "adamw": AdamW on everything. "muon": torch.optim.Muon on the hidden matrices, AdamW on
-    the rest. "aurora": Aurora on the hidden matrices, AdamW on the rest. ``weight_decay`` applies to
+    ``name`` "adamw": AdamW on everything (every preset's). "muon": torch.optim.Muon on the hidden matrices,
+    AdamW on the rest. "aurora": Aurora on the hidden matrices, AdamW on the rest. The last two are
+    unmeasured: no preset uses them and no ablation in docs/results measures them. ``weight_decay`` applies to
     every parameter with 2 or more dims; ``eps`` is AdamW's (1e-5, the usual PPO value); ``momentum``,
     ``adjust_lr_fn`` and ``kw`` (e.g. ns_steps, nesterov, pp_iterations, pp_beta) go to the matrix
     optimizer. Parts with no parameters are left out.

@@ -12,8 +12,9 @@ league (``osrs_rl.train.selfplay``) draws agent 1 per episode from snapshots and
 Under torchrun (``torchrun --nproc-per-node N -m osrs_rl.cli train ...``) the same loop runs data-
 parallel, one copy per rank (``osrs_rl.train.distributed``): each rank steps its own ``env.num_envs``
 envs with seeds of its own, every minibatch step uses the gradient summed over the ranks'
-minibatches with global advantage moments, and rank 0 alone writes the run folder. A plain run makes
-no collective call and draws the same numbers as before.
+minibatches with global advantage moments, and rank 0 alone writes the run folder. The trainer calls
+its collectives (``self.group``) unconditionally: in a plain run they are ``distributed.SingleProcess``'s,
+which make no collective call and leave every number as a one-process trainer computes it.
 """
 
 from __future__ import annotations
@@ -55,10 +56,9 @@ from osrs_rl.train.distributed import (
     Dist,
     DistributedError,
     Group,
+    SingleProcess,
+    collectives,
     from_environment,
-    global_normalize,
-    merge_episodes,
-    parameter_digest,
     rank_seed,
     seed_sequence,
 )
@@ -70,7 +70,7 @@ from osrs_rl.train.logger import (
     opponent_scalars,
     outcome_rates,
 )
-from osrs_rl.train.losses import mean_entropy, normalize_advantages, policy_loss, value_loss
+from osrs_rl.train.losses import mean_entropy, policy_loss, value_loss
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.policy_view import with_policy_view
 from osrs_rl.train.resources import busy_note, check_memory
@@ -183,8 +183,9 @@ class _StopSignals:
     def check(self) -> None:
         """Raise the stop now if a signal asked for one: a KeyboardInterrupt raised inside code that
         swallows exceptions (a finalizer, a callback: "Exception ignored in ...") must not leave the run
-        going with every later signal put off."""
-        if self.requested:
+        going with every later signal put off. Deferred signals raise nothing here: the ranks' agreement
+        at the end of the iteration stops them together."""
+        if self.requested and not self.defer:
             raise KeyboardInterrupt(f"signal {self.requested}")
 
     def _later(self, signum, frame):
@@ -253,7 +254,8 @@ class Trainer:
     in the checkpoint in a setting a resume may not change (``config.RESUMABLE``), it is refused.
 
     ``dist``: this process's place in a torchrun job (default: read from torchrun's environment
-    variables; a plain process is rank 0 of 1, and makes no collective call).
+    variables; a plain process is rank 0 of 1). ``group``: the collectives the loop calls, a
+    ``distributed.Group`` under torchrun, else a ``distributed.SingleProcess`` that makes no collective call.
 
     ``on_log(global_step, scalars)``: called on rank 0 after each log line with its scalars (a sweep
     reports its learning curve through it; ``run.log_every`` sets how often); a true return ends the
@@ -273,7 +275,7 @@ class Trainer:
         if on_log is not None and self.dist.enabled:
             raise ValueError("on_log would end rank 0's run alone: it is not allowed under torchrun")
         self.on_log = on_log
-        self.group: Group | None = None
+        self.group: Group | SingleProcess = SingleProcess(self.dist)     # joined below once the device is known
         self.resume_payload = None
         if resume is not None:
             spec = get_spec(cfg.env.encounter)
@@ -309,8 +311,7 @@ class Trainer:
         self.learn_threads = cfg.run.torch_threads or cores
         worker = cfg.env.env_threads if cfg.env.overlap else 0
         self.rollout_threads = cfg.run.torch_threads or max(1, cores - worker)
-        if self.dist.enabled:
-            self.group = Group(self.dist, self.device, cfg.run.dist_timeout)
+        self.group = collectives(self.dist, self.device, cfg.run.dist_timeout)
         torch.manual_seed(cfg.run.seed)    # the same on every rank: the same initial model
         self.np_rng = np.random.default_rng(cfg.run.seed)
         self.model = make_model(cfg, self.spec).to(self.device)
@@ -327,12 +328,11 @@ class Trainer:
             self._restore(self.resume_payload)
         if self.dist.rank > 0:             # rank 0 keeps a plain run's stream (restored on a resume)
             self.np_rng = np.random.default_rng(seed_sequence(cfg.run.seed, self.dist.rank, "numpy", self.iteration))
-        if self.group is not None:
-            self.group.broadcast_parameters(self.model)
-        self.run_dir = self._run_path()
-        if self.group is not None:         # rank 0's clock names a new run: one folder for the job
-            cfg.run.name = self.group.broadcast_object(cfg.run.name, "the run folder's name")
-            self.run_dir = Path(cfg.run.out_dir) / cfg.run.name
+        self.group.broadcast_parameters(self.model)
+        self._run_path()                   # gives a new run without a name its own
+        # under torchrun rank 0's clock names a new run: one folder for the job
+        cfg.run.name = self.group.broadcast_object(cfg.run.name, "the run folder's name")
+        self.run_dir = Path(cfg.run.out_dir) / cfg.run.name
         if cfg.run.eval_config:      # refused now, not after the training it would evaluate
             try:
                 build_config(self.spec, eval_env_config(cfg))
@@ -372,7 +372,6 @@ class Trainer:
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size,
                                     archive_starts=self.archive_starts is not None)
-        self._wait_mark = 0.0               # Group.wait at the last log
         self._warned_busy = False
         if self.dist.is_main:               # only rank 0 writes the run folder
             for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
@@ -540,14 +539,13 @@ class Trainer:
         saves; all raise KeyboardInterrupt); a rank lost or stuck past ``run.dist_timeout`` stops the
         others with DistributedError, keeping the last checkpoint rank 0 wrote. The process group is
         closed when this returns."""
-        with _StopSignals(defer=self.group is not None, who=f"rank {self.dist.rank}: ") as signals:
+        with _StopSignals(defer=self.group.enabled, who=f"rank {self.dist.rank}: ") as signals:
             self._signals = signals
             try:
                 return self._train()
             finally:
                 self._signals = None
-                if self.group is not None:
-                    self.group.close()
+                self.group.close()
                 if not self.hold_folder:
                     self.close()
 
@@ -567,14 +565,13 @@ class Trainer:
         last: dict = {}
         failed = True
         agreed_stop = False
-        if self.group is not None:
-            self._wait_mark = self.group.wait      # the setup's broadcasts are not the first window's
+        self.group.begin_training()
         try:
             next_log = next_ckpt = mark = time.monotonic()
             next_ckpt += cfg.run.checkpoint_every
             window_start, window_steps, window_iterations = time.monotonic(), 0, 0
             while self.global_step < cfg.run.total_steps and not self.time_up():
-                if self._signals is not None and self.group is None:
+                if self._signals is not None:
                     self._signals.check()
                 progress = self.progress()
                 # ---- rollout ----
@@ -604,11 +601,8 @@ class Trainer:
                 now = time.monotonic()
                 self.train_seconds += now - mark
                 mark = now
-                log_now, save_now, stop = now >= next_log, now >= next_ckpt, False
-                if self.group is not None:         # rank 0's clock decides for all; any rank's signal stops all
-                    log_now, save_now, stop = self._agree(log_now, save_now)
-                elif cfg.log.param_digests:
-                    self._write_digests([parameter_digest(self.model)])
+                # under torchrun rank 0's clock decides for all, and any rank's signal stops all
+                log_now, save_now, stop = self._agree(now >= next_log, now >= next_ckpt)
                 time_up = self.time_up()
                 log_now = log_now or time_up or self.global_step >= cfg.run.total_steps
                 if log_now:
@@ -643,8 +637,7 @@ class Trainer:
                 self.save()            # Ctrl-C keeps the run: --resume continues from here
             if agreed_stop:            # the others leave once the checkpoint is written, not before
                 try:
-                    self.group.barrier("the stop (waiting for rank 0's checkpoint)",
-                                       min(STOP_BARRIER_SECONDS, self.group.timeout))
+                    self.group.barrier("the stop (waiting for rank 0's checkpoint)", STOP_BARRIER_SECONDS)
                 except DistributedError:
                     pass               # a rank already gone: stopping anyway
             raise
@@ -684,26 +677,18 @@ class Trainer:
         return 0 < self.cfg.run.total_minutes * 60.0 <= self.train_seconds
 
     def _agree(self, log_now: bool, save_now: bool) -> tuple[bool, bool, bool]:
-        """The ranks' one collective per iteration: whether to log and save (rank 0's clock), to stop (a signal
-        to any rank), rank 0's training time (``train_seconds`` on every rank, so the schedules' progress and
-        ``run.total_minutes`` agree), and a check that every rank holds the same parameters (their SHA-256);
-        with ``log.param_digests`` rank 0 writes every rank's digest to ``param_digests.txt``."""
-        digest = parameter_digest(self.model)
-        main = self.dist.is_main
+        """Whether to log, save and stop after this iteration, as the ranks agree (``agree_iteration``: under
+        torchrun rank 0's clock, any rank's stop signal, rank 0's ``train_seconds`` on every rank and a check
+        that every rank holds the same parameters; in one process its own decisions); with
+        ``log.param_digests`` rank 0 writes every rank's parameter digest to ``param_digests.txt``."""
         requested = self._signals.requested if self._signals is not None else 0
-        (log_now, save_now, stop, micros), same = self.group.agree(
-            [int(log_now and main), int(save_now and main), int(bool(requested)),
-             int(self.train_seconds * 1e6) if main else 0], digest)
-        self.train_seconds = micros / 1e6
-        if self.cfg.log.param_digests:
-            digests = self.group.gather(digest, "the parameter digests")
-            if main:
-                self._write_digests(digests)
-        if not same:
-            raise DistributedError(f"rank {self.dist.rank}: the ranks' parameters differ after iteration "
-                                   f"{self.iteration} (step {self.global_step:,}): their gradients were not "
-                                   "averaged alike")
-        return bool(log_now), bool(save_now), bool(stop)
+        agreed = self.group.agree_iteration(log_now, save_now, bool(requested), self.train_seconds, self.model,
+                                            self.cfg.log.param_digests,
+                                            f"after iteration {self.iteration} (step {self.global_step:,})")
+        self.train_seconds = agreed.train_seconds
+        if agreed.digests is not None and self.dist.is_main:
+            self._write_digests(agreed.digests)
+        return agreed.log_now, agreed.save_now, agreed.stop
 
     def _write_digests(self, digests: list[str]) -> None:
         """One line per update: iteration, step, then each rank's parameter digest (a debugging record)."""
@@ -714,7 +699,7 @@ class Trainer:
         """Losses of the last update, episode metrics since the last log, and where the time went
         (seconds per iteration over the window: waiting for envs, policy inference, the league
         opponent's inference, the rest of the rollout, the update); with a league, its ratings.
-        Under torchrun every rank's are gathered on rank 0 (``_merge_ranks``); the others get {}."""
+        Under torchrun every rank's are gathered on rank 0 (``distributed.merge_ranks``); the others get {}."""
         timing, n = self.collector.timing, max(iterations, 1)
         env_t, inf_t, opp_t = timing.get("env", 0.0), timing.get("inference", 0.0), timing.get("opponent", 0.0)
         other = max(timing.get("rollout", 0.0) - env_t - inf_t - opp_t, 0.0)
@@ -728,15 +713,10 @@ class Trainer:
                     TRAIN_SECONDS: self.train_seconds, "perf/progress": self.progress()})
         timing.clear()
         timing.update(env=0.0, inference=0.0)
-        episodes = self.collector.pop_episodes()
-        if self.group is not None:
-            waited, self._wait_mark = self.group.wait - self._wait_mark, self.group.wait
-            mine = {"scalars": out, "episodes": episodes, "sync": waited, "seconds": seconds, "iterations": n}
-            parts = self.group.gather(mine, "the logged statistics")
-            if not self.dist.is_main:
-                return {}
-            out = self._merge_ranks(parts)
-            episodes = merge_episodes([p["episodes"] for p in parts])
+        gathered = self.group.gather_log(out, self.collector.pop_episodes(), seconds, n)
+        if gathered is None:                   # a rank other than 0: rank 0 logs for the job
+            return {}
+        out, episodes = gathered
         if self.archive_starts is not None:
             out.update(self.archive_starts.scalars())
             episodes, restored = split_starts(episodes)
@@ -747,27 +727,6 @@ class Trainer:
             if self.spec.opponents is not None:
                 out.update(opponent_scalars(episodes, self.spec.opponents.tier_names,
                                             opponent_metrics(self.spec.outcome)))
-        return out
-
-    @staticmethod
-    def _merge_ranks(parts: list[dict]) -> dict:
-        """One set of scalars from every rank's: losses and times are means over the ranks (each rank's
-        own minibatch means; the gradient norm is the same on all, taken after averaging);
-        ``perf/steps_per_second`` is the job's, the sum of the ranks'. ``perf/scaling_efficiency`` is
-        the share of the ranks' wall time spent on their own rollouts and updates rather than inside the
-        collectives (communicating, or waiting for a slower rank): 1 if the ranks cost each other
-        nothing. It cannot see what sharing the machine costs them (cores, memory bandwidth): comparing
-        the job's steps/s with a one-process run's shows that."""
-        scalars = [p["scalars"] for p in parts]
-        out = {k: float(np.mean([s[k] for s in scalars if k in s])) for k in scalars[0]}
-        rates = [s["perf/steps_per_second"] for s in scalars]
-        out["perf/steps_per_second"] = float(sum(rates))
-        out["perf/steps_per_second_per_rank"] = float(np.mean(rates))
-        out["perf/slowest_rank_steps_per_second"] = float(min(rates))
-        busy = [1.0 - min(p["sync"] / p["seconds"], 1.0) if p["seconds"] > 0 else 1.0 for p in parts]
-        out["perf/scaling_efficiency"] = float(np.mean(busy))
-        out["perf/sync_seconds"] = float(np.mean([p["sync"] / max(p["iterations"], 1) for p in parts]))
-        out["perf/ranks"] = float(len(parts))
         return out
 
     def update(self, progress: float) -> dict:
@@ -835,28 +794,16 @@ class Trainer:
         new_logprob, entropy_per_sample = log_prob_and_entropy(logits, envs(s.mask), envs(s.action),
                                                                self.collector.head_sizes)
         old_logprob = envs(s.logprob)
-        a = envs(adv)
-        share = None
-        if self.group is not None:
-            # the minibatch is every rank's segments: advantage moments over all of them, and each rank's
-            # mean loss weighted by its share of the valid entries, so that the averaged gradient is the
-            # gradient of the mean over all of them (what one process holding them all would take)
-            count, mean, std = self.group.moments(a, valid)
-            if cfg.normalize_advantages:
-                a = global_normalize(a, valid, mean, std)
-            share = (self.dist.world_size * valid.sum().double() / count.clamp(min=1.0)).float()
-        elif cfg.normalize_advantages:
-            a = normalize_advantages(a, valid)
+        # under torchrun the minibatch is every rank's segments: advantage moments over all of them, and this
+        # rank's mean loss as its share of the mean over all of them (``Group.minibatch_advantages``)
+        a, as_share = self.group.minibatch_advantages(envs(adv), valid, cfg.normalize_advantages)
         pl = policy_loss(new_logprob, old_logprob, a, cfg.clip, weights, valid)
         vl = value_loss(value, envs(s.value[:T]), envs(ret), cfg.value_clip or None, weights, valid)
         entropy = mean_entropy(entropy_per_sample, valid)
-        loss = pl.loss + cfg.value_coef * vl - entropy_coef * entropy
-        if share is not None:
-            loss = loss * share
+        loss = as_share(pl.loss + cfg.value_coef * vl - entropy_coef * entropy)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
-        if self.group is not None:
-            self.group.average_gradients(self.model.parameters())
+        self.group.average_gradients(self.model.parameters())
         grad_norm = nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
         self.optimizer.step()
         out = {"policy": pl.loss.item(), "value": vl.item(), "entropy": entropy.item(),

@@ -22,7 +22,7 @@ from osrs_rl.agent.config import load_config
 from osrs_rl.agent.policy import load_policy
 from osrs_rl.cli import main
 from osrs_rl.train import distributed
-from osrs_rl.train.distributed import Dist, from_environment, rank_seed
+from osrs_rl.train.distributed import Dist, SingleProcess, from_environment, rank_seed
 from osrs_rl.train.ppo import Trainer, resume_config
 
 HERE = Path(__file__).resolve().parent
@@ -200,7 +200,8 @@ def test_the_two_rank_update_is_the_update_of_one_process_holding_both_rollouts(
 
 # ---- without torchrun -----------------------------------------------------------------------------------
 def test_a_plain_run_makes_no_collective_call(tmp_path, monkeypatch):
-    """Outside torchrun the trainer never touches torch.distributed (and so draws as before)."""
+    """Outside torchrun the trainer's collectives are the one-process ones, which never touch torch.distributed
+    (and so it draws as before)."""
     import torch.distributed as dist
 
     def refuse(*a, **k):
@@ -214,7 +215,7 @@ def test_a_plain_run_makes_no_collective_call(tmp_path, monkeypatch):
     cfg = load_config("template", overrides=["--run.out_dir", str(tmp_path), "--run.name", "p", *TINY,
                                              "--run.total_steps", "512"])
     t = Trainer(cfg, console=False)
-    assert t.group is None and t.dist == Dist()
+    assert isinstance(t.group, SingleProcess) and t.dist == Dist()
     t.train()
     assert t.global_step == 512 and len(_digests(tmp_path / "p")[0][2]) == 1
 
