@@ -30,13 +30,16 @@ def _own_package(site: Path) -> Path:
     """The template's files under a new package name, renamed where the guide says to rename."""
     pkg = site / PACKAGE
     shutil.copytree(TEMPLATE, pkg, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
-    spec = (pkg / "spec.py").read_text()
-    for old, new in (('name="template"', f'name="{NAME}"'),
-                     ('"food_eaten", "won")', f'"food_eaten", "{SUCCESS}")'),
-                     ('Outcome(success="won"', f'Outcome(success="{SUCCESS}"')):
-        assert old in spec, f"the template's spec.py no longer holds {old!r}: update this test and the guide"
-        spec = spec.replace(old, new)
-    (pkg / "spec.py").write_text(spec)
+    # the metric is renamed where it is declared and where the kernel writes it by name (mechanics.py)
+    for file, renames in (("spec.py", (('name="template"', f'name="{NAME}"'),
+                                       ('Outcome(success="won"', f'Outcome(success="{SUCCESS}"'))),
+                          ("mechanics.py", (('"food_eaten", "won")', f'"food_eaten", "{SUCCESS}")'),
+                                            ("out.won =", f"out.{SUCCESS} =")))):
+        text = (pkg / file).read_text()
+        for old, new in renames:
+            assert old in text, f"the template's {file} no longer holds {old!r}: update this test and the guide"
+            text = text.replace(old, new)
+        (pkg / file).write_text(text)
     info = site / f"{PACKAGE}-0.1.dist-info"            # what `pip install` leaves beside the package
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {PACKAGE}\nVersion: 0.1\n")

@@ -49,7 +49,7 @@ def read_cells(env, keys: np.ndarray | None = None, progress: np.ndarray | None 
 def _phase_template(states, configs, ids, phases, scratch):
     config = configs[0]
     for k in range(ids.shape[0]):
-        phases[k] = metrics_fn(states[ids[k]], config, scratch)
+        phases[k] = metrics_fn(states[ids[k]], config, scratch[0])
 
 
 _PHASES: dict[int, tuple] = {}
@@ -65,5 +65,5 @@ def read_phases(env, ids) -> np.ndarray:
         _PHASES[id(spec)] = (spec, njit(nogil=True)(fn))
     ids = np.ascontiguousarray(ids, dtype=np.int64)
     phases = np.zeros(len(ids), np.int64)
-    _PHASES[id(spec)][1](env.states, env.config, ids, phases, np.zeros(max(spec.num_metrics, 1), np.float64))
+    _PHASES[id(spec)][1](env.states, env.config, ids, phases, spec.metric_record.zeros(1))
     return phases

@@ -6,7 +6,8 @@ dtypes of what reset returns; finite observations and rewards; option 0 of every
 legal; actions drawn from the mask are never reported invalid; never terminated and truncated at
 once; identical trajectories for the same seed, on one thread and on two (when Numba has two); a
 snapshot, continued, restored and replayed reproduces the run bit for bit; every finished episode
-reports its metrics and a valid phase; the declared reward terms the state holds after each step add up
+reports its metrics and a valid phase; the metrics kernel writes every metric the spec's metric record
+declares (none left NaN in a record filled with NaN); the declared reward terms the state holds after each step add up
 to the reward of every agent (float32 tolerance); an event buffer's count stays within its capacity;
 a declared ``cell_key`` keeps its contract (``check_cell_key``).
 
@@ -64,6 +65,21 @@ def _first_difference(a, b) -> str | None:
     return None
 
 
+def _check_metrics_written(env: VecEnv) -> None:
+    """The metrics kernel writes every declared metric: on each env's state, a record filled with NaN has none
+    left (a metric it forgets would log the last episode's value, or 0, under its name)."""
+    spec = env.spec
+    out = spec.metric_record.zeros(1)
+    rows = spec.metric_record.rows(out)
+    for i in range(env.num_envs):
+        rows[:] = np.nan
+        spec.metrics(env.states[i], env.config[0], out[0])
+        unwritten = [name for name, v in zip(spec.metric_names, rows[0], strict=True) if np.isnan(v)]
+        if unwritten:
+            raise ContractError(f"{spec.name}: the metrics kernel leaves {unwritten} unwritten (or writes NaN) "
+                                f"on env {i}'s state")
+
+
 def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int = 123, **config) -> None:
     """Raise ContractError naming the first broken rule; return None when all hold."""
     spec: EncounterSpec = get_spec(spec_or_name) if isinstance(spec_or_name, str) else spec_or_name
@@ -104,6 +120,7 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
         raise ContractError(f"{spec.name}: {finished} episodes ended but {len(metrics['phase'])} reported metrics")
     if len(metrics["phase"]) and (metrics["phase"].min() < 0 or metrics["phase"].max() >= len(spec.phase_names)):
         raise ContractError(f"{spec.name}: a phase index outside 0..{len(spec.phase_names) - 1}")
+    _check_metrics_written(env)
 
     # determinism: same seed, same actions -> same trajectory, on one thread and on several
     _, a = _rollout(spec, seed, 1, ticks // 2, num_envs, 7, config)

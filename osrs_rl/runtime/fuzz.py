@@ -159,7 +159,7 @@ def _exercise(env, spec, rng, ticks: int) -> None:
     from osrs_rl.runtime.rewards import tick_terms
 
     cfg = env.config[0]
-    out = np.zeros(max(spec.num_metrics, 1), dtype=np.float64)
+    out = spec.metric_record.zeros(1)
     agents = range(spec.num_agents)
     for t in range(ticks):
         prev = env.states[0].copy()
@@ -168,7 +168,7 @@ def _exercise(env, spec, rng, ticks: int) -> None:
                 if spec.scene is not None:
                     spec.scene(env.states[0], cfg, a, None if t == 0 else prev)
         env.step(random_legal_actions(env, rng))
-        spec.metrics(env.states[0], cfg, out)
+        spec.metrics(env.states[0], cfg, out[0])
         if spec.cell_key is not None:
             spec.cell_key(env.states[0], cfg)
         if t < 2 or t == ticks - 1:

@@ -9,7 +9,8 @@ Order of one env's tick inside ``BatchKernels.step`` (env i) (Gymnasium's next-s
      state record alone decides every later episode), reward 0, not terminated, not truncated
      (the actions given are ignored);
   2. else: replace masked actions by 0 (counted), call the encounter's step; if the episode ended,
-     write its metrics and phase into row i of the finished-episode buffers and mark it;
+     let its metrics kernel write record i of the finished-episode metrics (a structured array of the
+     spec's ``metric_record.dtype``, written by field name) and its phase, and mark it;
   3. observe and mask into row i of the output buffers.
 """
 
@@ -89,7 +90,7 @@ def _step_template(src, states, configs, episodes, needs_reset, actions, head_si
                    done_envs, done_metrics, done_phase):
     """Validate every action first (nothing changes if one is out of range: its flat index is
     returned), then run one tick of every env; returns (-1, episodes finished), with the ended
-    envs, their metrics and phases packed in ``done_envs``, ``done_metrics``, ``done_phase[:count]``."""
+    envs, their metric records and phases packed in ``done_envs``, ``done_metrics``, ``done_phase[:count]``."""
     bad = copy_checked_actions(src, actions, head_sizes)
     if bad >= 0:
         return bad, 0
@@ -181,6 +182,11 @@ class BatchKernels:
     can be imported by name, else bound in this process."""
 
     def __init__(self, spec):
+        stray = spec.metric_record.stray_fields(spec.metrics)
+        if stray:
+            raise ValueError(f"encounter {spec.name!r}: its metrics kernel writes out.{stray[0]}, not a field of its "
+                             f"metric record ({', '.join(spec.metric_dtype.names)}): declare it or write a declared "
+                             f"name")
         try:
             cached = kernel_cache.load(spec.name, _KERNELS, _encounter_functions(spec))
         except Exception as e:                  # noqa: BLE001 - a cache is never worth a failed run

@@ -3,8 +3,9 @@
 An encounter module builds one :class:`EncounterSpec`: its name, a version (bumped when the state
 layout changes, so old snapshots are refused), the state dtype (one plain record per env, RNG
 inside), the config fields (read-only settings with defaults and ranges, from which the config
-dtype is derived), action heads, observation segments, metric and phase names, and five Numba
-kernels with these signatures (all ``@njit``; ``state`` and ``config`` are records)::
+dtype is derived), action heads, observation segments, its metrics (a :class:`MetricRecord`: the record
+dtype the ``metrics`` kernel fills, from which ``metric_names`` is derived), phase names, and five Numba
+kernels with these signatures (all ``@njit``; ``state``, ``config`` and ``out`` are records)::
 
     reset(state, config, seed)                    -> None   start an episode from a uint64 seed
     step(state, config, actions, rewards)         -> (terminated, truncated)
@@ -12,7 +13,9 @@ kernels with these signatures (all ``@njit``; ``state`` and ``config`` are recor
         rewards: float32[num_agents], written by step
     observe(state, config, obs)                   -> None   obs: float32[num_agents, obs_size]
     mask(state, config, mask)                     -> None   mask: bool[num_agents, mask_size]
-    metrics(state, config, out)                   -> phase  out: float64[num_metrics]; returns the
+    metrics(state, config, out)                   -> phase  out: a record of ``metric_record.dtype``,
+                                                            written by name (``out.ticks = s.tick``,
+                                                            ``out.taken_by_source[k] = ...``); returns the
                                                             index of the phase the episode ended in
     cell_key(state, config)                       -> int64  optional, for Go-Explore archives:
                                                             coarse, the same for one state, blind to the RNG
@@ -30,7 +33,8 @@ picks on the command line (``--set KEY=VALUE``, named ``choices`` allowed).
 Rules every encounter keeps (``osrs_rl.runtime.checks.check_encounter`` tests them):
 - index 0 of every action head is a no-op and always legal (the runtime turns masked actions into 0);
 - all randomness comes from the state's own RNG; nothing reads globals that change;
-- observations are finite.
+- observations are finite;
+- ``metrics`` writes every metric its record declares, each by its own name.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from osrs_rl.runtime.bounds import validate_bounds
+from osrs_rl.runtime.metric_record import MetricFamily, MetricRecord  # noqa: F401 - declared beside the spec's others
 
 
 @dataclass(frozen=True)
@@ -320,7 +325,9 @@ class EncounterSpec:
     config_fields: tuple[ConfigField, ...]
     action_heads: tuple[ActionHead, ...]
     obs_segments: tuple[ObsSegment, ...]
-    metric_names: tuple[str, ...]
+    metric_record: MetricRecord
+    """The episode metrics (:class:`MetricRecord`, or a record dtype of float64 fields: ``MetricRecord.from_dtype``):
+    the record the ``metrics`` kernel writes by name; ``metric_names`` and ``num_metrics`` derive from it."""
     phase_names: tuple[str, ...]
     reset: Callable
     step: Callable
@@ -418,8 +425,18 @@ class EncounterSpec:
         return sum(s.size for s in self.obs_segments)
 
     @property
+    def metric_names(self) -> tuple[str, ...]:
+        """The metrics' names in record order (``metric_record.names``): a row of ``VecEnv.finished_last_step``."""
+        return self.metric_record.names
+
+    @property
     def num_metrics(self) -> int:
-        return len(self.metric_names)
+        return len(self.metric_record)
+
+    @property
+    def metric_dtype(self) -> np.dtype:
+        """The record the ``metrics`` kernel writes (``metric_record.dtype``)."""
+        return self.metric_record.dtype
 
     def obs_slices(self) -> dict[str, slice]:
         """Where each observation segment lies in the flat observation vector."""
@@ -455,6 +472,7 @@ class EncounterSpec:
         if len(set(names)) != len(names):
             raise ValueError(f"encounter {self.name!r}: duplicate config field names in {names}")
         validate_bounds(self.state_dtype, self.state_bounds)
+        self._check_metric_record()
         self._check_reward_terms()
         self._check_declarations()
         unknown = [s for s in self.start_settings if s not in names]
@@ -464,6 +482,19 @@ class EncounterSpec:
             raise ValueError(f"encounter {self.name!r} declares progress but no cell_key: an archive needs both")
         if any(f.derived for f in self.config_fields) and self.config_hook is None:
             raise ValueError(f"encounter {self.name!r} has derived config fields but no config_hook to fill them")
+
+    def _check_metric_record(self) -> None:
+        """A record dtype given by hand becomes its MetricRecord; anything else is refused, naming the encounter."""
+        declared = self.metric_record
+        if isinstance(declared, MetricRecord):
+            return
+        if not isinstance(declared, np.dtype):
+            raise ValueError(f"encounter {self.name!r}: metric_record must be a MetricRecord (or a record dtype of "
+                             f"float64 fields), got {type(declared).__name__}")
+        try:
+            object.__setattr__(self, "metric_record", MetricRecord.from_dtype(declared))
+        except ValueError as e:
+            raise ValueError(f"encounter {self.name!r}: {e}") from None
 
     def _check_reward_terms(self) -> None:
         if not self.reward_terms:

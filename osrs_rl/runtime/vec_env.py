@@ -42,7 +42,7 @@ def bytes_per_env(spec: EncounterSpec) -> int:
     """One env's rows in a VecEnv (its state, the step buffers per agent, the finished-episode metrics):
     what ``num_envs`` multiplies, for an estimate before allocating."""
     per_agent = spec.obs_size * 4 * 2 + spec.mask_size * 2 + spec.num_heads * 8 + 8    # obs, masks, actions, reward
-    return spec.state_dtype.itemsize + spec.num_agents * per_agent + max(spec.num_metrics, 1) * 16 + 64
+    return spec.state_dtype.itemsize + spec.num_agents * per_agent + spec.metric_dtype.itemsize * 2 + 64
 
 
 def _check_seed(seed) -> None:
@@ -94,10 +94,13 @@ class VecEnv:
         self._masks = np.zeros((n, a, spec.mask_size), dtype=np.bool_)
         self._invalid = np.zeros(n, dtype=np.int64)
         self._finished = np.zeros(n, dtype=np.bool_)
-        self._finished_metrics = np.zeros((n, max(spec.num_metrics, 1)), dtype=np.float64)
+        # one record per env of the spec's metric dtype (the kernel writes it by name); the packed rows read
+        # as float64 [n, num_metrics], a column per name in spec.metric_names
+        self._finished_metrics = spec.metric_record.zeros(n)
         self._finished_phase = np.zeros(n, dtype=np.int64)
         self._done_envs = np.zeros(n, dtype=np.int64)
-        self._done_metrics = np.zeros_like(self._finished_metrics)
+        self._done_metrics = spec.metric_record.zeros(n)
+        self._done_rows = spec.metric_record.rows(self._done_metrics)
         self._done_phase = np.zeros(n, dtype=np.int64)
         self._episode_log: list[tuple[np.ndarray, np.ndarray]] = []
         self._recorders: list = []
@@ -207,7 +210,7 @@ class VecEnv:
         np.copyto(self._mask_out, self._masks)
         self._done_count = done
         if done:
-            self._log_episodes(self._done_metrics[:done].copy(), self._done_phase[:done].copy())
+            self._log_episodes(self._done_rows[:done].copy(), self._done_phase[:done].copy())
             for r in self._recorders:
                 r.on_finished(self, self._done_envs[:done].copy())
         return self._obs_view, self._rewards_view, self._terminated, self._truncated, self._info
@@ -225,7 +228,7 @@ class VecEnv:
         """The envs whose episode ended in the last ``step`` and those episodes' metrics
         (``[k]`` env indices, ``[k, num_metrics]``), as copies."""
         k = self._done_count
-        return self._done_envs[:k].copy(), self._done_metrics[:k, :self.spec.num_metrics].copy()
+        return self._done_envs[:k].copy(), self._done_rows[:k].copy()
 
     def phases_last_step(self) -> np.ndarray:
         """The phase index (``spec.phase_names``) each episode of :meth:`finished_last_step` ended in, in its
@@ -246,7 +249,7 @@ class VecEnv:
             m = np.concatenate([x for x, _ in self._episode_log])
             p = np.concatenate([y for _, y in self._episode_log])
         else:
-            m = np.zeros((0, max(self.spec.num_metrics, 1)))
+            m = np.zeros((0, self.spec.num_metrics))
             p = np.zeros(0, dtype=np.int64)
         self._episode_log.clear()
         self._logged = 0

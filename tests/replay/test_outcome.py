@@ -58,10 +58,10 @@ def test_the_outcome_word_is_the_declared_metric_whatever_its_name():
     import dataclasses
 
     from osrs_rl.replay.outcome import outcome_kind
-    from osrs_rl.runtime.spec import Outcome
+    from osrs_rl.runtime.spec import MetricRecord, Outcome
 
     names = ("ticks", "damage_dealt", "damage_taken", "food_eaten", "cleared")
-    spec = dataclasses.replace(get_spec("template"), name="cleared_fight", metric_names=names,
+    spec = dataclasses.replace(get_spec("template"), name="cleared_fight", metric_record=MetricRecord(*names),
                                outcome=Outcome(success="cleared", length="ticks"))
     final = dict.fromkeys(names, 0) | {"cleared": 1}
     assert outcome_from_metrics(spec, final, True, False) == "cleared"

@@ -12,7 +12,7 @@ from numba import njit
 
 from osrs_rl.core import rng as R
 from osrs_rl.core.rng import RNG_DTYPE
-from osrs_rl.runtime.spec import ActionHead, ConfigField, EncounterSpec, ObsSegment
+from osrs_rl.runtime.spec import ActionHead, ConfigField, EncounterSpec, MetricRecord, ObsSegment
 
 MAX_AGENTS = 2
 
@@ -62,8 +62,8 @@ def mask(s, cfg, m):
 
 @njit(cache=True)
 def metrics(s, cfg, out):
-    out[0] = s.tick
-    out[1] = s.total
+    out.ticks = s.tick
+    out.total = s.total
     return 1 if 2 * s.counter[0] >= cfg.target else 0
 
 
@@ -72,7 +72,7 @@ def make_spec(agents: int) -> EncounterSpec:
         name=f"counting{agents}", version=1, state_dtype=state_dtype(),
         config_fields=(ConfigField("target", np.int64, 10, 1, 1000), ConfigField("max_ticks", np.int64, 50, 1, 10**6)),
         action_heads=(ActionHead("add", 3),), obs_segments=(ObsSegment("counter", 3),),
-        metric_names=("ticks", "total"), phase_names=("first_half", "second_half"),
+        metric_record=MetricRecord("ticks", "total"), phase_names=("first_half", "second_half"),
         reset=reset, step=step, observe=observe, mask=mask, metrics=metrics,
         agents=tuple(f"player_{k}" for k in range(agents)))
 

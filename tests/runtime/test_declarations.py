@@ -9,7 +9,7 @@ from numba import njit
 
 from osrs_rl import cli
 from osrs_rl.runtime import registry
-from osrs_rl.runtime.spec import ConfigField, Outcome, ScriptedPolicy, Setting
+from osrs_rl.runtime.spec import ConfigField, MetricRecord, Outcome, ScriptedPolicy, Setting
 from osrs_rl.train.evaluate import outcome_columns
 from osrs_rl.train.evaluate_solver import evaluate_scripted, scripted_rows
 from tests.runtime import counting
@@ -17,9 +17,9 @@ from tests.runtime import counting
 
 @njit(cache=True)
 def cleared_metrics(s, cfg, out):
-    out[0] = s.tick
-    out[1] = s.total
-    out[2] = 1.0 if s.counter[0] >= cfg.target else 0.0          # a success named neither won nor killed
+    out.ticks = s.tick
+    out.total = s.total
+    out.cleared = 1.0 if s.counter[0] >= cfg.target else 0.0      # a success named neither won nor killed
     return 1 if 2 * s.counter[0] >= cfg.target else 0
 
 
@@ -34,7 +34,7 @@ def cleared_spec(**changes):
     fields = (ConfigField("target", np.int64, 10, 1, 1000, "the count to reach", choices=((4, "short"), (10, "long"))),
               ConfigField("max_ticks", np.int64, 50, 1, 10**6))
     spec = dataclasses.replace(
-        base, name="cleared_count", config_fields=fields, metric_names=("ticks", "total", "cleared"),
+        base, name="cleared_count", config_fields=fields, metric_record=MetricRecord("ticks", "total", "cleared"),
         metrics=cleared_metrics, outcome=Outcome(success="cleared", length="ticks"),
         scripted_policies=(ScriptedPolicy("adder", adder, "adds the same amount every tick",
                                           settings=(Setting("amount", 1, "added per tick", low=0, high=2),),

@@ -183,10 +183,10 @@ def test_league_scores_by_the_declared_outcome():
     """The league reads wins and losses from the spec's outcome, not from metrics named won and lost."""
     import dataclasses
 
-    from osrs_rl.runtime.spec import Outcome
+    from osrs_rl.runtime.spec import MetricRecord, Outcome
 
     names = tuple({"won": "victory", "lost": "defeat"}.get(n, n) for n in SPEC.metric_names)
-    renamed = dataclasses.replace(SPEC, metric_names=names,
+    renamed = dataclasses.replace(SPEC, metric_record=MetricRecord(*names),
                                   outcome=Outcome("victory", failure="defeat", other="draw", length="ticks"))
     SelfPlay(renamed, [], LeagueSection(enabled=True), _model, "cpu")          # no "won" needed
     no_failure = dataclasses.replace(SPEC, outcome=Outcome("won", length="ticks"))

@@ -56,7 +56,7 @@ SPELL_RANGE = 10                      # OSRS wiki "Attack range": combat spells 
 ZUK_WAVE = 69
 
 DAMAGE_METRICS = tuple("taken_" + ST.KIND_NAMES[k] for k in V.TALLY_KINDS) + ("collapse_damage",)
-SUPPLY_METRICS = tuple(n + "s_used" for n in ST.SUPPLY_NAMES)     # brews_used, ... (view.METRIC_NAMES)
+SUPPLY_METRICS = tuple(n + "s_used" for n in ST.SUPPLY_NAMES)     # brews_used, ... (view.METRICS)
 
 
 @cache

@@ -20,6 +20,7 @@ from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.core.player import SPEC_MAX
 from osrs_rl.core.skills import DEFENCE, HITPOINTS, PRAYER, RANGED
+from osrs_rl.runtime.spec import MetricFamily, MetricRecord
 
 from . import arena as A
 from . import mechanics as M
@@ -68,15 +69,18 @@ SET_TIMER_SCALE = 350.0
 # monster kinds the tallies name (every kind but the glyph)
 TALLY_KINDS = (ST.K_NIBBLER, ST.K_BAT, ST.K_BLOB, ST.K_BLOBLET_MAGIC, ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE,
                ST.K_MELEER, ST.K_RANGER, ST.K_MAGER, ST.K_JAD, ST.K_JAD_HEALER, ST.K_ZUK, ST.K_ZUK_HEALER)
-METRIC_NAMES = (
+# the episode metrics, in the order logs list them; `metrics` writes each by name, a family's element k in a loop
+# over the same constant its names come from (TALLY_KINDS, the pillars, the hit styles, the reward terms)
+METRICS = MetricRecord(
     "cleared", "died", "timed_out", "ticks", "final_wave", "waves_cleared", "damage_dealt", "damage_taken",
-    *("taken_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "monster_attacks", "correct_prayer_rate",
-    "brews_used", "restores_used", "bastions_used", "staminas_used",
-    *("killed_" + ST.KIND_NAMES[k] for k in TALLY_KINDS), "pillars_standing",
-    "pillar_damage", *(f"pillar_hp_{n}" for n in A.PILLAR_NAMES), "taken_melee", "taken_ranged", "taken_magic",
-    "taken_typeless", "collapse_damage", "resurrections", "digs", "start_wave", "ticks_per_wave",
+    MetricFamily("taken_by_kind", tuple("taken_" + ST.KIND_NAMES[k] for k in TALLY_KINDS)), "monster_attacks",
+    "correct_prayer_rate", "brews_used", "restores_used", "bastions_used", "staminas_used",
+    MetricFamily("killed_by_kind", tuple("killed_" + ST.KIND_NAMES[k] for k in TALLY_KINDS)), "pillars_standing",
+    "pillar_damage", MetricFamily("pillar_hp", tuple(f"pillar_hp_{n}" for n in A.PILLAR_NAMES)),
+    MetricFamily("taken_by_style", ("taken_melee", "taken_ranged", "taken_magic", "taken_typeless")),
+    "collapse_damage", "resurrections", "digs", "start_wave", "ticks_per_wave",
     "specs_used", "spec_healed", "freezes", "barrage_hits",
-    *("reward_" + t for t in ST.REWARD_TERMS),
+    MetricFamily("reward_sums", tuple("reward_" + t for t in ST.REWARD_TERMS)),
     # the finale: low watermarks (Zuk's lowest hitpoints, 0 on a kill, 1200 where he was never reached), the
     # deepest phase (state.PH_*), healers, the glyph, who dealt the killing blow (kind + 1, 0: none)
     "reached_zuk", "zuk_lowest_hp", "player_lowest_hp", "deepest_phase", "sets_spawned", "healers_tagged",
@@ -353,75 +357,64 @@ def mask(s, cfg, m):
 # ---- metrics -------------------------------------------------------------------------------------
 @njit(cache=True)
 def metrics(s, cfg, out):
-    out[0] = 1.0 if s.outcome == ST.OUTCOME_CLEARED else 0.0
-    out[1] = 1.0 if s.outcome == ST.OUTCOME_DEATH else 0.0
-    out[2] = 1.0 if s.outcome == ST.OUTCOME_TIMEOUT else 0.0
-    out[3] = s.tick
-    out[4] = s.wave
-    out[5] = s.waves_cleared
-    out[6] = s.damage_dealt
+    out.cleared = 1.0 if s.outcome == ST.OUTCOME_CLEARED else 0.0
+    out.died = 1.0 if s.outcome == ST.OUTCOME_DEATH else 0.0
+    out.timed_out = 1.0 if s.outcome == ST.OUTCOME_TIMEOUT else 0.0
+    out.ticks = s.tick
+    out.final_wave = s.wave
+    out.waves_cleared = s.waves_cleared
+    out.damage_dealt = s.damage_dealt
     total = 0
     for k in range(ST.NUM_KINDS):
         total += s.damage_taken[k]
-    out[7] = total
-    j = 8
-    for kind in TALLY_KINDS:
-        out[j] = s.damage_taken[kind]
-        j += 1
-    out[j] = s.monster_attacks
-    out[j + 1] = s.prayed_attacks / s.monster_attacks if s.monster_attacks > 0 else 0.0
-    out[j + 2] = s.supplies_used[ST.SUP_BREW]
-    out[j + 3] = s.supplies_used[ST.SUP_RESTORE]
-    out[j + 4] = s.supplies_used[ST.SUP_BASTION]
-    out[j + 5] = s.supplies_used[ST.SUP_STAMINA]
-    j += 6
-    for kind in TALLY_KINDS:
-        out[j] = s.kills[kind]
-        j += 1
+    out.damage_taken = total
+    for j in range(len(TALLY_KINDS)):
+        out.taken_by_kind[j] = s.damage_taken[TALLY_KINDS[j]]
+        out.killed_by_kind[j] = s.kills[TALLY_KINDS[j]]
+    out.monster_attacks = s.monster_attacks
+    out.correct_prayer_rate = s.prayed_attacks / s.monster_attacks if s.monster_attacks > 0 else 0.0
+    out.brews_used = s.supplies_used[ST.SUP_BREW]
+    out.restores_used = s.supplies_used[ST.SUP_RESTORE]
+    out.bastions_used = s.supplies_used[ST.SUP_BASTION]
+    out.staminas_used = s.supplies_used[ST.SUP_STAMINA]
     standing = 0
     for k in range(A.NUM_PILLARS):
         if s.pillar_hp[k] > 0:
             standing += 1
-    out[j] = standing
-    out[j + 1] = s.pillar_damage
-    j += 2
-    for k in range(A.NUM_PILLARS):
-        out[j + k] = s.pillar_hp[k]
-    j += A.NUM_PILLARS
+        out.pillar_hp[k] = s.pillar_hp[k]
+    out.pillars_standing = standing
+    out.pillar_damage = s.pillar_damage
     for k in range(4):
-        out[j + k] = s.taken_style[k]
-    j += 4
-    out[j] = s.collapse_damage
-    out[j + 1] = s.resurrections
-    out[j + 2] = s.digs
-    out[j + 3] = s.start_wave_drawn
-    out[j + 4] = s.tick / s.waves_cleared if s.waves_cleared > 0 else float(s.tick)
-    out[j + 5] = s.specs_used
-    out[j + 6] = s.spec_healed
-    out[j + 7] = s.freezes
-    out[j + 8] = s.barrage_hits
-    j += 9
+        out.taken_by_style[k] = s.taken_style[k]
+    out.collapse_damage = s.collapse_damage
+    out.resurrections = s.resurrections
+    out.digs = s.digs
+    out.start_wave = s.start_wave_drawn
+    out.ticks_per_wave = s.tick / s.waves_cleared if s.waves_cleared > 0 else float(s.tick)
+    out.specs_used = s.specs_used
+    out.spec_healed = s.spec_healed
+    out.freezes = s.freezes
+    out.barrage_hits = s.barrage_hits
     for r in range(ST.NUM_REWARD_TERMS):
-        out[j + r] = s.reward_sums[r]
-    j += ST.NUM_REWARD_TERMS
-    out[j] = 1.0 if s.wave >= W.ZUK_WAVE else 0.0
-    out[j + 1] = max(s.zuk_low, 0)
-    out[j + 2] = s.player_low
-    out[j + 3] = M.phase_of(s, cfg)          # milestones never go back: the phase now is the deepest
-    out[j + 4] = s.sets_spawned
-    out[j + 5] = s.healers_tagged
-    out[j + 6] = s.healers_killed
-    out[j + 7] = s.healing_ticks
-    out[j + 8] = s.healed
+        out.reward_sums[r] = s.reward_sums[r]
+    out.reached_zuk = 1.0 if s.wave >= W.ZUK_WAVE else 0.0
+    out.zuk_lowest_hp = max(s.zuk_low, 0)
+    out.player_lowest_hp = s.player_low
+    out.deepest_phase = M.phase_of(s, cfg)          # milestones never go back: the phase now is the deepest
+    out.sets_spawned = s.sets_spawned
+    out.healers_tagged = s.healers_tagged
+    out.healers_killed = s.healers_killed
+    out.healing_ticks = s.healing_ticks
+    out.healed = s.healed
     g = s.monsters[M.SHIELD_SLOT]
-    out[j + 9] = max(g.hp, 0) if s.wave >= W.ZUK_WAVE and g.kind == ST.K_SHIELD else float(A.GLYPH_HP)
-    out[j + 10] = s.sheltered_attacks
-    out[j + 11] = s.zuk_attacks
-    out[j + 12] = s.killer + 1
-    out[j + 13] = s.no_target_ticks
-    out[j + 14] = s.no_prayer_ticks
-    out[j + 15] = s.zuk_start
-    out[j + 16] = s.sheltered_ticks
+    out.glyph_hp = max(g.hp, 0) if s.wave >= W.ZUK_WAVE and g.kind == ST.K_SHIELD else float(A.GLYPH_HP)
+    out.sheltered_attacks = s.sheltered_attacks
+    out.zuk_attacks = s.zuk_attacks
+    out.killer = s.killer + 1
+    out.no_target_ticks = s.no_target_ticks
+    out.no_prayer_ticks = s.no_prayer_ticks
+    out.zuk_start_hp = s.zuk_start
+    out.sheltered_ticks = s.sheltered_ticks
     return M.phase_of(s, cfg)
 
 

@@ -56,7 +56,7 @@ _COMMON = dict(
                           # once this field under another layout, taken back: not reused);
                           # 4: reward terms and an event buffer in the state
     state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
-    obs_segments=SEGMENTS, metric_names=V.METRIC_NAMES, phase_names=V.PHASE_NAMES, reset=M.reset,
+    obs_segments=SEGMENTS, metric_record=V.METRICS, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,
     attacks=attacks,      # what the opponent can hurt with, each max hit >= 1 (runtime.attacks)

@@ -20,6 +20,7 @@ from osrs_rl.core.skills import ATTACK, DEFENCE, HITPOINTS, MAGIC, PRAYER, RANGE
 from osrs_rl.core.status import FREEZE_IMMUNITY_TICKS, can_move
 from osrs_rl.encounters.pvp import mechanics as M
 from osrs_rl.encounters.pvp import state as ST
+from osrs_rl.runtime.spec import MetricRecord
 
 HP_BAR_STEPS = 30          # the overhead HP bar shows hitpoints in 30ths (OSRS wiki "Hitpoints") [M]
 MAX_LEVEL = 99.0           # levels, hitpoints and prayer points scale by the highest level
@@ -243,33 +244,34 @@ def mask_two(s, cfg, m):
     mask_player(s, cfg, 1, m[1])
 
 
-METRIC_NAMES = ("won", "lost", "draw", "ticks", "damage_dealt", "damage_taken", "off_prayer_hits_landed",
-                "off_prayer_hits_taken", "freezes_landed", "food_used", "brews_used", "specs_used",
-                "food_left", "opponent_tier", "vengeance_damage", "potion_doses_left", "opponent_slot")
+# player 0's episode metrics, in the order logs list them; `metrics` writes each by name
+METRICS = MetricRecord("won", "lost", "draw", "ticks", "damage_dealt", "damage_taken", "off_prayer_hits_landed",
+                       "off_prayer_hits_taken", "freezes_landed", "food_used", "brews_used", "specs_used",
+                       "food_left", "opponent_tier", "vengeance_damage", "potion_doses_left", "opponent_slot")
 PHASE_NAMES = ("under_100_ticks", "100_to_200_ticks", "over_200_ticks")
 
 
 @njit(cache=True)
 def metrics(s, cfg, out):
     me, foe = s.players[0], s.players[1]
-    out[0] = 1.0 if s.outcome == ST.OUTCOME_WIN else 0.0
-    out[1] = 1.0 if s.outcome == ST.OUTCOME_LOSS else 0.0
-    out[2] = 1.0 if s.outcome == ST.OUTCOME_DRAW else 0.0
-    out[3] = s.tick
-    out[4] = me.damage_dealt
-    out[5] = me.damage_taken
-    out[6] = me.off_prayer_hits_landed
-    out[7] = foe.off_prayer_hits_landed
-    out[8] = me.freezes_landed
-    out[9] = me.food_used
-    out[10] = me.brews_used
-    out[11] = me.specs_used
-    out[12] = me.supplies[ST.SUP_FOOD] + me.supplies[ST.SUP_KARAMBWAN]
-    out[13] = s.opponent_tier                # -1 when a policy played player 1
-    out[14] = me.vengeance_damage
-    out[15] = me.supplies[ST.SUP_BREW] + me.supplies[ST.SUP_RESTORE] + me.supplies[ST.SUP_COMBAT] \
+    out.won = 1.0 if s.outcome == ST.OUTCOME_WIN else 0.0
+    out.lost = 1.0 if s.outcome == ST.OUTCOME_LOSS else 0.0
+    out.draw = 1.0 if s.outcome == ST.OUTCOME_DRAW else 0.0
+    out.ticks = s.tick
+    out.damage_dealt = me.damage_dealt
+    out.damage_taken = me.damage_taken
+    out.off_prayer_hits_landed = me.off_prayer_hits_landed
+    out.off_prayer_hits_taken = foe.off_prayer_hits_landed
+    out.freezes_landed = me.freezes_landed
+    out.food_used = me.food_used
+    out.brews_used = me.brews_used
+    out.specs_used = me.specs_used
+    out.food_left = me.supplies[ST.SUP_FOOD] + me.supplies[ST.SUP_KARAMBWAN]
+    out.opponent_tier = s.opponent_tier                # -1 when a policy played player 1
+    out.vengeance_damage = me.vengeance_damage
+    out.potion_doses_left = me.supplies[ST.SUP_BREW] + me.supplies[ST.SUP_RESTORE] + me.supplies[ST.SUP_COMBAT] \
         + me.supplies[ST.SUP_RANGING]
-    out[16] = s.opponent_slot                # -1 when a scripted tier played player 1
+    out.opponent_slot = s.opponent_slot                # -1 when a scripted tier played player 1
     return 0 if s.tick < 100 else (1 if s.tick < 200 else 2)
 
 

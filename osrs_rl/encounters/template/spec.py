@@ -42,7 +42,7 @@ SPEC = EncounterSpec(
         ObsSegment("player", 5, 1, ("hp", "food", "attack_timer", "praying", "time")),
         ObsSegment("npc", 2, 1, ("hp", "attack_timer")),
     ),
-    metric_names=("ticks", "damage_dealt", "damage_taken", "food_eaten", "won"),
+    metric_record=V.METRICS,  # the episode metrics: a record the metrics kernel writes by name (out.won)
     phase_names=("npc_above_half", "npc_below_half"),
     reset=M.reset,
     step=M.step,

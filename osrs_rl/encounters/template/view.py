@@ -1,15 +1,19 @@
 """REQUIRED. Template encounter view: what the player sees (``observe``) and may do (``mask``), the episode's
 metrics, and the cell of a state for Go-Explore archives (``cell_key``, ``progress``). The observation's
-layout is named in spec.py's segments, the metrics' in its ``metric_names``, both in the order written here.
+layout is named in spec.py's segments, in the order written here; the metrics are declared once, in ``METRICS``,
+and written by name.
 """
 
 import numpy as np
 from numba import njit
 
+from osrs_rl.runtime.spec import MetricRecord
+
 from .state import MAX_FOOD
 
-# metric columns and phases
-M_TICKS, M_DEALT, M_TAKEN, M_FOOD, M_WON = range(5)
+# the episode metrics, in the order logs list them: `metrics` writes each by name (out.won), so a name here is
+# the value written under it wherever it sits (spec.metric_names derives from this)
+METRICS = MetricRecord("ticks", "damage_dealt", "damage_taken", "food_eaten", "won")
 PHASE_EARLY, PHASE_LATE = 0, 1        # NPC above / at or below half hitpoints
 
 
@@ -44,11 +48,12 @@ def mask(s, cfg, m):
 
 @njit(cache=True)
 def metrics(s, cfg, out):
-    out[M_TICKS] = s.tick
-    out[M_DEALT] = s.damage_dealt
-    out[M_TAKEN] = s.damage_taken
-    out[M_FOOD] = s.food_eaten
-    out[M_WON] = 1.0 if s.npc_hp <= 0 else 0.0
+    """The ended episode's metrics into ``out`` (a record of ``METRICS.dtype``), by name; returns its phase."""
+    out.ticks = s.tick
+    out.damage_dealt = s.damage_dealt
+    out.damage_taken = s.damage_taken
+    out.food_eaten = s.food_eaten
+    out.won = 1.0 if s.npc_hp <= 0 else 0.0
     return PHASE_LATE if 2 * s.npc_hp <= cfg.npc_max_hp else PHASE_EARLY
 
 

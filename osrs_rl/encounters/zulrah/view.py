@@ -17,6 +17,7 @@ from osrs_rl.core.skills import HITPOINTS, MAGIC, PRAYER, RANGED
 from osrs_rl.encounters.zulrah import mechanics as M
 from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.encounters.zulrah import state as ST
+from osrs_rl.runtime.spec import MetricFamily, MetricRecord
 
 SELF_FEATURES = 41
 ZULRAH_FEATURES = 25
@@ -65,12 +66,16 @@ SCAFFOLDING_NAMES = (
     "on_safespot",
 )
 
-METRIC_NAMES = (
+# the episode metrics, in the order logs list them; `metrics` writes each by name, a family's element k in a loop
+# over the same constant its names come from (damage by source, supplies by ST.SUP_*, reward sums by term)
+METRICS = MetricRecord(
     "killed", "died", "timed_out", "ticks", "ticks_to_kill", "damage_dealt", "zulrah_hp_left",
-    "damage_taken", *("taken_" + n for n in ST.SOURCE_NAMES), "zulrah_attacks", "correct_prayer_rate",
-    "food_used", "prayer_doses_used", "antivenom_doses_used", "ranged_boost_doses_used", "magic_boost_doses_used",
+    "damage_taken", MetricFamily("taken_by_source", tuple("taken_" + n for n in ST.SOURCE_NAMES)), "zulrah_attacks",
+    "correct_prayer_rate",
+    MetricFamily("supplies_used", ("food_used", "prayer_doses_used", "antivenom_doses_used", "ranged_boost_doses_used",
+                                   "magic_boost_doses_used")),
     "snakelings_killed", "specs_used", "spec_healed", "phases_done", "rotation", "tier",
-    "reward_outcome", "reward_damage_dealt", "reward_damage_taken", "reward_prayer",
+    MetricFamily("reward_sums", tuple("reward_" + t for t in ST.REWARD_TERMS)),
 )
 # The phase label counts on from the phase the fight started in (start_phase + phases_done), where the
 # rotation's phase index would start again at 0 when a rotation ends: the archive reads the label as depth in
@@ -354,32 +359,30 @@ def mask(s, cfg, m):
 @njit(cache=True)
 def metrics(s, cfg, out):
     killed = s.outcome == ST.OUTCOME_KILL
-    out[0] = 1.0 if killed else 0.0
-    out[1] = 1.0 if s.outcome == ST.OUTCOME_DEATH else 0.0
-    out[2] = 1.0 if s.outcome == ST.OUTCOME_TIMEOUT else 0.0
-    out[3] = s.tick
-    out[4] = s.kill_tick if killed else 0.0     # 0 when Zulrah survived
-    out[5] = s.damage_dealt
-    out[6] = max(s.z_hp, 0)
+    out.killed = 1.0 if killed else 0.0
+    out.died = 1.0 if s.outcome == ST.OUTCOME_DEATH else 0.0
+    out.timed_out = 1.0 if s.outcome == ST.OUTCOME_TIMEOUT else 0.0
+    out.ticks = s.tick
+    out.ticks_to_kill = s.kill_tick if killed else 0.0     # 0 when Zulrah survived
+    out.damage_dealt = s.damage_dealt
+    out.zulrah_hp_left = max(s.z_hp, 0)
     total = 0
     for k in range(ST.NUM_SOURCES):
-        out[8 + k] = s.damage_taken[k]
+        out.taken_by_source[k] = s.damage_taken[k]
         total += s.damage_taken[k]
-    out[7] = total
-    k = 8 + ST.NUM_SOURCES
-    out[k] = s.zulrah_attacks
-    out[k + 1] = s.prayed_attacks / s.zulrah_attacks if s.zulrah_attacks > 0 else 0.0
+    out.damage_taken = total
+    out.zulrah_attacks = s.zulrah_attacks
+    out.correct_prayer_rate = s.prayed_attacks / s.zulrah_attacks if s.zulrah_attacks > 0 else 0.0
     for j in range(ST.NUM_SUPPLIES):
-        out[k + 2 + j] = s.supplies_used[j]
-    k += 2 + ST.NUM_SUPPLIES
-    out[k] = s.snakelings_killed
-    out[k + 1] = s.specs_used
-    out[k + 2] = s.spec_healed
-    out[k + 3] = s.phases_done
-    out[k + 4] = M.rotation_of(s)
-    out[k + 5] = s.tier
+        out.supplies_used[j] = s.supplies_used[j]
+    out.snakelings_killed = s.snakelings_killed
+    out.specs_used = s.specs_used
+    out.spec_healed = s.spec_healed
+    out.phases_done = s.phases_done
+    out.rotation = M.rotation_of(s)
+    out.tier = s.tier
     for j in range(ST.NUM_REWARD_TERMS):
-        out[k + 6 + j] = s.reward_sums[j]
+        out.reward_sums[j] = s.reward_sums[j]
     return min(cfg.start_phase + s.phases_done, FIGHT_PHASES - 1)
 
 

@@ -58,8 +58,8 @@ def alive(env, kind):
 
 
 def phase(env):
-    out = np.zeros(len(V.METRIC_NAMES))
-    return int(V.metrics(env.states[0], env.config[0], out))
+    out = V.METRICS.zeros(1)
+    return int(V.metrics(env.states[0], env.config[0], out[0]))
 
 
 # ---- waves 67 and 68 ---------------------------------------------------------------------------------------
@@ -448,9 +448,9 @@ def test_deepest_phase_and_low_watermarks_are_reported():
     commit(env)
     land(env, M.ZUK_SLOT, 100)
     run(env, 1)
-    out = np.zeros(len(V.METRIC_NAMES))
-    ph = int(V.metrics(env.states[0], env.config[0], out))
-    got = dict(zip(V.METRIC_NAMES, out, strict=True))
+    out = V.METRICS.zeros(1)
+    ph = int(V.metrics(env.states[0], env.config[0], out[0]))
+    got = V.METRICS.values(out[0])
     assert ph == ST.PH_ZUK_LOW_HP == int(got["deepest_phase"])
     assert got["zuk_lowest_hp"] == 130 and got["reached_zuk"] == 1.0
 

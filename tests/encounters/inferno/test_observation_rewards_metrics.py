@@ -137,9 +137,9 @@ def test_metrics_report_pillars_resurrections_digs_and_style():
     env.states[0]["pillar_hp"][1] = 100
     commit(env)
     env.step(act())
-    out = np.zeros(len(V.METRIC_NAMES))
-    V.metrics(env.states[0], env.config[0], out)
-    got = dict(zip(V.METRIC_NAMES, out, strict=True))
+    out = V.METRICS.zeros(1)
+    V.metrics(env.states[0], env.config[0], out[0])
+    got = V.METRICS.values(out[0])
     assert got["resurrections"] == 1 and got["pillar_hp_north"] == 100 and got["pillar_hp_west"] == 255
     for name in ("digs", "taken_melee", "taken_ranged", "taken_magic", "ticks_per_wave", "final_wave"):
         assert name in got
