@@ -2,7 +2,6 @@
 observation, the shaping reward terms (zero by default; the hitpoints term potential-based), the curriculum's
 start settings, and the metrics by name."""
 
-import numpy as np
 import pytest
 
 from osrs_rl.core.skills import HITPOINTS
