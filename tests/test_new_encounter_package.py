@@ -30,11 +30,11 @@ def _own_package(site: Path) -> Path:
     """The template's files under a new package name, renamed where the guide says to rename."""
     pkg = site / PACKAGE
     shutil.copytree(TEMPLATE, pkg, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
-    # the metric is renamed where it is declared and where the kernel writes it by name (mechanics.py)
+    # the metric is renamed where it is declared and where the kernel writes it by name (view.py)
     for file, renames in (("spec.py", (('name="template"', f'name="{NAME}"'),
                                        ('Outcome(success="won"', f'Outcome(success="{SUCCESS}"'))),
-                          ("mechanics.py", (('"food_eaten", "won")', f'"food_eaten", "{SUCCESS}")'),
-                                            ("out.won =", f"out.{SUCCESS} =")))):
+                          ("view.py", (('"food_eaten", "won")', f'"food_eaten", "{SUCCESS}")'),
+                                       ("out.won =", f"out.{SUCCESS} =")))):
         text = (pkg / file).read_text()
         for old, new in renames:
             assert old in text, f"the template's {file} no longer holds {old!r}: update this test and the guide"
