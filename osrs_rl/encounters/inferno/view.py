@@ -402,7 +402,7 @@ def metrics(s, cfg, out):
     out[j + 8] = s.barrage_hits
     j += 9
     for r in range(ST.NUM_REWARD_TERMS):
-        out[j + r] = s.reward_sums[r]
+        out[j + r] = s.reward_sums[0, r]
     j += ST.NUM_REWARD_TERMS
     out[j] = 1.0 if s.wave >= W.ZUK_WAVE else 0.0
     out[j + 1] = max(s.zuk_low, 0)

@@ -38,12 +38,12 @@ SEGMENTS = (
 
 
 @njit(cache=True)
-def step_vs_scripted(s, cfg, actions, rewards):
+def step_vs_scripted(s, cfg, actions):
     a0 = actions[0]
     dealt, taken = s.players[0].damage_dealt, s.players[0].damage_taken
     scripted_actions(s, cfg, 1, s.opponent_tier, a0, s.opponent_mask, s.opponent_actions)
     terminated, truncated = M.tick(s, cfg, a0, s.opponent_actions)
-    rewards[0] = M.reward_for(s, cfg, 0, dealt, taken)
+    M.reward_for(s, cfg, 0, dealt, taken)
     return terminated, truncated
 
 
@@ -58,7 +58,7 @@ def mask_one(s, cfg, m):
 
 
 @njit(cache=True)
-def step_selfplay(s, cfg, actions, rewards):
+def step_selfplay(s, cfg, actions):
     d0, t0 = s.players[0].damage_dealt, s.players[0].damage_taken
     d1, t1 = s.players[1].damage_dealt, s.players[1].damage_taken
     if s.opponent_kind == ST.OPPONENT_SCRIPTED:     # this env's player 1 is a scripted tier
@@ -66,8 +66,8 @@ def step_selfplay(s, cfg, actions, rewards):
         terminated, truncated = M.tick(s, cfg, actions[0], s.opponent_actions)
     else:
         terminated, truncated = M.tick(s, cfg, actions[0], actions[1])
-    rewards[0] = M.reward_for(s, cfg, 0, d0, t0)
-    rewards[1] = M.reward_for(s, cfg, 1, d1, t1)
+    M.reward_for(s, cfg, 0, d0, t0)
+    M.reward_for(s, cfg, 1, d1, t1)
     return terminated, truncated
 
 
@@ -100,7 +100,8 @@ def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
 
 _HERE = Path(__file__).parent        # the presets (training defaults) lie beside this spec
 _COMMON = dict(
-    version=6,            # 6: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots (5 was
+    version=7,            # 7: each player's reward_sums in the state, kept by the runtime;
+                          # 6: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots (5 was
                           # once this field under another layout, taken back: not reused);
                           # 4: reward terms and an event buffer in the state
     state_dtype=ST.STATE_DTYPE, action_heads=HEADS,

@@ -379,7 +379,7 @@ def metrics(s, cfg, out):
     out[k + 4] = M.rotation_of(s)
     out[k + 5] = s.tier
     for j in range(ST.NUM_REWARD_TERMS):
-        out[k + 6 + j] = s.reward_sums[j]
+        out[k + 6 + j] = s.reward_sums[0, j]
     return min(cfg.start_phase + s.phases_done, FIGHT_PHASES - 1)
 
 
