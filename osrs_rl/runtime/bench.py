@@ -21,13 +21,17 @@ BATCHES = (1, 64, 1024, 4096)
 
 
 def _direct_template(states, configs, actions, rewards, obs, masks):
-    """The encounter's own kernels in a plain loop: what the runtime is measured against."""
+    """The encounter's own kernels in a plain loop, with the reward added up from its terms as the runtime
+    does (part of any step): what the runtime is measured against."""
     config = configs[0]
     for i in range(states.shape[0]):
         state = states[i]
-        term, trunc = step_fn(state, config, actions[i], rewards[i])  # noqa: F821 (bound by K._bind)
+        K.clear_reward_terms(state)
+        term, trunc = step_fn(state, config, actions[i])  # noqa: F821 (bound by K._bind)
+        K.add_up_rewards(state, rewards[i])
         if term or trunc:
             reset_fn(state, config, np.uint64(i))  # noqa: F821
+            K.start_rewards(state)
         observe_fn(state, config, obs[i])  # noqa: F821
         mask_fn(state, config, masks[i])  # noqa: F821
 

@@ -7,8 +7,10 @@ legal; actions drawn from the mask are never reported invalid; never terminated 
 once; identical trajectories for the same seed, on one thread and on two (when Numba has two); a
 snapshot, continued, restored and replayed reproduces the run bit for bit; every finished episode
 reports its metrics and a valid phase; the metrics kernel writes every metric the spec's metric record
-declares (none left NaN in a record filled with NaN); the declared reward terms the state holds after each step add up
-to the reward of every agent (float32 tolerance); an event buffer's count stays within its capacity;
+declares (none left NaN in a record filled with NaN); the reward terms the state holds after each step add up to the
+reward of every agent (float32 tolerance), and its ``reward_sums`` hold the terms of every tick since the
+episode began (so neither observe nor mask writes the terms, and the encounter leaves the sums to the
+runtime); an event buffer's count stays within its capacity;
 a declared ``cell_key`` keeps its contract (``check_cell_key``).
 
 ``check_cell_key(name_or_spec)`` checks the archive key on the states of a random rollout: an integer,
@@ -96,6 +98,8 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
         raise ContractError(f"{spec.name}: non-finite observation after reset")
     rng = np.random.default_rng(seed)
     finished = 0
+    sums = np.zeros_like(env.states["reward_sums"])     # the terms of each episode so far, as the runtime adds them
+    ended = np.zeros(num_envs, dtype=bool)
     for t in range(ticks):
         masks = env._masks
         offset = 0
@@ -112,9 +116,12 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
             raise ContractError(f"{spec.name}: legal actions were reported invalid at tick {t}")
         if (term & trunc).any():
             raise ContractError(f"{spec.name}: an env is both terminated and truncated at tick {t}")
-        _check_terms(env, rew, t)
+        sums[ended] = 0.0                                   # these envs started an episode on this call
+        sums += env.states["reward_terms"]
+        _check_terms(env, rew, sums, t)
         _check_events(env, t)
-        finished += int((term | trunc).sum())
+        ended = term | trunc
+        finished += int(ended.sum())
     metrics = env.pop_metrics()
     if len(metrics["phase"]) != finished:
         raise ContractError(f"{spec.name}: {finished} episodes ended but {len(metrics['phase'])} reported metrics")
@@ -150,21 +157,29 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
     check_cell_key(spec, ticks=ticks // 2, num_envs=num_envs, seed=seed, **config)
 
 
-REWARD_TOLERANCE = 1e-5      # the terms are float32 each; the reward the sum the kernel formed
+REWARD_TOLERANCE = 1e-5      # the terms are float32 each; the reward their sum rounded to float32
 
 
-def _check_terms(env: VecEnv, rew, t: int) -> None:
+def _check_terms(env: VecEnv, rew, sums, t: int) -> None:
+    """Each agent's reward is the sum of its terms in the state, and the state's ``reward_sums`` are ``sums``
+    (every tick's terms since the episode began, added in float32 as the runtime adds them)."""
     spec = env.spec
-    if not spec.reward_terms:
-        return
-    total = env.states["reward_terms"][:, :spec.num_agents].astype(np.float64).sum(axis=-1)   # [envs, agents]
+    terms = env.states["reward_terms"]
+    total = terms[:, :spec.num_agents].astype(np.float64).sum(axis=-1)   # [envs, agents]
     want = np.asarray(rew, dtype=np.float64).reshape(total.shape)
     bad = np.abs(total - want) > REWARD_TOLERANCE * np.maximum(1.0, np.abs(want))
     if bad.any():
         i, a = (int(v) for v in np.argwhere(bad)[0])
-        terms = dict(zip(spec.reward_terms, env.states["reward_terms"][i, a].tolist(), strict=True))
-        raise ContractError(f"{spec.name}: the reward terms {terms} of env {i}, agent {a} add up to {total[i, a]}, "
-                            f"not the reward {want[i, a]} (tick {t})")
+        named = dict(zip(spec.reward_terms, terms[i, a].tolist(), strict=True))
+        raise ContractError(f"{spec.name}: the reward terms {named} of env {i}, agent {a} add up to {total[i, a]}, "
+                            f"not the reward {want[i, a]} (tick {t}): only step may write the terms")
+    held = env.states["reward_sums"]
+    bad = np.abs(held.astype(np.float64) - sums) > REWARD_TOLERANCE * np.maximum(1.0, np.abs(sums))
+    if bad.any():
+        i, a, k = (int(v) for v in np.argwhere(bad)[0])
+        raise ContractError(f"{spec.name}: reward_sums[{a}, {k}] ({spec.reward_terms[k]}) of env {i} holds "
+                            f"{held[i, a, k]}, not its terms' sum {sums[i, a, k]} this episode (tick {t}): the "
+                            f"runtime keeps the sums, the encounter only reads them")
 
 
 def _check_events(env: VecEnv, t: int) -> None:

@@ -6,11 +6,13 @@ so the serial and the ``prange`` versions give identical results whatever the th
 
 Order of one env's tick inside ``BatchKernels.step`` (env i) (Gymnasium's next-step autoreset):
   1. if the env finished on the previous call: reset it with a seed drawn from its own RNG (so the
-     state record alone decides every later episode), reward 0, not terminated, not truncated
-     (the actions given are ignored);
-  2. else: replace masked actions by 0 (counted), call the encounter's step; if the episode ended,
-     let its metrics kernel write record i of the finished-episode metrics (a structured array of the
-     spec's ``metric_record.dtype``, written by field name) and its phase, and mark it;
+     state record alone decides every later episode), its reward terms and sums zeroed, reward 0, not
+     terminated, not truncated (the actions given are ignored);
+  2. else: replace masked actions by 0 (counted), zero the state's ``reward_terms``, call the
+     encounter's step, then sum each agent's row of terms into its reward and add every row into the
+     state's ``reward_sums`` (``add_up_rewards``); if the episode ended, let its metrics kernel write
+     record i of the finished-episode metrics (a structured array of the spec's ``metric_record.dtype``,
+     written by field name) and its phase, and mark it;
   3. observe and mask into row i of the output buffers.
 """
 
@@ -45,6 +47,41 @@ def sanitize_actions(actions, mask, head_offsets):
             actions[a, h] = v * ok
             bad += 1 - ok
     return bad
+
+
+@njit(cache=True, inline="always")
+def _zero(table):
+    # element by element: a slice assignment (table[:, :] = 0) inside prange was lost in the parallel kernel
+    for a in range(table.shape[0]):
+        for k in range(table.shape[1]):
+            table[a, k] = 0.0
+
+
+@njit(cache=True, inline="always")
+def clear_reward_terms(state):
+    """Before a step: zero the state's ``reward_terms``, which the step adds its terms into."""
+    _zero(state.reward_terms)
+
+
+@njit(cache=True, inline="always")
+def start_rewards(state):
+    """An episode starts with no reward: zero the state's ``reward_terms`` and ``reward_sums``."""
+    _zero(state.reward_terms)
+    _zero(state.reward_sums)
+
+
+@njit(cache=True, inline="always")
+def add_up_rewards(state, rewards):
+    """After a step: each agent's reward is the sum of its row of ``reward_terms`` (in float64, in column
+    order, then rounded once to float32), and every row (a scripted player's too) joins ``reward_sums``."""
+    terms, sums = state.reward_terms, state.reward_sums
+    for a in range(terms.shape[0]):
+        total = 0.0
+        for k in range(terms.shape[1]):
+            sums[a, k] += terms[a, k]
+            total += terms[a, k]
+        if a < rewards.shape[0]:
+            rewards[a] = total
 
 
 @njit(cache=True)
@@ -104,6 +141,7 @@ def _step_template(src, states, configs, episodes, needs_reset, actions, head_si
         if needs_reset[i]:
             episodes[i] += 1
             reset_fn(state, config, next_u64(state.rng))
+            start_rewards(state)
             needs_reset[i] = False
             rewards[i, :] = 0.0
             terminated[i] = False
@@ -112,7 +150,9 @@ def _step_template(src, states, configs, episodes, needs_reset, actions, head_si
         else:
             act = actions[i]
             invalid[i] = sanitize_actions(act, masks[i], head_offsets)
-            term, trunc = step_fn(state, config, act, rewards[i])
+            clear_reward_terms(state)
+            term, trunc = step_fn(state, config, act)
+            add_up_rewards(state, rewards[i])
             terminated[i] = term
             truncated[i] = trunc
             if term or trunc:
@@ -139,6 +179,7 @@ def _reset_template(states, configs, base_seed, episodes, needs_reset, indices, 
         i = indices[k]
         episodes[i] += 1
         reset_fn(states[i], config, episode_seed(base_seed, i, episodes[i]))
+        start_rewards(states[i])
         needs_reset[i] = False
         observe_fn(states[i], config, obs[i])
         mask_fn(states[i], config, masks[i])

@@ -1,8 +1,9 @@
 """Reading an encounter's named reward terms (``EncounterSpec.reward_terms``) from its state records.
 
 ``step`` writes the terms of the tick it ran into the state's ``reward_terms`` field (float32
-``[num_agents, terms]``), so after a step the record holds the reward split into its parts; nothing
-here knows an encounter.
+``[rows, terms]``, row ``a`` for agent ``a``) and the runtime sums each agent's row into its reward, so after a
+step the record holds the reward split into its parts (the episode's sums in ``reward_sums``); nothing here
+knows an encounter.
 """
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ dtype the ``metrics`` kernel fills, from which ``metric_names`` is derived), pha
 kernels with these signatures (all ``@njit``; ``state``, ``config`` and ``out`` are records)::
 
     reset(state, config, seed)                    -> None   start an episode from a uint64 seed
-    step(state, config, actions, rewards)         -> (terminated, truncated)
-        actions: int64[num_agents, num_heads] (already checked against the mask)
-        rewards: float32[num_agents], written by step
+    step(state, config, actions)                  -> (terminated, truncated)
+        actions: int64[num_agents, num_heads] (already checked against the mask); step adds the
+        tick's reward, by term, into state.reward_terms (below) and writes no reward itself
     observe(state, config, obs)                   -> None   obs: float32[num_agents, obs_size]
     mask(state, config, mask)                     -> None   mask: bool[num_agents, mask_size]
     metrics(state, config, out)                   -> phase  out: a record of ``metric_record.dtype``,
@@ -30,11 +30,22 @@ training logs, evaluation, replays, the viewer and the audit), the ``scripted_po
 such as PvP's ladder, ``osrs-rl eval NAME --tool T``) and, in its config fields, the settings a user
 picks on the command line (``--set KEY=VALUE``, named ``choices`` allowed).
 
+The reward is the runtime's sum of the encounter's named terms (``reward_terms``, at least one). The state
+holds two float32 fields of shape ``[rows, len(reward_terms)]`` (row ``a`` for agent ``a``; more rows than
+agents may hold a scripted player's): ``reward_terms``, zeroed by the runtime before every step (and when
+an episode starts), into which ``step`` adds each term where it computes it; and ``reward_sums``, zeroed
+by the runtime when an episode starts, into which the runtime adds every row of terms after every step.
+Agent ``a``'s reward is its row's sum, in float64 in column order, rounded once to float32. So the terms
+always add up to the reward, and the sums are part of the state (snapshots and archives keep them); an
+encounter may read ``reward_sums`` (Zulrah's and the Inferno's ``reward_<term>`` metrics) but writes
+neither the reward nor the sums.
+
 Rules every encounter keeps (``osrs_rl.runtime.checks.check_encounter`` tests them):
 - index 0 of every action head is a no-op and always legal (the runtime turns masked actions into 0);
 - all randomness comes from the state's own RNG; nothing reads globals that change;
 - observations are finite;
 - ``metrics`` writes every metric its record declares, each by its own name.
+- only ``step`` writes ``reward_terms``, and only the runtime writes ``reward_sums``.
 """
 
 from __future__ import annotations
@@ -358,11 +369,13 @@ class EncounterSpec:
     holds what the tick that produced the state did. ``previous`` is the record one tick earlier, for
     what only a change shows (an entity drawn once more after it died)."""
     reward_terms: tuple[str, ...] = ()
-    """The names of the reward's terms. ``step`` zeroes the state's ``reward_terms`` field
-    (float32 ``[rows, len(reward_terms)]``, row ``a`` for agent ``a``; more rows than agents may hold a
-    scripted player's) each tick and adds each term where it computes it; the
-    reward it writes is their sum (``runtime.checks.check_encounter`` checks that). Replays, the viewer
-    and the fuzz read the terms from the state after each step (``osrs_rl.runtime.rewards``)."""
+    """The names of the reward's terms, at least one (required; a default only so that it may follow the
+    other fields). The state needs the fields ``reward_terms`` and ``reward_sums``, float32
+    ``[rows, len(reward_terms)]`` (row ``a`` for agent ``a``; more rows than agents may hold a scripted
+    player's): ``step`` adds each term into ``reward_terms`` (zeroed by the runtime before it), and the
+    runtime sums each agent's row into its reward and every row into ``reward_sums`` (zeroed when an episode
+    starts), as the module docstring says. Replays, the viewer and the fuzz read the terms from the state
+    after each step (``osrs_rl.runtime.rewards``)."""
     truth: Any = field(default=None, compare=False)
     """Optional ``osrs_rl.runtime.truth.Truth``: the reference map (the tiles the game lets a player stand
     on), a ``tick(previous, state, config_record, agent)`` reader (tile, attack started, target
@@ -497,19 +510,28 @@ class EncounterSpec:
             raise ValueError(f"encounter {self.name!r}: {e}") from None
 
     def _check_reward_terms(self) -> None:
+        """At least one named term, and the state's ``reward_terms`` and ``reward_sums`` fields of one shape:
+        float32, a row per agent at least, a column per term."""
         if not self.reward_terms:
-            return
+            raise ValueError(f"encounter {self.name!r} declares no reward_terms: the reward is the sum of its named "
+                             f"terms, at least one (the state's 'reward_terms' field holds them)")
         if len(set(self.reward_terms)) != len(self.reward_terms):
             raise ValueError(f"encounter {self.name!r}: duplicate reward term names in {list(self.reward_terms)}")
         fields = self.state_dtype.fields or {}
-        got = fields.get("reward_terms")
-        shape = None if got is None else got[0].shape
-        if got is None or got[0].base != np.float32 or len(shape) != 2 or shape[1] != len(self.reward_terms) \
-                or shape[0] < self.num_agents:
-            have = "none" if got is None else f"{got[0].base} {shape}"
-            raise ValueError(f"encounter {self.name!r} declares reward terms {list(self.reward_terms)}: its state "
-                             f"needs a field 'reward_terms' of float32 ({self.num_agents}, {len(self.reward_terms)}) "
-                             f"(a row per agent, at least; a column per term), has {have}")
+        shapes = []
+        for name in ("reward_terms", "reward_sums"):
+            got = fields.get(name)
+            shape = None if got is None else got[0].shape
+            if got is None or got[0].base != np.float32 or len(shape) != 2 or shape[1] != len(self.reward_terms) \
+                    or shape[0] < self.num_agents:
+                have = "none" if got is None else f"{got[0].base} {shape}"
+                raise ValueError(f"encounter {self.name!r} declares reward terms {list(self.reward_terms)}: its state "
+                                 f"needs a field {name!r} of float32 ({self.num_agents}, {len(self.reward_terms)}) "
+                                 f"(a row per agent, at least; a column per term), has {have}")
+            shapes.append(shape)
+        if shapes[0] != shapes[1]:
+            raise ValueError(f"encounter {self.name!r}: its state's 'reward_sums' {shapes[1]} must have the shape of "
+                             f"its 'reward_terms' {shapes[0]} (the runtime adds one into the other)")
 
     def _check_declarations(self) -> None:
         """The outcome, scripted policies and tools name only what the spec has."""

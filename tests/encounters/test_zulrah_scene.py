@@ -58,7 +58,7 @@ def test_reward_terms_add_up_to_the_episode_sums():
     parts = replay.reward_components
     assert set(parts) == {"outcome", "damage_dealt", "damage_taken", "prayer"}
     assert np.allclose(sum(parts.values()), replay.rewards[:, 0], atol=1e-5)
-    kept = dict(zip(("outcome", "damage_dealt", "damage_taken", "prayer"), final["reward_sums"], strict=True))
+    kept = dict(zip(("outcome", "damage_dealt", "damage_taken", "prayer"), final["reward_sums"][0], strict=True))
     for name, values in parts.items():
         assert float(values.sum()) == pytest.approx(float(kept[name]), abs=1e-4), name
 

@@ -1,7 +1,7 @@
 """A tiny counting encounter whose every output can be worked out by hand (the runtime tests' fixture).
 
 Each agent holds a counter. Head "add" has options 0 (no-op), 1 (+1) and 2 (+2); +2 is legal only
-when the counter is even. The reward is what was added. The episode terminates when agent 0's
+when the counter is even. The reward is what was added (its one term, ``added``). The episode terminates when agent 0's
 counter reaches ``target`` and is truncated after ``max_ticks``. Observation per agent:
 (counter / target, tick / max_ticks, noise / 1000) where noise is drawn from the env RNG each tick,
 so determinism tests see the random stream.
@@ -19,7 +19,8 @@ MAX_AGENTS = 2
 
 def state_dtype():
     return np.dtype([("tick", np.int64), ("rng", *RNG_DTYPE), ("counter", np.int64, (MAX_AGENTS,)),
-                     ("noise", np.int64), ("total", np.int64)])
+                     ("noise", np.int64), ("total", np.int64),
+                     ("reward_terms", np.float32, (MAX_AGENTS, 1)), ("reward_sums", np.float32, (MAX_AGENTS, 1))])
 
 
 @njit(cache=True)
@@ -32,13 +33,13 @@ def reset(s, cfg, seed):
 
 
 @njit(cache=True)
-def step(s, cfg, actions, rewards):
+def step(s, cfg, actions):
     s.tick += 1
     for a in range(actions.shape[0]):
         add = actions[a, 0]
         s.counter[a] += add
         s.total += add
-        rewards[a] = add
+        s.reward_terms[a, 0] = add
     s.noise = R.below(s.rng, 1000)
     terminated = s.counter[0] >= cfg.target
     return terminated, (not terminated) and s.tick >= cfg.max_ticks
@@ -73,7 +74,7 @@ def make_spec(agents: int) -> EncounterSpec:
         config_fields=(ConfigField("target", np.int64, 10, 1, 1000), ConfigField("max_ticks", np.int64, 50, 1, 10**6)),
         action_heads=(ActionHead("add", 3),), obs_segments=(ObsSegment("counter", 3),),
         metric_record=MetricRecord("ticks", "total"), phase_names=("first_half", "second_half"),
-        reset=reset, step=step, observe=observe, mask=mask, metrics=metrics,
+        reset=reset, step=step, observe=observe, mask=mask, metrics=metrics, reward_terms=("added",),
         agents=tuple(f"player_{k}" for k in range(agents)))
 
 

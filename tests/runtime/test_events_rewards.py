@@ -1,6 +1,7 @@
 """Reward terms and events live in the state: the contract check refuses terms that do not add up to
-the reward, a full event buffer counts what it drops instead of writing past its end, and Zulrah's
-hits name the snakeling that threw them (the old scene guessed it from attack timers)."""
+the reward (written outside step, after the runtime summed them), a full event buffer counts what it
+drops instead of writing past its end, and Zulrah's hits name the snakeling that threw them (the old
+scene guessed it from attack timers)."""
 
 import dataclasses
 
@@ -17,14 +18,13 @@ from osrs_rl.runtime.registry import get_spec
 
 
 @njit
-def _step_with_a_wrong_term(s, cfg, actions, rewards):
-    terminated, truncated = TM.step(s, cfg, actions, rewards)
-    s.reward_terms[0, 0] += 0.5            # a term the reward does not hold
-    return terminated, truncated
+def _observe_with_a_wrong_term(s, cfg, obs):
+    TM.observe(s, cfg, obs)
+    s.reward_terms[0, 0] += 0.5            # after the runtime summed the reward: a term the reward does not hold
 
 
 def test_terms_that_do_not_add_up_are_refused():
-    spec = dataclasses.replace(get_spec("template"), step=_step_with_a_wrong_term, name="wrong_terms")
+    spec = dataclasses.replace(get_spec("template"), observe=_observe_with_a_wrong_term, name="wrong_terms")
     with pytest.raises(ContractError, match="reward terms"):
         check_encounter(spec, ticks=5)
 

@@ -71,8 +71,8 @@ def test_kernels_no_import_can_find_are_bound_per_process_with_the_same_results(
     monkeypatch.setenv("OSRS_RL_KERNEL_CACHE", str(tmp_path))
 
     @njit
-    def step(s, cfg, actions, rewards):                 # defined here: no import finds it
-        return counting.step(s, cfg, actions, rewards)
+    def step(s, cfg, actions):                          # defined here: no import finds it
+        return counting.step(s, cfg, actions)
 
     local = dataclasses.replace(counting.COUNTING1, name="counting_local", step=step)
     assert not BatchKernels(local).cached

@@ -38,7 +38,7 @@ Index (tick order; sources in README.md, tags as defined in docs/sources.md):
   6. the player at 0 ends the run (terminated, death); ``last_wave`` cleared ends it (terminated, success);
      ``max_ticks`` truncates it.
 What the tick did goes into the state's event buffer (core.events, entity ids ``state.ENT_*``) and its reward
-by term into ``reward_terms`` (summed in ``reward_sums``).
+by term into ``reward_terms`` (the runtime sums them into the reward, and over the run into ``reward_sums``).
 """
 
 import numpy as np
@@ -136,14 +136,6 @@ RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked 
 START_FINALE = (A.PLAYER_START_67, A.PLAYER_START_68, A.PLAYER_START_69)
 _OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE,
                     PI.NO_PRAYER)
-
-
-# ---- what the tick reports -------------------------------------------------------------------------
-@njit(cache=True)
-def start_tick(s):
-    for k in range(ST.NUM_REWARD_TERMS):
-        s.reward_terms[0, k] = 0.0
-    clear_events(s)
 
 
 # ---- the arena -------------------------------------------------------------------------------------
@@ -1799,7 +1791,7 @@ def phase_of(s, cfg):
 def reset(s, cfg, seed):
     R.seed_rng(s.rng, seed, 0)
     s.tick = 0
-    start_tick(s)
+    clear_events(s)
     reset_player(s.p, cfg.levels, cfg.start_xy[0], cfg.start_xy[1])
     s.gear_set = ST.SET_BOW
     clear_destination(s)
@@ -1853,8 +1845,6 @@ def reset(s, cfg, seed):
         s.kills[k] = 0
     for k in range(ST.NUM_SUPPLIES):
         s.supplies_used[k] = 0
-    for k in range(ST.NUM_REWARD_TERMS):
-        s.reward_sums[k] = 0.0
     if cfg.start_hp > 0:
         s.p.levels[HITPOINTS] = min(cfg.start_hp, s.p.base_levels[HITPOINTS])
     if cfg.start_prayer > 0:
@@ -1903,7 +1893,7 @@ def end_of_tick(s, cfg, ran):
 def tick(s, cfg, a):
     """One game tick; returns (terminated, truncated, dealt, taken, waves cleared)."""
     s.tick += 1
-    start_tick(s)
+    clear_events(s)                # the tick's events start empty (the runtime zeroes its reward terms)
     # 1. the player's clicks
     inputs(s, cfg, a)
     # 2. the player's hits on monsters, 3. the monsters
@@ -1992,12 +1982,12 @@ def _cap_penalties(s, cfg, terms):
 
 
 @njit(cache=True)
-def step(s, cfg, actions, rewards):
+def step(s, cfg, actions):
     """The tick, then its reward: the outcome, the waves cleared (``coef_wave``, 0.1 by default) and every
-    shaping term (the other ``coef_*``, all 0 by default), each recorded by name in ``reward_terms`` and summed
-    in ``reward_sums``; the penalties capped by ``penalty_cap``. Boss damage pays only on a new low of each
-    Jad's and Zuk's hitpoints (what healers give back pays nothing twice); a healer tag only on the hit that
-    draws a healing healer (once a healer)."""
+    shaping term (the other ``coef_*``, all 0 by default), each recorded by name in ``reward_terms`` (the
+    runtime adds them up into the reward and ``reward_sums``); the penalties capped by ``penalty_cap``. Boss
+    damage pays only on a new low of each Jad's and Zuk's hitpoints (what healers give back pays nothing
+    twice); a healer tag only on the hit that draws a healing healer (once a healer)."""
     prayed0, missed0, kills0, doses0, pillar0, jad0, zuk0, tags0 = _tallies(s)
     hp0 = s.p.levels[HITPOINTS]
     glyph0 = _glyph_left(s)
@@ -2015,7 +2005,7 @@ def step(s, cfg, actions, rewards):
         r_outcome = cfg.death_reward
     elif s.outcome == ST.OUTCOME_TIMEOUT:
         r_outcome = cfg.timeout_reward
-    terms = s.reward_terms[0]          # zeroed by start_tick
+    terms = s.reward_terms[0]          # zeroed by the runtime before the step
     terms[ST.R_OUTCOME] = r_outcome
     terms[ST.R_WAVE] = cfg.coef_wave * cleared
     terms[ST.R_DEALT] = cfg.coef_damage_dealt * dealt / 100.0
@@ -2035,9 +2025,4 @@ def step(s, cfg, actions, rewards):
     terms[ST.R_JAD] = cfg.coef_jad_damage * (jad1 - jad0) / cfg.kind_row[ST.K_JAD].hitpoints
     terms[ST.R_HEALER_TAG] = cfg.coef_healer_tag * (tags1 - tags0)
     _cap_penalties(s, cfg, terms)
-    total = 0.0
-    for k in range(ST.NUM_REWARD_TERMS):
-        s.reward_sums[k] += terms[k]
-        total += terms[k]
-    rewards[0] = total
     return terminated, truncated

@@ -42,7 +42,8 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="inferno",
-    version=11,           # 11: the truth (issue 41): the blob's ranged max and scanned shot, bloblets after the
+    version=12,           # 12: reward_sums a row per agent ([1, terms]), kept by the runtime;
+                          # 11: the truth (issue 41): the blob's ranged max and scanned shot, bloblets after the
                           # death animation, Zuk's set timer while stunned, the glyph's 5 ticks at an end, the
                           # cutscene to the Zuk tile, prayer_was_on (free flicks), hybrid kits of 28 slots;
                           # 10: the glyph reward term; 9: waves 67-69 (Jads, Zuk, the glyph, sets, healers,

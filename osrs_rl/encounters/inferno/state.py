@@ -239,7 +239,7 @@ STATE_DTYPE = np.dtype([
     ("jad_low_dealt", np.int32),                 # damage that took a Jad to a new low of its hitpoints
     ("no_target_ticks", np.int32),               # ticks the attack was ready, monsters alive, none attackable
     ("no_prayer_ticks", np.int32),               # ticks at 0 prayer with monsters alive (no overhead possible)
-    ("reward_sums", np.float32, (NUM_REWARD_TERMS,)),
+    ("reward_sums", np.float32, (1, NUM_REWARD_TERMS)),   # this run's reward by term (the runtime's)
     # ---- what the last tick did: its reward by term, its events; and who threw each hit in flight
     ("reward_terms", np.float32, (1, NUM_REWARD_TERMS)),
     *event_fields(EVENT_CAPACITY),

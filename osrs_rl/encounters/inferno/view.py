@@ -396,7 +396,7 @@ def metrics(s, cfg, out):
     out.freezes = s.freezes
     out.barrage_hits = s.barrage_hits
     for r in range(ST.NUM_REWARD_TERMS):
-        out.reward_sums[r] = s.reward_sums[r]
+        out.reward_sums[r] = s.reward_sums[0, r]
     out.reached_zuk = 1.0 if s.wave >= W.ZUK_WAVE else 0.0
     out.zuk_lowest_hp = max(s.zuk_low, 0)
     out.player_lowest_hp = s.player_low

@@ -26,7 +26,7 @@ Index (tick order; rules and sources in RULES.md beside this file, numbers in br
   4. deaths end the fight (terminated; both dead is a draw); ``max_ticks`` truncates it.
 What the tick did goes into the state as it happens: each hit landing, each attack started and each
 death in the event buffer (core.events; entity ids are the player indices), each player's reward
-terms (state.REWARD_TERMS) in ``reward_terms`` where ``reward_for`` forms them.
+terms (state.REWARD_TERMS) in ``reward_terms`` where ``reward_for`` forms them (the runtime adds them up).
 
 Approximations (see README.md): an open arena without obstacles, so a greedy step toward or away
 from the opponent is the route the game's pathfinder would take; run energy drains as for a player
@@ -229,7 +229,7 @@ def reset(s, cfg, seed):
     s.pid_timer = PID_SHUFFLE_MIN + R.below(s.rng, PID_SHUFFLE_SPREAD) if shuffle else -1
     _choose_opponent(s, cfg)
     s.outcome = ST.OUTCOME_NONE
-    start_tick(s)
+    clear_events(s)
 
 
 @njit(cache=True)
@@ -690,7 +690,7 @@ def outcome(s):
 def tick(s, cfg, a0, a1):
     """One game tick with both players' action rows; returns (terminated, truncated)."""
     s.tick += 1
-    start_tick(s)
+    clear_events(s)                # the tick's events start empty (the runtime zeroes the reward terms)
     out = s.splats
     # both budgets from the state before anyone's input: a switch's cost depends on the set worn
     n0 = accepted_inputs(s, cfg, 0, a0)
@@ -715,46 +715,33 @@ def tick(s, cfg, a0, a1):
 
 
 @njit(cache=True)
-def start_tick(s):
-    """What a tick reports starts empty: both players' reward terms and the events."""
-    for i in range(2):
-        for k in range(len(ST.REWARD_TERMS)):
-            s.reward_terms[i, k] = 0.0
-    clear_events(s)
-
-
-@njit(cache=True)
 def reward_for(s, cfg, me, dealt_before, taken_before):
-    """Player ``me``'s reward of the tick; each term is added to ``reward_terms[me]`` as it is formed."""
+    """Player ``me``'s reward of the tick, each term added to ``reward_terms[me]`` (the runtime sums them)."""
     pl = s.players[me]
-    r = cfg.damage_reward * ((pl.damage_dealt - dealt_before) - (pl.damage_taken - taken_before)) / 99.0
-    s.reward_terms[me, ST.R_DAMAGE] += r
+    s.reward_terms[me, ST.R_DAMAGE] += \
+        cfg.damage_reward * ((pl.damage_dealt - dealt_before) - (pl.damage_taken - taken_before)) / 99.0
     o = s.outcome
     if o == ST.OUTCOME_DRAW:
         s.reward_terms[me, ST.R_OUTCOME] += cfg.draw_reward
-        return r + cfg.draw_reward
-    won = (o == ST.OUTCOME_WIN) == (me == 0)
-    if o != ST.OUTCOME_NONE:
-        end = cfg.win_reward if won else cfg.loss_reward
-        s.reward_terms[me, ST.R_OUTCOME] += end
-        r += end
-    return r
+    elif o != ST.OUTCOME_NONE:
+        won = (o == ST.OUTCOME_WIN) == (me == 0)
+        s.reward_terms[me, ST.R_OUTCOME] += cfg.win_reward if won else cfg.loss_reward
 
 
 # the ``pvp`` spec's step: player 1 is the episode's scripted tier
 @njit(cache=True)
-def step_vs_scripted(s, cfg, actions, rewards):
+def step_vs_scripted(s, cfg, actions):
     a0 = actions[0]
     dealt, taken = s.players[0].damage_dealt, s.players[0].damage_taken
     SC.scripted_actions(s, cfg, 1, s.opponent_tier, a0, s.opponent_mask, s.opponent_actions)
     terminated, truncated = tick(s, cfg, a0, s.opponent_actions)
-    rewards[0] = reward_for(s, cfg, 0, dealt, taken)
+    reward_for(s, cfg, 0, dealt, taken)
     return terminated, truncated
 
 
 # the ``pvp_selfplay`` spec's step: player 1 is a second policy, or a scripted tier where set_opponents chose one
 @njit(cache=True)
-def step_selfplay(s, cfg, actions, rewards):
+def step_selfplay(s, cfg, actions):
     d0, t0 = s.players[0].damage_dealt, s.players[0].damage_taken
     d1, t1 = s.players[1].damage_dealt, s.players[1].damage_taken
     if s.opponent_kind == ST.OPPONENT_SCRIPTED:     # this env's player 1 is a scripted tier
@@ -762,8 +749,8 @@ def step_selfplay(s, cfg, actions, rewards):
         terminated, truncated = tick(s, cfg, actions[0], s.opponent_actions)
     else:
         terminated, truncated = tick(s, cfg, actions[0], actions[1])
-    rewards[0] = reward_for(s, cfg, 0, d0, t0)
-    rewards[1] = reward_for(s, cfg, 1, d1, t1)
+    reward_for(s, cfg, 0, d0, t0)
+    reward_for(s, cfg, 1, d1, t1)
     return terminated, truncated
 
 

@@ -52,7 +52,8 @@ def _config_fields(opponent_default: int, opponent_low: int) -> tuple:
 
 _HERE = Path(__file__).parent        # the presets (training defaults) lie beside this spec
 _COMMON = dict(
-    version=6,            # 6: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots (5 was
+    version=7,            # 7: each player's reward_sums in the state, kept by the runtime;
+                          # 6: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots (5 was
                           # once this field under another layout, taken back: not reused);
                           # 4: reward terms and an event buffer in the state
     state_dtype=ST.STATE_DTYPE, action_heads=HEADS,

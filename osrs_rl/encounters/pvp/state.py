@@ -38,7 +38,7 @@ HIT_CAPACITY = 16             # pending hits in flight (both players together)
 ARENA = 15                    # open arena of ARENA x ARENA walkable tiles inside a border
 EVENT_CAPACITY = 24           # a tick's events: every queued hit landing, two attacks, two deaths
 
-# ---- reward terms (per player, written by mechanics.reward_for) --------------------------------
+# ---- reward terms (per player, written by mechanics.reward_for; summed by the runtime) ----------------
 REWARD_TERMS = ("damage", "outcome")
 R_DAMAGE, R_OUTCOME = range(2)
 
@@ -128,6 +128,7 @@ STATE_DTYPE = np.dtype([
     # what the last tick did: each player's reward by term (REWARD_TERMS; row = player index, entity
     # ids of the events are the player indices too) and its events (hits, attacks, deaths)
     ("reward_terms", np.float32, (2, len(REWARD_TERMS))),
+    ("reward_sums", np.float32, (2, len(REWARD_TERMS))),  # each player's terms summed over the fight (the runtime's)
     *event_fields(EVENT_CAPACITY),
 ])
 

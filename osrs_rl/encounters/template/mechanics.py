@@ -13,9 +13,10 @@ Tick order (one call of ``step`` = one 0.6 s tick), NPCs before the player as in
 Melee hits land on the tick of the attack (hit delay 0, core.hit_delay), so no pending-hit queue is
 needed here. Simplifications (a template, not a real fight): no prayer drain, no movement.
 Reward: damage dealt / NPC max hp - damage taken / player max hp, plus ``win_reward`` on a kill
-(minus it on death); ``step`` writes each term into the state's ``reward_terms`` (state.REWARD_TERMS)
-and records what the tick did in its event buffer (core.events): each attack, the hit it landed
-(blocked by the prayer or not) and a death.
+(minus it on death); ``step`` adds each term into the state's ``reward_terms`` (state.REWARD_TERMS;
+the runtime zeroes them before the step and sums them into the reward after it) and records what the
+tick did in its event buffer (core.events): each attack, the hit it landed (blocked by the prayer or
+not) and a death.
 """
 
 from numba import njit
@@ -61,14 +62,6 @@ def reset(s, cfg, seed):
     s.damage_dealt = 0
     s.damage_taken = 0
     s.food_eaten = 0
-    _clear_tick(s)
-
-
-@njit(cache=True)
-def _clear_tick(s):
-    """What a tick reports starts empty: its reward terms and its events."""
-    for k in range(s.reward_terms.shape[1]):
-        s.reward_terms[0, k] = 0.0
     clear_events(s)
 
 
@@ -125,10 +118,10 @@ def _player_attack(s, cfg, attack):
 
 
 @njit(cache=True)
-def step(s, cfg, actions, rewards):
+def step(s, cfg, actions):
     a = actions[0]
     s.tick += 1
-    _clear_tick(s)
+    clear_events(s)                   # what the tick did starts empty (the runtime zeroes its reward terms)
     # 1. prayer and food
     _player_inputs(s, cfg, a[1], a[2])
     # 2. the NPC, then 3. the player
@@ -141,22 +134,16 @@ def step(s, cfg, actions, rewards):
         s.npc_attack_timer -= 1
     if s.eat_timer > 0:
         s.eat_timer -= 1
-    # 5. outcome; each reward term goes into the state as it is formed
-    r_dealt = dealt / cfg.npc_max_hp
-    r_taken = -(taken / cfg.player_max_hp)
-    s.reward_terms[0, R_DEALT] += r_dealt
-    s.reward_terms[0, R_TAKEN] += r_taken
-    reward = r_dealt - taken / cfg.player_max_hp
+    # 5. outcome; each reward term goes into the state (the runtime adds them up into the reward)
+    s.reward_terms[0, R_DEALT] += dealt / cfg.npc_max_hp
+    s.reward_terms[0, R_TAKEN] -= taken / cfg.player_max_hp
     terminated = False
     if s.npc_hp <= 0:
-        reward += cfg.win_reward
         s.reward_terms[0, R_OUTCOME] += cfg.win_reward
         record_event(s, EV_DEATH, ENT_NPC, ENTITY_NONE, -1, 0, EVF_KILLED, 0, 0)
         terminated = True
     elif s.player_hp <= 0:
-        reward -= cfg.win_reward
         s.reward_terms[0, R_OUTCOME] -= cfg.win_reward
         record_event(s, EV_DEATH, ENT_PLAYER, ENTITY_NONE, -1, 0, EVF_KILLED, 0, 0)
         terminated = True
-    rewards[0] = reward
     return terminated, (not terminated) and s.tick >= cfg.max_ticks

@@ -30,7 +30,8 @@ def kit(cfg):
 SPEC = EncounterSpec(
     # ---- required ----------------------------------------------------------------------------------
     name="template",      # what osrs_rl.make, the command line and the entry point call it
-    version=3,            # 3: reward terms and an event buffer in the state; 2: eat timer added to the state
+    version=4,            # 4: the episode's reward sums in the state; 3: reward terms and an event buffer in the
+                          # state; 2: eat timer added to the state
     state_dtype=STATE_DTYPE,
     config_fields=CONFIG_FIELDS,
     action_heads=(
@@ -44,6 +45,8 @@ SPEC = EncounterSpec(
     ),
     metric_record=V.METRICS,  # the episode metrics: a record the metrics kernel writes by name (out.won)
     phase_names=("npc_above_half", "npc_below_half"),
+    # the reward's named terms: step adds each into the state's reward_terms, the runtime sums them into the reward
+    reward_terms=REWARD_TERMS,
     reset=M.reset,
     step=M.step,
     observe=V.observe,
@@ -61,7 +64,6 @@ SPEC = EncounterSpec(
     description="A player with a whip fights one melee NPC: the encounter the guide walks through.",
     cell_key=V.cell_key,                  # Go-Explore archives' cell of a state
     progress=V.progress,                  # ... and how far a state has got (each cell keeps its best)
-    reward_terms=REWARD_TERMS,            # the reward by term, per tick (replays, the viewer)
     scene=scene,                          # replay render, view, play
     truth=TRUTH,                          # osrs-rl audit
     attacks=attacks,                      # what can hurt the player, each max hit >= 1 (runtime.attacks)

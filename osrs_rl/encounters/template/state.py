@@ -29,8 +29,10 @@ STATE_DTYPE = np.dtype([
     ("damage_dealt", np.int32),
     ("damage_taken", np.int32),
     ("food_eaten", np.int32),
-    # what the last tick did: its reward by term (REWARD_TERMS) and its events (hits, attacks, deaths)
+    # the reward by term (REWARD_TERMS): the last tick's (step adds each in), the episode's sums (the runtime's)
     ("reward_terms", np.float32, (1, len(REWARD_TERMS))),
+    ("reward_sums", np.float32, (1, len(REWARD_TERMS))),
+    # what the last tick did: its events (hits, attacks, deaths)
     *event_fields(EVENT_CAPACITY),
 ])
 

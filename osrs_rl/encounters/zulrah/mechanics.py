@@ -26,7 +26,8 @@ Index (tick order; sources in README.md and rotations.py, tags as defined in doc
 What the tick did goes into the state as it happens: every hit landed (with the entity that threw it:
 ``hit_source`` keeps each queued hit's attacker, a snakeling by its slot), attacks started, spawns,
 deaths, clouds and the slam's tile in the event buffer (core.events, entity ids ``state.ENT_*``), and
-the reward by term (state.REWARD_TERMS) in ``reward_terms``, summed over the episode in ``reward_sums``.
+the reward by term (state.REWARD_TERMS) in ``reward_terms`` (the runtime sums them into the reward, and
+over the episode into ``reward_sums``).
 
 Approximations (README.md lists each with its reason): the knock-back follows ZEN alone; line of
 sight is cast from the player's side both ways; a held attack holds the phase clock tick for tick;
@@ -114,15 +115,6 @@ RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked 
 # the prayer each option of the overhead head clicks on (core.player_input.set_overhead; KEEP is not a click)
 _OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, PI.NO_PRAYER)
 _SOURCE_OF_FORM = (ST.SRC_SERPENTINE, ST.SRC_MAGMA, ST.SRC_TANZANITE)
-
-
-# ---- what the tick reports -------------------------------------------------------------------------
-@njit(cache=True)
-def start_tick(s):
-    """The tick's reward terms and events start empty."""
-    for k in range(ST.NUM_REWARD_TERMS):
-        s.reward_terms[0, k] = 0.0
-    clear_events(s)
 
 
 # ---- small helpers ---------------------------------------------------------------------------
@@ -298,9 +290,7 @@ def reset(s, cfg, seed):
     s.snakelings_killed = 0
     s.specs_used = 0
     s.spec_healed = 0
-    for k in range(ST.NUM_REWARD_TERMS):
-        s.reward_sums[k] = 0.0
-    start_tick(s)
+    clear_events(s)
 
 
 # ---- phase 1: the player's clicks ----------------------------------------------------------------
@@ -766,7 +756,7 @@ def end_of_tick(s, cfg, ran):
 def tick(s, cfg, a):
     """One game tick; returns (terminated, truncated, dealt, taken, prayer score)."""
     s.tick += 1
-    start_tick(s)
+    clear_events(s)                # the tick's events start empty (the runtime zeroes its reward terms)
     # 1. the player's clicks
     inputs(s, cfg, a)
     # 2. NPCs: hits on NPCs (deferred while Zulrah dives), snakelings, Zulrah's action
@@ -810,9 +800,10 @@ def tick(s, cfg, a):
 
 
 @njit(cache=True)
-def step(s, cfg, actions, rewards):
+def step(s, cfg, actions):
+    """The tick, then its reward by term into ``reward_terms`` (the runtime adds them up into the reward)."""
     terminated, truncated, dealt, taken, score = tick(s, cfg, actions[0])
-    sums, terms = s.reward_sums, s.reward_terms
+    terms = s.reward_terms
     r_dealt = cfg.coef_damage_dealt * dealt / 500.0
     r_taken = -cfg.coef_damage_taken * taken / 99.0
     r_prayer = cfg.coef_prayer * score
@@ -827,9 +818,4 @@ def step(s, cfg, actions, rewards):
     terms[0, ST.R_DEALT] += r_dealt
     terms[0, ST.R_TAKEN] += r_taken
     terms[0, ST.R_PRAYER] += r_prayer
-    sums[ST.R_OUTCOME] += r_outcome
-    sums[ST.R_DEALT] += r_dealt
-    sums[ST.R_TAKEN] += r_taken
-    sums[ST.R_PRAYER] += r_prayer
-    rewards[0] = r_outcome + r_dealt + r_taken + r_prayer
     return terminated, truncated

@@ -47,7 +47,8 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="zulrah",
-    version=8,            # 8: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots (7 was
+    version=9,            # 9: reward_sums a row per agent ([1, terms]), kept by the runtime;
+                          # 8: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots (7 was
                           # once this field under another layout, taken back: not reused);
                           # 6: per-tick reward terms (the episode sums renamed reward_sums), an event buffer
                           # and each queued hit's thrower in the state;

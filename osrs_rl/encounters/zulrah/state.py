@@ -67,8 +67,8 @@ MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- outcome ---------------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_KILL, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
-# reward terms: the last tick's in ``reward_terms`` [1, terms], their episode sums in ``reward_sums``
-# (the reward_* metrics): outcome, then each shaping term
+# reward terms: the last tick's in ``reward_terms`` [1, terms] (written by step), their episode sums in
+# ``reward_sums`` [1, terms] (kept by the runtime; the reward_* metrics): outcome, then each shaping term
 REWARD_TERMS = ("outcome", "damage_dealt", "damage_taken", "prayer")
 R_OUTCOME, R_DEALT, R_TAKEN, R_PRAYER = range(4)
 NUM_REWARD_TERMS = len(REWARD_TERMS)
@@ -138,7 +138,7 @@ STATE_DTYPE = np.dtype([
     ("snakelings_killed", np.int16),
     ("specs_used", np.int16),
     ("spec_healed", np.int16),                   # hitpoints the blowpipe's special healed
-    ("reward_sums", np.float32, (NUM_REWARD_TERMS,)),   # this episode's reward by term (REWARD_TERMS)
+    ("reward_sums", np.float32, (1, NUM_REWARD_TERMS)),   # this episode's reward by term (the runtime's)
     # ---- what the last tick did: its reward by term, its events; and who threw each hit in flight
     ("reward_terms", np.float32, (1, NUM_REWARD_TERMS)),
     *event_fields(EVENT_CAPACITY),

@@ -382,7 +382,7 @@ def metrics(s, cfg, out):
     out.rotation = M.rotation_of(s)
     out.tier = s.tier
     for j in range(ST.NUM_REWARD_TERMS):
-        out.reward_sums[j] = s.reward_sums[j]
+        out.reward_sums[j] = s.reward_sums[0, j]
     return min(cfg.start_phase + s.phases_done, FIGHT_PHASES - 1)
 
 

@@ -426,7 +426,7 @@ def test_penalty_cap_bounds_what_the_penalty_terms_take_from_a_run():
     commit(env)
     _returns(env, 200)
     s = env.states[0]
-    assert float(s["reward_sums"][ST.R_TAKEN]) >= -0.3 - 1e-6
+    assert float(s["reward_sums"][0, ST.R_TAKEN]) >= -0.3 - 1e-6
     assert int(s["damage_taken"].sum()) > 0.3 * 99 * 1.5        # uncapped it would have cost more
 
 

@@ -77,7 +77,7 @@ def test_every_shaping_term_is_named_zero_by_default_and_logged():
     env.step(act(overhead=ST.OVERHEAD_MISSILES, drink=1 + ST.SUP_BREW))
     terms = env.states[0]["reward_terms"][0]
     assert terms[ST.R_PRAYER] == 1.0 and terms[ST.R_SUPPLIES] == -0.5
-    assert env.states[0]["reward_sums"][ST.R_PRAYER] == 1.0
+    assert env.states[0]["reward_sums"][0, ST.R_PRAYER] == 1.0
 
 
 def test_hitpoints_shaping_is_potential_based_so_its_discounted_sum_is_fixed():
