@@ -11,7 +11,7 @@ from numba import njit
 
 import osrs_rl
 from osrs_rl.core import events as E
-from osrs_rl.encounters.template import mechanics as TM
+from osrs_rl.encounters.template import view as TV
 from osrs_rl.encounters.zulrah import state as ZS
 from osrs_rl.runtime.checks import ContractError, check_encounter, random_legal_actions
 from osrs_rl.runtime.registry import get_spec
@@ -19,7 +19,7 @@ from osrs_rl.runtime.registry import get_spec
 
 @njit
 def _observe_with_a_wrong_term(s, cfg, obs):
-    TM.observe(s, cfg, obs)
+    TV.observe(s, cfg, obs)
     s.reward_terms[0, 0] += 0.5            # after the runtime summed the reward: a term the reward does not hold
 
 
