@@ -11,6 +11,13 @@ __version__ = "0.2.0"
 # (scripts/bench_threads.py, docs/threads.md).
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+# Numba's cache checks a kernel against its own file only; a folder per version of the package's sources
+# (set before anything imports Numba; a user's NUMBA_CACHE_DIR wins) keeps a caller from loading a compile
+# made against another module's old code, and lets an unchanged tree skip compiling (core/numba_cache.py).
+from osrs_rl.core.numba_cache import use_source_keyed_cache as _use_source_keyed_cache  # noqa: E402
+
+_use_source_keyed_cache()
+
 
 def make(name: str, num_envs: int = 1, seed: int = 0, threads: int = 1, **config):
     """A batched env of encounter ``name`` (see ``osrs_rl.runtime.vec_env.VecEnv``).

@@ -23,6 +23,7 @@ def test_bench_unknown_encounter(capsys):
     assert "template" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_runtime_bench_reports_every_batch():
     from osrs_rl.runtime import bench
 
@@ -73,6 +74,7 @@ def test_ladder_refuses_bad_settings(capsys):
     assert "unknown scripted tier 'nobody'" in _said(capsys)
 
 
+@pytest.mark.slow
 def test_ladder_reports_both_seat_head_to_heads():
     from osrs_rl.runtime.registry import get_spec
 
@@ -218,6 +220,7 @@ def test_ladder_off_a_terminal_says_it_started_before_its_table(capsys):
     assert out.index("pvp ladder ...") < out.index("pvp ladder: % of fights") < out.index("nightmare beats random")
 
 
+@pytest.mark.slow
 def test_solver_eval_off_a_terminal_says_it_started_before_its_table(capsys):
     assert cli.main(["eval", "zulrah", "--policy", "solver", "--set", "gear_tier=max", "--episodes", "2",
                      "--set", "max_ticks=40"]) == 0

@@ -5,6 +5,7 @@ command, and the presets an encounter ships listed with their paths."""
 import json
 
 import numba
+import pytest
 from numba.core.event import unregister
 
 import osrs_rl
@@ -49,6 +50,7 @@ def test_the_header_names_a_time_budget_as_minutes_not_the_step_count():
     assert board._progress_text() == "step 1,000 | trained 0:00:45 of 0:01:30 (50.0%)"
 
 
+@pytest.mark.slow
 def test_a_run_without_a_win_points_to_its_best_episode(tmp_path, capsys):
     # a player who cannot hit loses every fight: no evaluation replay is a win
     assert main(["train", "template", "--run.out_dir", str(tmp_path), "--run.name", "A", *TINY,

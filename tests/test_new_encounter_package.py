@@ -73,6 +73,7 @@ def test_the_framework_holds_no_file_of_the_new_encounter(site):
     assert not any(NAME in line for line in (root.parent / "pyproject.toml").read_text().splitlines())
 
 
+@pytest.mark.slow
 def test_discovered_made_and_checked(site):
     out = _python(site, f"""
         import osrs_rl
@@ -91,6 +92,7 @@ def test_discovered_made_and_checked(site):
     assert NAME in listed
 
 
+@pytest.mark.slow
 def test_train_eval_render_and_view(site):
     runs = site / "runs"
     out = _run(site, "-m", "osrs_rl.cli", "train", NAME, "--run.total_steps", "20000", "--run.eval_episodes", "32",

@@ -7,12 +7,14 @@ encounter whose kernels can be imported by name gets a generated module of its o
 with the encounter's functions imported under the names the templates call, under ``@njit(cache=True)``.
 
 Numba's cache checks only its function's own file, not the files of the functions it calls, so the module's
-file name carries a digest of the source files of the encounter's package and of ``osrs_rl`` (and of the Numba
-and Python versions): an edit there names a new module instead of loading this module's stale compile. That
-guards the generated module only: the encounter's own ``cache=True`` kernels, which it calls, keep Numba's
-limit (docs/guide/conventions.md: the tests start from a fresh ``NUMBA_CACHE_DIR``). A process whose sources
-changed on disk after it started compiles per process instead (its code in memory is not what the digest
-reads), as do kernels defined where no import can find them (in a function, a notebook): ``load`` gives None.
+file name carries a digest of the source files of the encounter's package and of ``osrs_rl`` (and of the
+compiler versions, ``core.numba_cache.source_digest``): an edit there names a new module instead of loading
+this module's stale compile. The encounter's own ``cache=True`` kernels, which it calls, keep Numba's limit
+unless ``NUMBA_CACHE_DIR`` is keyed by the sources too, as ``import osrs_rl`` makes it for ``osrs_rl``'s own
+kernels (``core/numba_cache.py``; an encounter package outside ``osrs_rl`` is not in that key). A process
+whose sources changed on disk after it started compiles per process instead (its code in memory is not what
+the digest reads), as do kernels defined where no import can find them (in a function, a notebook): ``load``
+gives None.
 """
 
 import hashlib
@@ -26,40 +28,20 @@ import time
 import types
 from pathlib import Path
 
+from osrs_rl.core.numba_cache import source_digest, source_files
+
 GENERATED_PREFIX = "osrs_rl_kernels_"
 _STARTED = time.time()          # sources changed on disk after this may not be the code this process runs
 
 
-def _sources(roots, skip: tuple[str, ...] = ()) -> list[tuple[Path, Path]]:
-    """(root, file) for every ``.py`` file under each root (a package folder or one file), in sorted order."""
-    out = []
-    for root in sorted({Path(r).resolve() for r in roots}):
-        files = [root] if root.is_file() else sorted(root.rglob("*.py"))
-        out += [(root, p) for p in files if p.name not in skip]
-    return out
-
-
-def source_digest(roots, skip: tuple[str, ...] = ()) -> str:
-    """A hex digest of every ``.py`` file under each root (a package folder or one file, in sorted order),
-    of the Numba version and of the Python version; files named in ``skip`` are left out."""
-    import numba
-
-    h = hashlib.blake2b(digest_size=8)
-    h.update(f"{numba.__version__}|{sys.version}".encode())
-    for root, p in _sources(roots, skip):
-        h.update(str(p.relative_to(root.parent)).encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()
-
-
 def changed_since_start(roots) -> bool:
     """Whether a source file under ``roots`` was written after this process imported this module."""
-    return any(p.stat().st_mtime > _STARTED for _, p in _sources(roots))
+    return any(p.stat().st_mtime > _STARTED for _, p in source_files(roots))
 
 
 def kernel_dir() -> Path:
     """Where generated modules (and, beside them, Numba's cache of them) live: under ``NUMBA_CACHE_DIR``
-    where it is set (so a fresh Numba cache is a fresh kernel cache, as the test command wants), else
+    where it is set (``import osrs_rl`` sets it to a folder keyed by the sources: ``core/numba_cache.py``), else
     ``$XDG_CACHE_HOME/osrs-rl/kernels`` (``~/.cache`` by default); ``OSRS_RL_KERNEL_CACHE`` overrides both."""
     if path := os.environ.get("OSRS_RL_KERNEL_CACHE"):
         return Path(path)

@@ -56,6 +56,7 @@ def _start_tile(enc: str) -> tuple[int, int]:
 
 
 # ---- the declarations ---------------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_declared_truth_fits_its_spec():
     declared = [n for n in names() if get_spec(n).truth is not None]
     assert {"template", "zulrah"} <= set(declared)

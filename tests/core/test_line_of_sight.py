@@ -239,7 +239,10 @@ def _table_sight_mixed(t, pos):
             + table_line_of_sight(t, 13, 17, pos[2], pos[3], 3, pos[0], pos[1], 1, 1 << 14))
 
 
-def test_table_helpers_compile_once_for_every_caller_type():
+def test_table_helpers_compile_once_for_every_caller_type(monkeypatch):
+    # an uncached copy of the entry point, typed here: one loaded from Numba's disk cache never types its body,
+    # so it would show no helper's versions (tests/core/test_compile_once.py)
+    monkeypatch.setitem(globals(), "table_line_of_sight", njit(table_line_of_sight.py_func))
     t = sight_table(_cluttered_map(5, 13, 17))
     _table_sight_int64(t, np.array([13, 17, 2, 3, 1, 10, 12, 3, 15], dtype=np.int64))
     helpers = (line_of_sight.table_ray_clear, line_of_sight._closest)

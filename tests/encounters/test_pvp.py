@@ -159,6 +159,7 @@ def test_ladder_plays_scripted_pairs():
     assert wilson(0, 0) == (0.0, 1.0)
 
 
+@pytest.mark.slow
 def test_the_ladder_is_honest():
     """Issue 4's targets at the ladder's own tick limit, with a statistical margin: over 256 fights
     per seat each tier beats the one below in more than 55 % of fights (the measured shares are

@@ -4,6 +4,7 @@ ever reached over a million random ticks, and a fixed seed and action list give 
 import hashlib
 
 import numpy as np
+import pytest
 from numba import njit
 
 import osrs_rl
@@ -40,6 +41,7 @@ def _same_tile(states):
     return (p["x"][:, 0] == p["x"][:, 1]) & (p["y"][:, 0] == p["y"][:, 1])
 
 
+@pytest.mark.slow
 def test_random_masked_policies_only_take_paths_the_mask_promised():
     env = osrs_rl.make("pvp_selfplay", num_envs=ENVS, seed=11, max_ticks=400)
     env.reset()

@@ -89,6 +89,7 @@ def test_restoring_a_cells_parent_and_stepping_its_chunk_reproduces_the_cell_exa
     assert exact and replay.ticks == len(archive.chunks[rows[0]])
 
 
+@pytest.mark.slow
 def test_the_recurrent_state_stored_with_a_cell_is_the_one_its_trajectory_leads_to():
     """Explore with an LSTM policy; from a cell's parent (its record and stored state) the policy stepped
     through the chunk arrives at the cell's stored state, and its record."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from osrs_rl.cli import main
 from osrs_rl.explore.archive import Archive
 from osrs_rl.io.provenance import describe
@@ -48,6 +50,7 @@ def test_bad_input_is_refused_with_a_message(tmp_path, capsys):
     assert not (tmp_path / "p.orla").exists() and not (tmp_path / "x.orla").exists()
 
 
+@pytest.mark.slow
 def test_a_built_archive_trains_under_the_presets_settings(tmp_path):
     """``archive build`` uses the settings ``osrs-rl train`` would, so a run can start from what it wrote."""
     from osrs_rl.agent.config import load_config

@@ -68,6 +68,7 @@ def test_only_cells_beyond_where_normal_starts_succeed_are_restored():
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA"))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("kind", ["lstm", "mingru"])
 def test_restored_envs_act_on_the_stored_recurrent_state_and_the_learner_sees_what_the_actor_saw(kind, device):
@@ -134,6 +135,7 @@ def _cfg(tmp_path, *extra):
                                               "--log.replays", "false", *extra])
 
 
+@pytest.mark.slow
 def test_a_run_logs_normal_and_archive_starts_apart_and_saves_its_archive(tmp_path):
     cfg = _cfg(tmp_path, "--run.total_steps", "20000", "--explore.enabled", "true", "--explore.fraction", "0.5")
     trainer = Trainer(cfg, console=False)

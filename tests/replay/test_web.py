@@ -20,6 +20,8 @@ from osrs_rl.replay.server import PlayDefaults, ViewerApp, ViewerServer
 from osrs_rl.replay.viewer_data import labelled, replay_payload
 from tests.replay.web_fixtures import annotated_replay, inferno_replay, save_annotated
 
+pytestmark = pytest.mark.slow
+
 CHROMIUM = ("chromium", "chromium-browser")
 DRIVER = "chromedriver"
 WAIT_S = 30

@@ -70,6 +70,7 @@ def _key_float(s, cfg):
     return s.counter[0] / 4
 
 
+@pytest.mark.slow
 def test_a_coarse_rng_blind_cell_key_passes():
     from numba import njit
 

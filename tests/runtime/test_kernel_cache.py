@@ -44,6 +44,7 @@ def _play(cache: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_a_second_process_loads_the_compiled_kernels_and_a_corrupt_module_is_remade(tmp_path):
     first = _play(tmp_path)
     assert first["cached"] and first["misses"] == 1 and first["hits"] == 0

@@ -45,6 +45,7 @@ def run_fuzz(name: str):
     return fuzz(name, trial_count(name), ticks=TICKS, seed=20261201)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ENCOUNTERS)
 def test_every_field_is_refused_or_safe(name):
     from tests.conftest import started

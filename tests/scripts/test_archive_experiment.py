@@ -22,6 +22,7 @@ def test_bootstrap_intervals_cover_the_mean_and_shrink_with_agreement(ex):
     assert d == pytest.approx(1.0) and 0.7 < dlo < d < dhi < 1.3
 
 
+@pytest.mark.slow
 def test_both_arms_train_then_the_table_reads_their_evaluations(ex, tmp_path):
     runs, out = tmp_path / "runs", tmp_path / "docs" / "exp"
     args = ["--encounter", "template", "--seeds", "2", "--steps", "4096", "--runs-dir", str(runs), "--out", str(out),

@@ -7,6 +7,7 @@ import pytest
 from tests.scripts import load_script, small_config
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("c++") is None and shutil.which("g++") is None,
                     reason="torch.compile on a CPU builds C++ kernels")
 def test_it_times_both_arms_and_the_compilation(tmp_path, capsys):

@@ -46,6 +46,7 @@ def test_a_missed_seed_counts_as_infinite_and_ties_go_to_the_higher_final(rs):
     assert rs.score([None] * 3, [0.6] * 3) < rs.score([None] * 3, [0.3] * 3)
 
 
+@pytest.mark.slow
 def test_main_runs_the_textbook_to_the_level_and_names_the_winner(rs, tmp_path, monkeypatch):
     """Two configurations on the template (which a random policy wins), each run stopped at the level."""
     monkeypatch.setattr(rs, "KNOBS", {"epochs": (1, 2), "num_envs": (16,), "gamma": ("preset",), "lr": (1e-3,),
@@ -74,6 +75,7 @@ def test_main_runs_the_textbook_to_the_level_and_names_the_winner(rs, tmp_path, 
         rs.main([a if a != "0.5" else "0.6" for a in argv])
 
 
+@pytest.mark.slow
 def test_jobs_run_side_by_side_with_a_share_of_the_cores_each(rs, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(rs, "KNOBS", {"epochs": (1, 2), "num_envs": (16,), "gamma": ("preset",), "lr": (1e-3,),
                                       "shared": (True,)})

@@ -13,8 +13,9 @@ from osrs_rl.sweep.study import SweepDefinition, create_or_load, finished, load,
 from tests.sweep import postgres
 from tests.sweep.test_sweep import SPACE
 
-pytestmark = pytest.mark.skipif(postgres.bindir() is None, reason="PostgreSQL is not installed (initdb and pg_ctl "
-                                "not found; Debian: apt-get install postgresql)")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(postgres.bindir() is None, reason="PostgreSQL is not installed (initdb and pg_ctl "
+                                 "not found; Debian: apt-get install postgresql)")]
 
 
 @pytest.fixture(scope="module")

@@ -48,6 +48,7 @@ choices = [1, 2]
 """
 
 
+@pytest.mark.slow
 def test_on_log_sees_every_log_and_a_true_return_ends_the_run_with_a_checkpoint(tmp_path):
     cfg = load_config("template", overrides=["--run.out_dir", str(tmp_path), "--run.name", "r", "--env.num_envs", "8",
                                              "--ppo.horizon", "16", "--run.total_steps", "1280", "--run.log_every",
@@ -65,6 +66,7 @@ def test_on_log_sees_every_log_and_a_true_return_ends_the_run_with_a_checkpoint(
     assert (tmp_path / "r" / "checkpoint.pt").is_file()
 
 
+@pytest.mark.slow
 def test_three_trial_sqlite_sweep_writes_its_study_trials_and_report(tmp_path, capsys):
     space = tmp_path / "space.toml"
     # an NPC of 40 hp, which some episodes kill within their 40 ticks: the scores differ, and a best is named
@@ -170,6 +172,7 @@ def test_a_trial_whose_settings_the_config_refuses_fails_and_the_sweep_goes_on(t
     assert len(study.trials) == 6 and (64, optuna.trial.TrialState.FAIL) in states
 
 
+@pytest.mark.slow
 def test_ctrl_c_in_a_trial_stops_the_sweep_in_one_line_and_the_trial_does_not_count(tmp_path, monkeypatch, capfd,
                                                                                      caplog):
     """Ctrl-C in the second trial (the Trainer raises KeyboardInterrupt once its checkpoint is saved): exit
@@ -435,6 +438,7 @@ def test_a_wall_time_budget_ends_a_trial_at_its_next_log(tmp_path):
     assert study.trials[0].value == pytest.approx(0.5)
 
 
+@pytest.mark.slow
 def test_an_eval_objective_scores_a_real_trial_by_its_evaluation(tmp_path):
     text = SPACE.replace("[sweep]", '[sweep]\nobjective = "eval"\neval_episodes = 8').replace("budget_steps = 2048",
                                                                                                "budget_steps = 512")

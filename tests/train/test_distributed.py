@@ -104,6 +104,7 @@ def killed(tmp_path_factory):
     return proc.returncode, output, runs(), out
 
 
+@pytest.mark.slow
 def test_a_killed_rank_ends_the_job_with_a_clear_error_and_a_loadable_checkpoint(killed):
     code, output, runs, _ = killed
     assert code != 0, output
@@ -119,6 +120,7 @@ def test_a_killed_rank_ends_the_job_with_a_clear_error_and_a_loadable_checkpoint
     assert load_policy(ckpt).encounter == "template"
 
 
+@pytest.mark.slow
 def test_the_ranks_hold_the_same_parameters_after_every_update_and_only_rank_0_writes(killed):
     _, output, runs, _ = killed
     rows = _digests(runs[0])
@@ -155,6 +157,7 @@ def resumed(killed):
     return proc.returncode, output, run, start, _digests(run)[before:]
 
 
+@pytest.mark.slow
 def test_a_resumed_job_goes_on_from_the_checkpoint(resumed):
     _, output, run, start, rows = resumed
     assert f"resuming {run / 'checkpoint.pt'} at step {start:,}" in " ".join(output.split()), output
@@ -162,6 +165,7 @@ def test_a_resumed_job_goes_on_from_the_checkpoint(resumed):
     assert all(d[0] == d[1] for _, _, d in rows)
 
 
+@pytest.mark.slow
 def test_a_stop_signal_stops_every_rank_and_rank_0_saves(resumed):
     """SIGTERM to torchrun reaches every rank; they finish the iteration, rank 0 saves, all exit: the
     checkpoint holds the last update every rank made (nothing half done), and says so."""
@@ -175,6 +179,7 @@ def test_a_stop_signal_stops_every_rank_and_rank_0_saves(resumed):
     assert "torchrun --nproc-per-node 2 -m osrs_rl.cli train template --resume" in flat
 
 
+@pytest.mark.slow
 def test_a_job_resumes_only_on_as_many_ranks(resumed, tmp_path):
     run = resumed[2]
     cfg = resume_config(run / "checkpoint.pt", ["--run.out_dir", str(tmp_path), "--run.name", "one"])
@@ -183,6 +188,7 @@ def test_a_job_resumes_only_on_as_many_ranks(resumed, tmp_path):
 
 
 # ---- the update is a single process's ------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_two_rank_update_is_the_update_of_one_process_holding_both_rollouts(tmp_path):
     """Deterministic: gradients and parameters after a 2-rank update equal a one-process update on
     both ranks' rollouts (to float rounding), and differ from one on rank 0's rollout alone, which a
@@ -199,6 +205,7 @@ def test_the_two_rank_update_is_the_update_of_one_process_holding_both_rollouts(
 
 
 # ---- without torchrun -----------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_plain_run_makes_no_collective_call(tmp_path, monkeypatch):
     """Outside torchrun the trainer's collectives are the one-process ones, which never touch torch.distributed
     (and so it draws as before)."""

@@ -125,6 +125,7 @@ def test_a_resume_keeps_the_runs_settings_and_changes_only_the_allowed_ones(fini
         Trainer(cfg, resume=finished, console=False)
 
 
+@pytest.mark.slow
 def test_the_command_printed_on_interrupt_continues_the_same_run(tmp_path, capture, capsys, monkeypatch):
     calls = []
     real_update = Trainer.update
@@ -202,6 +203,7 @@ def test_checkpoint_contents_that_are_wrong_get_clear_errors(finished, tmp_path,
 
 
 # ---- a run that diverges ----------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["loss", "weights"])
 def test_a_diverged_run_stops_and_keeps_its_last_good_checkpoint(tmp_path, monkeypatch, where):
     cfg = load_config("template", overrides=["--run.out_dir", str(tmp_path), "--run.name", "d", *TINY,

@@ -34,6 +34,7 @@ def _out(capsys) -> str:
     return " ".join((got.out + got.err).split())
 
 
+@pytest.mark.slow
 def test_a_new_run_refuses_a_folder_that_holds_a_run_and_leaves_it_as_it_was(tmp_path, capsys):
     assert _train(tmp_path) == 0
     before = _files(tmp_path / "A")
@@ -213,6 +214,7 @@ def test_default_torch_threads_leave_the_env_workers_cores_free(tmp_path, monkey
         assert t.learn_threads == 4
 
 
+@pytest.mark.slow
 def test_importing_osrs_rl_makes_torchs_threads_wait_passively_unless_the_user_chose():
     code = "import os, osrs_rl, torch; print(os.environ['OMP_WAIT_POLICY'])"
     env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}

@@ -57,6 +57,7 @@ def _extreme_legal(mask: np.ndarray, direction: int) -> np.ndarray:
 
 
 # ---- routing agent 1 ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_snapshot_envs_play_their_snapshot_and_scripted_envs_are_left_to_the_env():
     env = osrs_rl.make("pvp_selfplay", num_envs=12, seed=3, max_ticks=50)
     sp = _selfplay([env], scripted=["average"], scripted_fraction=0.0)
@@ -94,6 +95,7 @@ def test_agent_1_recurrent_state_is_kept_per_env():
 
 
 # ---- outcomes, schedule, PFSP --------------------------------------------------------------------------
+@pytest.mark.slow
 def test_finished_episodes_reach_the_league():
     """Every finished episode is recorded once, against the opponent it played."""
     envs = [osrs_rl.make("pvp_selfplay", num_envs=6, seed=s, max_ticks=10) for s in (1, 2)]
@@ -123,6 +125,7 @@ def test_finished_episodes_reach_the_league():
     assert table["learner"].win_rate == pytest.approx(score.mean())
 
 
+@pytest.mark.slow
 def test_snapshots_are_added_on_schedule(tmp_path):
     cfg = _cfg(tmp_path, *TINY, "--run.total_steps", str(8 * 8 * 7), "--league.snapshot_every", "3",
                "--league.max_pool", "2")
@@ -153,6 +156,7 @@ def test_pfsp_draws_the_snapshot_the_learner_loses_to_more():
 
 
 # ---- checkpoints ---------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_resume_restores_the_league(tmp_path):
     cfg = _cfg(tmp_path, *TINY, "--run.total_steps", str(8 * 8 * 4), "--league.snapshot_every", "2")
     first = Trainer(cfg, console=False)
@@ -213,6 +217,7 @@ def test_unknown_scripted_tier_is_refused(tmp_path):
 
 
 # ---- the command line ----------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_cli_train_pvp_selfplay_then_eval_against_a_tier(tmp_path, capsys):
     rc = main(["train", "pvp_selfplay", *TINY, "--run.total_steps", str(8 * 8 * 3), "--run.out_dir", str(tmp_path),
                "--run.name", "c", "--log.console", "false", "--league.scripted", "novice,average",

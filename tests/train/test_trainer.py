@@ -75,6 +75,7 @@ def test_parse_overrides_keeps_encounter_settings_typed():
     assert parse_overrides(["--env.config.damage_reward", "0.1"]) == {"env": {"config": {"damage_reward": 0.1}}}
 
 
+@pytest.mark.slow
 def test_eval_config_is_what_the_policy_is_evaluated_under(tmp_path):
     """run.eval_config (e.g. a curriculum's mid-fight starts off) replaces env.config's settings in the final
     evaluation and in a loaded checkpoint's policy (osrs-rl eval, the audit); a resume may change it; an
@@ -98,6 +99,7 @@ def test_eval_config_is_what_the_policy_is_evaluated_under(tmp_path):
     assert not (tmp_path / "bad").exists()
 
 
+@pytest.mark.slow
 def test_total_minutes_stops_a_run_that_saves_like_a_finished_one(tmp_path):
     """run.total_minutes ends a run long before its total_steps: the checkpoint holds the steps it took."""
     from osrs_rl.agent.checkpoint import load_checkpoint
@@ -214,6 +216,7 @@ def test_a_value_that_reads_the_observation_alone_is_computed_after_the_rollout_
 
 
 # ---- learning ---------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_template_is_learned(tmp_path):
     """The CI learning test: a short run on the template must clearly beat its starting policy. The
     template NPC is weak, so even the untrained policy wins; what it does not do is pray and attack
@@ -233,6 +236,7 @@ def test_template_is_learned(tmp_path):
 
 
 # ---- checkpoints and resume ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_resume_continues_the_run(tmp_path):
     cfg = _cfg(tmp_path, "--run.total_steps", "16384", "--run.eval_episodes", "0")
     first = Trainer(cfg, console=False)
@@ -263,6 +267,7 @@ def test_bad_checkpoints_get_clear_errors(tmp_path):
 
 
 # ---- the command line -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_cli_train_then_eval(tmp_path, capsys):
     rc = main(["train", "template", "--run.total_steps", "8192", "--run.out_dir", str(tmp_path), "--run.name", "c",
                "--log.console", "false", "--run.eval_episodes", "16"])
@@ -298,6 +303,7 @@ def test_cli_bad_input(argv, message, capsys):
     assert message in " ".join(capsys.readouterr().out.split())
 
 
+@pytest.mark.slow
 def test_a_boss_fight_reports_its_kills_as_wins():
     # zulrah has no "won" metric: its evaluation counts "killed" (Zulrah at 1 hitpoint: any hit kills)
     from osrs_rl.agent.policy import Policy
@@ -308,6 +314,7 @@ def test_a_boss_fight_reports_its_kills_as_wins():
     assert row.win_rate > 0
 
 
+@pytest.mark.slow
 def test_eval_refuses_wrong_encounter(tmp_path, capsys):
     cfg = _cfg(tmp_path, "--run.total_steps", "4096", "--run.eval_episodes", "0")
     t = Trainer(cfg, console=False)
@@ -316,6 +323,7 @@ def test_eval_refuses_wrong_encounter(tmp_path, capsys):
     assert "is a 'template' policy" in " ".join(capsys.readouterr().out.split())
 
 
+@pytest.mark.slow
 def test_pvp_opponents_spread_and_evaluated(tmp_path):
     """The PvP trainer spreads its scripted tiers over the envs and evaluates per tier."""
     cfg = _cfg(tmp_path, "--run.total_steps", "2048", "--env.num_envs", "16", "--ppo.horizon", "8",
@@ -332,6 +340,7 @@ def test_pvp_opponents_spread_and_evaluated(tmp_path):
     assert all(0.0 <= r.low <= r.win_rate <= r.high <= 1.0 for r in rows)
 
 
+@pytest.mark.slow
 def test_evaluation_tells_losses_from_undecided_fights(tmp_path):
     """An untrained policy against nightmare: most fights lost when they may run long, hardly any
     when they are cut after 10 ticks (undecided, not losses); an encounter without a loss metric
@@ -354,6 +363,7 @@ def test_evaluation_tells_losses_from_undecided_fights(tmp_path):
     assert saved[0]["loss_rate"] is None and saved[1]["loss_rate"] == long.loss_rate
 
 
+@pytest.mark.slow
 def test_evaluation_tells_where_the_episodes_ended():
     """Each episode is counted once in the phase it ended in, with its outcome (the counts add up to the
     episodes, the wins and the losses), in the encounter's phase order; the table prints beside the main one
@@ -385,6 +395,7 @@ def test_evaluation_tells_where_the_episodes_ended():
     assert sum(v["ended"] > 0 for v in one[0].phases.values()) == 1 and "where the episodes" not in out.getvalue()
 
 
+@pytest.mark.slow
 def test_evaluation_reports_its_progress(tmp_path):
     """The final evaluation of a run and `eval --checkpoint` draw a progress bar from these reports:
     episodes done over all opponents, rising to the total, with the opponent being played."""
@@ -409,6 +420,7 @@ def test_multi_agent_needs_an_opponent(tmp_path):
         Trainer(_cfg(tmp_path, "--league.enabled", "false", encounter="pvp_selfplay"), console=False)
 
 
+@pytest.mark.slow
 def test_memory_across_episodes_option(tmp_path):
     """With model.reset_on_episode off a recurrent model keeps its state over episode starts."""
     cfg = _cfg(tmp_path, "--model.kind", "mingru", "--model.reset_on_episode", "false", "--env.num_envs", "8",
@@ -420,6 +432,7 @@ def test_memory_across_episodes_option(tmp_path):
     assert t.store.reset[1:].any()          # episodes did start inside the rollout
 
 
+@pytest.mark.slow
 def test_the_issue_19_knobs_reach_the_model_the_optimizer_and_both_advantage_passes(tmp_path, monkeypatch):
     from osrs_rl.train import ppo
 
@@ -470,6 +483,7 @@ def _on_second_update(tmp_path, monkeypatch, action):
     return t, calls
 
 
+@pytest.mark.slow
 def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
     def ctrl_c(_):
         raise KeyboardInterrupt
@@ -481,6 +495,7 @@ def test_ctrl_c_saves_a_checkpoint(tmp_path, monkeypatch):
     assert resumed.global_step == t.global_step > 0
 
 
+@pytest.mark.slow
 def test_a_stop_signal_whose_interrupt_is_swallowed_still_stops_the_run(tmp_path, monkeypatch):
     """A signal's KeyboardInterrupt raised inside code that swallows it (a finalizer, a callback:
     "Exception ignored in ...") used to leave the run training with every later signal put off (a
@@ -506,6 +521,7 @@ def test_a_stop_signal_whose_interrupt_is_swallowed_still_stops_the_run(tmp_path
     assert resumed.global_step == t.global_step > 0
 
 
+@pytest.mark.slow
 def test_sigterm_stops_like_ctrl_c(tmp_path):
     """A scheduler's SIGTERM (or `kill`) saves a checkpoint and says how to resume, like Ctrl-C.
     Further SIGTERMs close behind the first (an impatient `kill`, or Ctrl-C twice) must not abort that

@@ -1,6 +1,7 @@
 """Replays of training episodes: taped from the rollouts, the best and a sample written, each reproducing."""
 
 import numpy as np
+import pytest
 
 import osrs_rl
 from osrs_rl.agent.config import load_config
@@ -93,6 +94,7 @@ def test_trainer_saves_training_replays_that_verify(tmp_path):
         assert result.ok, result.message()
 
 
+@pytest.mark.slow
 def test_pvp_training_replays_name_the_opponent(tmp_path):
     """Two overlapped halves against scripted opponents: the replays verify and say whom they fought;
     the training logs give the win rate per opponent tier."""
@@ -122,6 +124,7 @@ def test_replays_can_be_turned_off(tmp_path):
     assert not (t.run_dir / "replays").exists()
 
 
+@pytest.mark.slow
 def test_selfplay_training_replays_hold_both_players(tmp_path):
     """With a league, agent 1's actions come from a policy snapshot: the replay keeps them and reproduces."""
     cfg = _cfg(tmp_path, "--run.total_steps", "1024", "--env.num_envs", "16", "--ppo.horizon", "16",
