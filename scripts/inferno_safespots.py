@@ -8,13 +8,13 @@ still shoot it from P. That is a safespot: the monster never attacks, the player
 How (all with the simulator's kernels, on an env built by ``osrs_rl.make("inferno")``):
 
 * The monster's turn without the attack is deterministic away from the player's tile: it sees the player
-  (``mechanics.monster_sees``: the ray from the player's tile to the monster's closest tile within its range,
-  melee kinds edge contact) and stays, or it takes one ``mechanics._chase`` step. So the chase from every start
+  (``monsters.monster_sees``: the ray from the player's tile to the monster's closest tile within its range,
+  melee kinds edge contact) and stays, or it takes one ``monsters._chase`` step. So the chase from every start
   tile M is a path in a functional graph ``next(M)``; it ends where the monster sees the player (it attacks:
   no safespot) or on a fixed point F (``next(F) == F`` without sight: the chase is stuck for good, since the
   player stands still and every step is monotone, there are no longer cycles; the scan checks that).
-* For every fixed point F the scan asks whether the player reaches the monster from P (``mechanics.sees``
-  from the player's tile, the ray ``mechanics.can_attack`` casts) with the loadout's longest weapon, and
+* For every fixed point F the scan asks whether the player reaches the monster from P (``pillars.sees``
+  from the player's tile, the ray ``player.can_attack`` casts) with the loadout's longest weapon, and
   records the Chebyshev distance (the blowpipe reaches 5, the bow and spells 10, loadout 1's crossbow 8).
 * ``basin``: how many start tiles chase into F (F included); ``spawns``: which of the nine wave spawn tiles
   (arena.SPAWNS; Jad: its wave-67/68 tiles) do.
@@ -29,7 +29,7 @@ How (all with the simulator's kernels, on an env built by ``osrs_rl.make("infern
   ray cast from the monster's closest tile to the player instead of the simulator's player-to-monster ray).
 * Also reported: the pairs where the two directions of the ray disagree (per footprint size and pillar set,
   within the player's 10 tiles; README "Open questions", audit F1), and sanity checks: spawn tiles a kind's
-  footprint does not fit, meleer dig tiles (``mechanics._dig_tile``) in a pillar or off the floor, footprints
+  footprint does not fit, meleer dig tiles (``kinds._dig_tile``) in a pillar or off the floor, footprints
   under the player that no sequence of step-outs frees.
 
 Kinds (``--kinds``, comma separated): bat, blob, bloblet_magic, bloblet_ranged, bloblet_melee, meleer, ranger,
@@ -63,7 +63,8 @@ from osrs_rl.core.line_of_sight import table_line_of_sight  # noqa: E402
 from osrs_rl.core.movement import axis_gap, chebyshev_distance, overlaps  # noqa: E402
 from osrs_rl.core.skills import HITPOINTS  # noqa: E402
 from osrs_rl.encounters.inferno import arena as A  # noqa: E402
-from osrs_rl.encounters.inferno import mechanics as M  # noqa: E402
+from osrs_rl.encounters.inferno import kinds as KIN  # noqa: E402
+from osrs_rl.encounters.inferno import monsters as MON  # noqa: E402
 from osrs_rl.encounters.inferno import state as ST  # noqa: E402
 
 KINDS = {
@@ -174,7 +175,7 @@ def scan_pillar_set(states, cfgs, kind, mask, hit_range, spawns, out, reverse, r
     returns (rows written, player tiles scanned, longest chase, fixed points the player cannot shoot, anomalies).
     ``reverse``: a what-if for the README's open question: the monster's sight is the rsmod ray cast from its
     own closest tile to the player (the player's shot keeps the simulator's ray). ``rule``: 0 the simulator's
-    ``mechanics._chase``; 1, 2 ``other_rule_step`` (RuneLite's, osrs-sdk's chase) for the comparison."""
+    ``monsters._chase``; 1, 2 ``other_rule_step`` (RuneLite's, osrs-sdk's chase) for the comparison."""
     _setup(states, cfgs, kind, mask)
     s = states[0]
     cfg = cfgs[0]
@@ -219,12 +220,12 @@ def scan_pillar_set(states, cfgs, kind, mask, hit_range, spawns, out, reverse, r
                 if reverse and reach > 1:
                     seen = table_line_of_sight(cfg.sight[mask], W, H, xs[i], ys[i], size, px, py, 1, reach)
                 else:
-                    seen = M.monster_sees(s, cfg, m, np.int64(px), np.int64(py), np.int64(1))
+                    seen = MON.monster_sees(s, cfg, m, np.int64(px), np.int64(py), np.int64(1))
                 if seen:
                     nxt[i] = -1
                     continue
                 if rule == 0:
-                    M._chase(s, cfg, 0, np.int64(px), np.int64(py), np.int64(1))
+                    MON._chase(s, cfg, 0, np.int64(px), np.int64(py), np.int64(1))
                     j = idx[m.x, m.y]
                 else:
                     nx, ny = other_rule_step(flags, xs[i], ys[i], size, px, py, rule)
@@ -337,7 +338,7 @@ def open_edges(cfgs, mask, size):
 
 @njit(cache=False)
 def dig_tile_problems(states, cfgs, mask, out):
-    """Player tiles where the meleer's dig tile (``mechanics._dig_tile``) is not a footprint the floor holds
+    """Player tiles where the meleer's dig tile (``kinds._dig_tile``) is not a footprint the floor holds
     (in a pillar or off the floor): written to ``out`` as (px, py, x, y); returns how many."""
     _setup(states, cfgs, ST.K_MELEER, mask)
     s = states[0]
@@ -352,7 +353,7 @@ def dig_tile_problems(states, cfgs, mask, out):
                 continue
             s.p.x = px
             s.p.y = py
-            x, y = M._dig_tile(s, cfg, size)
+            x, y = KIN._dig_tile(s, cfg, size)
             if not can_occupy(flags, x, y, size):
                 if n < out.shape[0]:
                     out[n, 0], out[n, 1], out[n, 2], out[n, 3] = px, py, x, y

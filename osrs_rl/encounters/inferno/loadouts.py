@@ -106,25 +106,25 @@ _ARENA_RANGE = 60
 _ATTACK = {   # kind: (range, distance styles (the first is the default one), melee when adjacent, extra delay)
     ST.K_NIBBLER: (1, (STYLE_MELEE,), 0, 0),
     ST.K_BAT: (4, (STYLE_RANGED,), 0, 0),
-    ST.K_BLOB: (15, (STYLE_MAGIC, STYLE_RANGED), 1, 0),   # the style its scan picks (mechanics), crush adjacent
+    ST.K_BLOB: (15, (STYLE_MAGIC, STYLE_RANGED), 1, 0),   # the style its scan picks (kinds), crush adjacent
     ST.K_BLOBLET_MAGIC: (15, (STYLE_MAGIC,), 0, 0),
     ST.K_BLOBLET_RANGED: (15, (STYLE_RANGED,), 0, 0),
     ST.K_BLOBLET_MELEE: (1, (STYLE_MELEE,), 0, 0),
     ST.K_MELEER: (1, (STYLE_MELEE,), 0, 0),
     ST.K_RANGER: (_ARENA_RANGE, (STYLE_RANGED,), 1, 2),
     ST.K_MAGER: (_ARENA_RANGE, (STYLE_MAGIC,), 1, 0),
-    # the finale (mechanics section "The finale"): Jad magic or ranged (drawn per attack, both max 113) and stab
+    # the finale (finale.py): Jad magic or ranged (drawn per attack, both max 113) and stab
     # when adjacent (InfernoTrainer JalTokJad.ts attackRange 50, canMeleeIfClose "stab"); its healers crush at
     # range 1 once drawn (YtHurKot.ts); Zuk's attack is typeless (TzKalZuk.ts: ZukWeapon.isBlockable is false; its
     # max hit is the zuk_max_hit setting); the glyph never attacks; Zuk's healers throw sparks
-    # (mechanics.zuk_healer_turn, 5..10: ``attacks``)
+    # (finale.zuk_healer_turn, 5..10: ``attacks``)
     ST.K_JAD: (_ARENA_RANGE, (STYLE_MAGIC, STYLE_RANGED), 1, 0),
     ST.K_JAD_HEALER: (1, (STYLE_MELEE,), 0, 0),
     ST.K_ZUK: (_ARENA_RANGE, (STYLE_TYPELESS,), 0, 0),
     ST.K_SHIELD: (0, (), 0, 0),
     ST.K_ZUK_HEALER: (_ARENA_RANGE, (STYLE_TYPELESS,), 0, 0),
 }
-# kinds whose attack on the player is not a kind_max roll: Zuk (zuk_max_hit), his healers' sparks (mechanics
+# kinds whose attack on the player is not a kind_max roll: Zuk (zuk_max_hit), his healers' sparks (finale
 # SPARK_DAMAGE); the glyph never attacks
 _OWN_MAX = (ST.K_ZUK, ST.K_SHIELD, ST.K_ZUK_HEALER)
 
@@ -298,7 +298,7 @@ def attacks(cfg) -> list[Attack]:
     attacks with by the wiki infobox (npcs.json attack_styles, data.tables.npc_attack_styles) and those the kernels
     roll for it (``kernel_styles``), with the max hit the kernels roll: ``kind_max``, Zuk's ``zuk_max_hit``, the
     sparks' SPARK_DAMAGE."""
-    from .mechanics import SPARK_DAMAGE
+    from .finale import SPARK_DAMAGE
 
     rows = []
     for k, npc in enumerate(ST.KIND_NPC):

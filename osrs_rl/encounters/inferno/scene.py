@@ -52,19 +52,19 @@ def _entity_name(s, ent: int) -> str | None:
 
 
 def _phase(s, cfg) -> str:
-    from . import mechanics as M
+    from . import finale as FIN
 
-    return PHASES[int(M.phase_of(s, cfg))]
+    return PHASES[int(FIN.phase_of(s, cfg))]
 
 
 def _shelter(s, cfg) -> list[list[int]]:
-    """The floor tiles the glyph shelters now (mechanics.sheltered's rule), on the Zuk wave."""
-    from . import mechanics as M
+    """The floor tiles the glyph shelters now (finale.sheltered's rule), on the Zuk wave."""
+    from . import finale as FIN
 
-    g = s["monsters"][M.SHIELD_SLOT]
+    g = s["monsters"][FIN.SHIELD_SLOT]
     if int(s["wave"]) < W.ZUK_WAVE or int(g["state"]) != ST.SLOT_ALIVE or int(g["kind"]) != ST.K_SHIELD:
         return []
-    x0, x1, y0, y1 = (int(v) for v in M.shelter_box(cfg, int(g["x"]), int(g["y"])))
+    x0, x1, y0, y1 = (int(v) for v in FIN.shelter_box(cfg, int(g["x"]), int(g["y"])))
     return [[x, y] for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)
             if A.ARENA_X[0] <= x <= A.ARENA_X[1] and A.ARENA_Y[0] <= y <= A.ARENA_Y[1]]
 

@@ -24,7 +24,7 @@ Each tick, per env:
      resurfacing one cost more, every attacker that sees it a little; shooting the priority target from it
      earns a bonus. This is the pillar stack of the OSRS wiki's "Inferno/Strategies": monsters without sight
      walk around the pillar and arrive one at a time;
-  3. attack: a target the bow reaches from where it stands (attacking drops the move, mechanics
+  3. attack: a target the bow reaches from where it stands (attacking drops the move, player
      ``move_or_attack``), by kill order: nibblers on a pillar (a fallen pillar is a lost safespot), blobs
      and magers, the magic then the ranged bloblet, a meleer within ``MELEER_NEAR`` tiles or about to dig,
      bats, rangers, other meleers, the melee bloblet; the lowest hitpoints first within a rank. It holds its
@@ -67,7 +67,11 @@ from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
 from osrs_rl.core.specials import SP_COST
 
 from . import arena as A
-from . import mechanics as M
+from . import finale as FIN
+from . import monsters as MON
+from . import pillars as PIL
+from . import player as PLY
+from . import spawns as SPN
 from . import state as ST
 from . import waves as W
 from .view import mask as legal_actions
@@ -115,7 +119,7 @@ def is_attacker(m):
 @njit(cache=True)
 def ticks_to_attack(m):
     """Ticks until the monster may attack (0: this tick). Its turn counts the timer down first, then waits
-    out the stun (mechanics ``monster_turn``); a Jad's shown attack is released when its windup runs out."""
+    out the stun (monsters ``monster_turn``); a Jad's shown attack is released when its windup runs out."""
     if m.windup > 0:
         return m.windup - 1
     return max(m.attack_timer - 1, m.stun, 0)
@@ -131,7 +135,7 @@ def next_style(s, cfg, m):
         return np.int64(m.scan)          # the tell: its animation shows the style 3 ticks before release
     if m.kind == ST.K_JAD or cfg.kind_style[m.kind] == STYLE_TYPELESS:
         return np.int64(-1)              # a Jad before its animation; Zuk and sparks: no overhead helps
-    if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1):
+    if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, MON.size_of(cfg, m), s.p.x, s.p.y, 1):
         return np.int64(-1)          # half melee, half its distance style: no tell
     return np.int64(cfg.kind_style[m.kind])
 
@@ -140,10 +144,10 @@ def next_style(s, cfg, m):
 def reaches(s, cfg, m, x, y):
     """The monster could attack a player on (x, y) now or after one chase step (melee kinds: edge or
     diagonal contact)."""
-    size = M.size_of(cfg, m)
+    size = MON.size_of(cfg, m)
     if cfg.kind_range[m.kind] <= 1:
         return edge_distance(m.x, m.y, size, x, y, 1) <= 1 and not in_footprint(m, size, x, y)
-    return M.monster_sees(s, cfg, m, x, y, 1)
+    return MON.monster_sees(s, cfg, m, x, y, 1)
 
 
 @njit(cache=True)
@@ -153,8 +157,8 @@ def in_footprint(m, size, x, y):
 
 @njit(cache=True)
 def blob_scans_now(s, cfg, m):
-    """A blob that will read the overhead this tick (mechanics ``_blob_turn``)."""
-    if m.kind != ST.K_BLOB or m.stun > 0 or not M.monster_sees(s, cfg, m, s.p.x, s.p.y, 1):
+    """A blob that will read the overhead this tick (kinds ``_blob_turn``)."""
+    if m.kind != ST.K_BLOB or m.stun > 0 or not MON.monster_sees(s, cfg, m, s.p.x, s.p.y, 1):
         return False
     return m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 1)
 
@@ -176,9 +180,9 @@ def wanted_style(s, cfg):
             continue
         share = 1.0
         if not reaches(s, cfg, m, s.p.x, s.p.y):
-            # a melee kind two tiles off steps into contact and strikes in the same tick (mechanics
+            # a melee kind two tiles off steps into contact and strikes in the same tick (monsters
             # ``_move_turn``): maybe, so half its weight
-            if not (cfg.kind_range[m.kind] <= 1 and edge_distance(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1) == 2):
+            if not (cfg.kind_range[m.kind] <= 1 and edge_distance(m.x, m.y, MON.size_of(cfg, m), s.p.x, s.p.y, 1) == 2):
                 continue
             share = 0.5
         style = next_style(s, cfg, m)
@@ -238,7 +242,7 @@ def priority(s, cfg, m):
         return 2
     if kind == ST.K_BLOBLET_RANGED:
         return 3
-    if kind == ST.K_MELEER and (edge_distance(m.x, m.y, M.size_of(cfg, m), s.p.x, s.p.y, 1) <= MELEER_NEAR
+    if kind == ST.K_MELEER and (edge_distance(m.x, m.y, MON.size_of(cfg, m), s.p.x, s.p.y, 1) <= MELEER_NEAR
                                 or m.dig_timer >= cfg.dig_min - 6):
         return 3
     if kind == ST.K_BAT:
@@ -259,7 +263,7 @@ def shootable_from(s, cfg, k, x, y, gear_set):
     m = s.monsters[k]
     if m.state != ST.SLOT_ALIVE or m.dig_left > 0:
         return False
-    return M.sees(s, cfg, x, y, 1, m.x, m.y, M.size_of(cfg, m), cfg.set_range[gear_set])
+    return PIL.sees(s, cfg, x, y, 1, m.x, m.y, MON.size_of(cfg, m), cfg.set_range[gear_set])
 
 
 @njit(cache=True)
@@ -298,10 +302,10 @@ def is_small(m):
 @njit(cache=True)
 def barrage_catch(s, cfg, k):
     """How many small monsters a barrage on slot ``k`` hits: those whose footprint overlaps the 3x3 centred
-    on its south-west tile (mechanics ``_barrage_splash``), the target included."""
+    on its south-west tile (player ``_barrage_splash``), the target included."""
     n = 0
     for j in range(ST.MONSTER_SLOTS):
-        if is_small(s.monsters[j]) and M.in_barrage_area(s, cfg, k, j):
+        if is_small(s.monsters[j]) and PLY.in_barrage_area(s, cfg, k, j):
             n += 1
     return n
 
@@ -344,7 +348,7 @@ def tile_cost(s, cfg, x, y, focus, steps):
         if m.state != ST.SLOT_ALIVE or m.target != ST.TARGET_PLAYER or m.kind == ST.K_NIBBLER \
                 or cfg.kind_style[m.kind] == STYLE_TYPELESS:
             continue                         # Zuk and the sparks: decide_zuk keeps the player sheltered
-        size = M.size_of(cfg, m)
+        size = MON.size_of(cfg, m)
         if m.dig_left > 0:       # it resurfaces on its dig tile: keep out of reach of that footprint
             if edge_distance(m.dig_x, m.dig_y, size, x, y, 1) <= 1:
                 cost += COST_MELEE
@@ -380,7 +384,7 @@ def tile_cost(s, cfg, x, y, focus, steps):
 def walk_distances(s, cfg, gx, gy, dist, queue):
     """Walk steps from (gx, gy) to every tile over the standing pillars' map (breadth first over the 8 walks,
     the move table's own legality, which is symmetric on this map); unreached tiles keep ``UNREACHED``."""
-    flags = M.arena_map(s, cfg)
+    flags = PIL.arena_map(s, cfg)
     dist[:, :] = UNREACHED
     dist[gx, gy] = 0
     queue[0] = gx * dist.shape[1] + gy
@@ -423,13 +427,13 @@ def move_to(s, cfg, legal, gx, gy, dist, queue):
     in the click square (the game's router walks it around the pillars), else the legal click in the square
     with the fewest walk steps left to the goal. It runs when the goal is 2+ steps away with
     ``RUN_ENERGY_MIN`` energy. On the goal: no click while nothing else is stored, else a click on its own
-    tile stops the walk. The one place that knows the move head's layout (mechanics.move_option)."""
+    tile stops the walk. The one place that knows the move head's layout (player.move_option)."""
     p = s.p
     off = _HEAD_OFFSET[ST.H_MOVE]
     if p.x == gx and p.y == gy:
         if s.dest_x < 0 or (s.dest_x == gx and s.dest_y == gy):
             return ST.MOVE_NONE
-        stop = M.move_option(0, 0, False)
+        stop = PLY.move_option(0, 0, False)
         return stop if legal[off + stop] else ST.MOVE_NONE
     walk_distances(s, cfg, gx, gy, dist, queue)
     run = dist[p.x, p.y] >= 2 and p.run_energy >= RUN_ENERGY_MIN
@@ -437,7 +441,7 @@ def move_to(s, cfg, legal, gx, gy, dist, queue):
     best, pick = 1e18, ST.MOVE_NONE
     for dx in range(-r, r + 1):
         for dy in range(-r, r + 1):
-            mv = M.move_option(dx, dy, run)
+            mv = PLY.move_option(dx, dy, run)
             if (dx == 0 and dy == 0) or not legal[off + mv]:
                 continue
             x, y = p.x + dx, p.y + dy
@@ -446,7 +450,7 @@ def move_to(s, cfg, legal, gx, gy, dist, queue):
             if score < best:
                 best, pick = score, mv
     if pick != ST.MOVE_NONE and s.dest_x >= 0:
-        dx, dy, _ = M.move_click(pick)
+        dx, dy, _ = PLY.move_click(pick)
         if s.dest_x == p.x + dx and s.dest_y == p.y + dy:
             return ST.MOVE_NONE          # already walking there: no new click
     return pick
@@ -466,7 +470,7 @@ def choose_drink(s, cfg, legal):
     if (p.levels[PRAYER] < RESTORE_PRAYER or p.levels[RANGED] <= p.base_levels[RANGED] - RESTORE_RANGED) \
             and legal[restore]:
         return 1 + ST.SUP_RESTORE
-    fighting = s.next_wave_in == 0 and M.wave_left(s) > 0     # a dying blob's bloblets are still to come
+    fighting = s.next_wave_in == 0 and SPN.wave_left(s) > 0     # a dying blob's bloblets are still to come
     if fighting and p.levels[RANGED] <= p.base_levels[RANGED] and legal[bastion]:
         return 1 + ST.SUP_BASTION
     if p.run_energy < STAMINA_AT and p.stamina_ticks <= 0 and legal[stamina]:
@@ -507,7 +511,7 @@ def decide(s, cfg, legal_rows, dist, queue, out):
             out[ST.H_SPEC] = ST.SPEC_USE                # the shot is the special (the pipe's reach: the mask)
         elif clump >= 0 and priority(s, cfg, s.monsters[shot]) >= priority(s, cfg, s.monsters[clump]) - 1:
             # the clump is as urgent as the kill order's pick (or one rank below): the switch comes first in
-            # the tick and the attack is the spell's (mechanics ``inputs``)
+            # the tick and the attack is the spell's (player ``inputs``)
             shot = clump
             if s.gear_set != ST.SET_MAGIC:
                 out[ST.H_GEAR] = 1 + ST.SET_MAGIC
@@ -522,7 +526,7 @@ def decide(s, cfg, legal_rows, dist, queue, out):
         out[ST.H_GEAR] = 1 + ST.SET_BOW           # back to the bow while nothing is shot
     if rigour and s.p.attack_timer > 1:
         out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
-    if M.wave_left(s) == 0 or s.next_wave_in > 0:
+    if SPN.wave_left(s) == 0 or s.next_wave_in > 0:
         return                                # between waves: stay
     if focus >= 0 and not shootable_from(s, cfg, focus, gx, gy, s.gear_set) and best > -BONUS_SHOOT + COST_SEEN:
         # nothing to shoot from any tile near: walk toward the monster first in the kill order
@@ -535,8 +539,8 @@ def decide(s, cfg, legal_rows, dist, queue, out):
 @njit(cache=True)
 def shelter_span(s, cfg, gx):
     """(first, last) x of the tiles the glyph at south-west x ``gx`` shelters, and the row in their middle
-    (mechanics.sheltered)."""
-    x0, x1, y0, y1 = M.shelter_box(cfg, np.int64(gx), np.int64(s.monsters[M.SHIELD_SLOT].y))
+    (finale.sheltered)."""
+    x0, x1, y0, y1 = FIN.shelter_box(cfg, np.int64(gx), np.int64(s.monsters[FIN.SHIELD_SLOT].y))
     return x0, x1, (y0 + y1) // 2
 
 
@@ -544,9 +548,9 @@ def shelter_span(s, cfg, gx):
 def zuk_goal(s, cfg, ahead):
     """The shelter tile to stand on: the one of the glyph's columns ``ahead`` ticks from now nearest the player
     that no spark is about to hit (the middle row); the player's own tile without a glyph."""
-    if not M.shield_alive(s):
+    if not FIN.shield_alive(s):
         return np.int64(s.p.x), np.int64(s.p.y)
-    g = s.monsters[M.SHIELD_SLOT]
+    g = s.monsters[FIN.SHIELD_SLOT]
     gx = np.int64(g.x)
     if g.frozen < ahead:
         gx += s.shield_dir * (ahead - max(np.int64(g.frozen), 0))
@@ -556,7 +560,7 @@ def zuk_goal(s, cfg, ahead):
     hi = min(hi, np.int64(A.ARENA_X[1]))
     best, bx = 1 << 30, (lo + hi) // 2
     for x in range(lo, hi + 1):
-        d = abs(x - (lo + hi) // 2) + (100 if M.spark_near(s, x, row, 2) else 0)
+        d = abs(x - (lo + hi) // 2) + (100 if FIN.spark_near(s, x, row, 2) else 0)
         if d < best:
             best, bx = d, np.int64(x)
     return bx, row
@@ -566,15 +570,15 @@ def zuk_goal(s, cfg, ahead):
 def safe_to_stand(s, cfg):
     """Standing still this tick keeps the player sheltered when Zuk next attacks (his attack comes in the
     monster phase, after the glyph's step and before the player's) and no spark is about to land here."""
-    z = s.monsters[M.ZUK_SLOT]
-    if M.spark_near(s, s.p.x, s.p.y, 2):
+    z = s.monsters[FIN.ZUK_SLOT]
+    if FIN.spark_near(s, s.p.x, s.p.y, 2):
         return False
-    if z.state != ST.SLOT_ALIVE or not M.shield_alive(s):
+    if z.state != ST.SLOT_ALIVE or not FIN.shield_alive(s):
         return True
     t = max(z.attack_timer - 1, z.stun, 0)       # ticks until his attack (0: the next tick's monster phase)
     if t > 2:
         return True
-    g = s.monsters[M.SHIELD_SLOT]
+    g = s.monsters[FIN.SHIELD_SLOT]
     gx = np.int64(g.x)
     for _ in range(t + 1):                       # where the glyph stands when he attacks
         if g.frozen <= 0:

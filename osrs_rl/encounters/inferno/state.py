@@ -52,7 +52,7 @@ WAVE_KIND = (K_NIBBLER, K_BAT, K_BLOB, K_MELEER, K_RANGER, K_MAGER)
 SPAWN_ORDER = (W.MAGER, W.RANGER, W.MELEER, W.BLOB, W.BAT)
 MAX_KIND_SIZE = 7             # Zuk
 # kinds that take no step of their own: Zuk and his healers stand still (InfernoTrainer TzKalZuk.ts,
-# JalMejJak.ts canMove false), the glyph follows its own track (mechanics.glyph_turn)
+# JalMejJak.ts canMove false), the glyph follows its own track (finale.glyph_turn)
 
 # ---- a monster slot's state ------------------------------------------------------------------
 SLOT_FREE, SLOT_ALIVE, SLOT_DEAD = range(3)    # DEAD: died this wave, keeps its slot (a mager may revive it)
@@ -78,7 +78,7 @@ MONSTER_DTYPE = np.dtype([
                                   # SCAN_UNKNOWN: scanned with neither overhead, the 50/50 drawn when it fires
     ("had_los", np.uint8),        # it had line of sight at the end of its last turn (blob: a new sight scans)
     ("revived", np.uint8),        # 1: a mager brought it back this wave (never twice)
-    # ---- Jal-ImKot's dig (mechanics.meleer_dig); 0 for every other kind
+    # ---- Jal-ImKot's dig (kinds.meleer_dig); 0 for every other kind
     ("dig_timer", np.int16),      # dig_rule 0: ticks its attack was ready without it attacking; 1: since spawn/last dig
     ("dig_due", np.int16),        # dig_rule 1: dig_timer at which it digs next (50, then 40..60)
     ("dig_left", np.int16),       # > 0: underground, resurfaces when it reaches 0
@@ -86,12 +86,12 @@ MONSTER_DTYPE = np.dtype([
     ("hurt_tick", np.int32),      # the last tick one of the player's hits landed on it (NO_HURT: never)
     ("frozen", np.int16),         # ticks it cannot move (Ice Barrage, resurfacing); it may still attack
     ("activity", np.uint8),       # ACT_*: what it last started (shown while its attack timer runs)
-    # ---- the finale (waves 67-69; mechanics section "The finale"); 0 / -1 for every other kind
+    # ---- the finale (waves 67-69; finale.py); 0 / -1 for every other kind
     ("windup", np.int8),          # Jad: ticks until the attack it shows (``scan``: its style) is released
     ("parent", np.int8),          # a healer: the slot of the Jad (or Zuk) it belongs to, -1: none
     ("procced", np.uint8),        # Jad: its healers have come (below half hitpoints; once)
     ("low_hp", np.int16),         # lowest hitpoints it has had (the low-watermark reward reads it)
-    ("split_due", np.int32),      # a dead blob: the tick its bloblets appear (0: none pending; mechanics.kill_monster)
+    ("split_due", np.int32),      # a dead blob: the tick its bloblets appear (0: none pending; hits.kill_monster)
 ])
 
 # ---- supplies (potion doses) -----------------------------------------------------------------
@@ -110,7 +110,7 @@ NUM_LOADOUTS = 2
 # ---- action heads (index 0 is always the no-op) ------------------------------------------------
 # gear and spec came later (part 2) and are appended, so the first five keep their indices and sizes
 H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_DRINK, H_GEAR, H_SPEC = range(7)
-# move: click-to-move (mechanics.click / follow_route). 0: no new click; 1 + o: walk to offset MOVE_OFFSETS[o]
+# move: click-to-move (player.click / follow_route). 0: no new click; 1 + o: walk to offset MOVE_OFFSETS[o]
 # from the player's tile; 1 + NUM_CLICKS + o: run there. The click is stored (dest_x, dest_y, dest_run) and
 # followed every tick along the game's route (cfg.route) until the player stands on it. Offset (0, 0) is a click
 # on the player's own tile: it stops a walk, as "Walk here" on one's own tile does in the game.
@@ -192,7 +192,7 @@ STATE_DTYPE = np.dtype([
     # ---- monsters and pillars
     ("monsters", MONSTER_DTYPE, (MONSTER_SLOTS,)),
     ("pillar_hp", np.int16, (A.NUM_PILLARS,)),   # 0: collapsed
-    # ---- the Zuk wave (mechanics section "The finale"): the set timer, the glyph, the sparks
+    # ---- the Zuk wave (finale.py): the set timer, the glyph, the sparks
     ("set_timer", np.int16),                     # Zuk's turns until the next ranger-mager set
     ("set_paused", np.uint8),                    # the timer stopped (Zuk below 600 until below 480)
     ("set_has_paused", np.uint8),                # it has stopped once (never again)

@@ -15,15 +15,21 @@ healer heals and whether a monster is on the glyph; ``incoming`` counts typeless
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import player_input as PI
 from osrs_rl.core import prayers as P
+from osrs_rl.core.collision import BLOCKED
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
-from osrs_rl.core.pending_hits import HIT_PENDING
+from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.player import SPEC_MAX
 from osrs_rl.core.skills import DEFENCE, HITPOINTS, PRAYER, RANGED
 from osrs_rl.runtime.spec import MetricFamily, MetricRecord
 
 from . import arena as A
-from . import mechanics as M
+from . import finale as FIN
+from . import monsters as MON
+from . import pillars as PIL
+from . import player as PLY
+from . import spawns as SPN
 from . import state as ST
 from . import waves as W
 
@@ -88,7 +94,7 @@ METRICS = MetricRecord(
     "no_target_ticks", "no_prayer_ticks", "zuk_start_hp", "sheltered_ticks",
 )
 CATEGORY_METRICS = ("deepest_phase", "killer")
-# the phase the run ended in (metrics per phase): mechanics.phase_of
+# the phase the run ended in (metrics per phase): finale.phase_of
 PHASE_NAMES = ST.PHASE_NAMES
 
 
@@ -104,10 +110,10 @@ def _observe_self(s, cfg, o):
     o[5] = p.y / REL_SCALE
     o[6] = max(p.attack_timer, 0) / TIMER_SCALE
     o[7] = max(p.potion_timer, 0) / TIMER_SCALE
-    o[8] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MELEE) else 0.0
-    o[9] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
-    o[10] = 1.0 if M.PI.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
-    o[11] = 1.0 if M.PI.has_prayer(p, P.RIGOUR) else 0.0
+    o[8] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MELEE) else 0.0
+    o[9] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
+    o[10] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
+    o[11] = 1.0 if PI.has_prayer(p, P.RIGOUR) else 0.0
     o[12] = p.levels[RANGED] / MAX_LEVEL
     o[13] = p.levels[DEFENCE] / MAX_LEVEL
     o[14] = s.supplies[ST.SUP_BREW] / DOSE_SCALE
@@ -116,9 +122,9 @@ def _observe_self(s, cfg, o):
     o[17] = s.supplies[ST.SUP_BASTION] / DOSE_SCALE
     o[18] = s.supplies[ST.SUP_STAMINA] / DOSE_SCALE
     o[19] = 1.0 if p.stamina_ticks > 0 else 0.0
-    o[20] = 1.0 if M.PI.has_prayer(p, P.AUGURY) else 0.0
+    o[20] = 1.0 if PI.has_prayer(p, P.AUGURY) else 0.0
     o[21] = p.spec_energy / SPEC_MAX
-    o[22] = 1.0 if M.can_special(s, cfg) else 0.0
+    o[22] = 1.0 if PLY.can_special(s, cfg) else 0.0
     for g in range(ST.NUM_SETS):
         o[23 + g] = 1.0 if s.gear_set == g else 0.0
     # the stored click (the tile being walked to), relative to the player
@@ -148,10 +154,10 @@ def _observe_monsters(s, cfg, o):
         o[c + 3] = cfg.kind_size[m.kind] / SIZE_SCALE
         o[c + 4] = max(m.attack_timer, 0) / TIMER_SCALE
         o[c + 5] = 1.0 if m.stun > 0 else 0.0
-        o[c + 6] = 1.0 if M.sees_player(s, cfg, k) else 0.0
-        o[c + 7] = 1.0 if M.can_attack(s, cfg, k) else 0.0
-        o[c + 8] = 1.0 if m.scan == M.STYLE_RANGED else 0.0
-        o[c + 9] = 1.0 if m.scan == M.STYLE_MAGIC else 0.0
+        o[c + 6] = 1.0 if MON.sees_player(s, cfg, k) else 0.0
+        o[c + 7] = 1.0 if PLY.can_attack(s, cfg, k) else 0.0
+        o[c + 8] = 1.0 if m.scan == STYLE_RANGED else 0.0
+        o[c + 9] = 1.0 if m.scan == STYLE_MAGIC else 0.0
         # what it visibly does: its last animation while its timer runs (attack, scan, resurrection), the dig
         if m.dig_left > 0:
             o[c + 9 + ST.ACT_DIG] = 1.0
@@ -161,7 +167,7 @@ def _observe_monsters(s, cfg, o):
         o[c + 10 + ST.NUM_ACTIVITIES] = 1.0 if m.revived else 0.0
         o[c + 11 + ST.NUM_ACTIVITIES] = 1.0 if m.target >= ST.TARGET_SLOT else 0.0
         o[c + 12 + ST.NUM_ACTIVITIES] = 1.0 if m.target == ST.TARGET_SHIELD else 0.0
-        o[c + 13 + ST.NUM_ACTIVITIES] = m.windup / M.JAD_RELEASE
+        o[c + 13 + ST.NUM_ACTIVITIES] = m.windup / FIN.JAD_RELEASE
 
 
 @njit(cache=True)
@@ -191,7 +197,7 @@ def _observe_incoming(s, o):
 def _observe_wave(s, o):
     o[0] = s.wave / W.NUM_WAVES
     o[1] = s.next_wave_in / ST.WAVE_GAP_TICKS
-    o[2] = M.monsters_alive(s) / ST.MONSTER_SLOTS
+    o[2] = SPN.monsters_alive(s) / ST.MONSTER_SLOTS
     o[3] = min(s.wave_tick / WAVE_TIME_SCALE, 1.0)
 
 
@@ -199,7 +205,7 @@ def _observe_wave(s, o):
 def _sees_tile(s, cfg, m, x, y):
     if m.state != ST.SLOT_ALIVE or m.target != ST.TARGET_PLAYER or m.dig_left > 0:
         return False
-    return M.monster_sees(s, cfg, m, x, y, 1)
+    return MON.monster_sees(s, cfg, m, x, y, 1)
 
 
 @njit(cache=True)
@@ -216,7 +222,7 @@ def _observe_scaffolding(s, cfg, o):
     seen = 0
     for k in range(ST.MONSTER_SLOTS):
         m = s.monsters[k]
-        if not M.sees_player(s, cfg, k):
+        if not MON.sees_player(s, cfg, k):
             continue
         seen += 1
         style = m.scan if 0 <= m.scan < ST.SCAN_UNKNOWN else cfg.kind_style[m.kind]
@@ -235,11 +241,11 @@ def _observe_scaffolding(s, cfg, o):
         o[1 + st] = nxt[st] / NO_ATTACK
     b = 4 + 3 * INCOMING_TICKS
     o[b] = seen / ST.MONSTER_SLOTS
-    flags = M.arena_map(s, cfg)
+    flags = PIL.arena_map(s, cfg)
     for d in range(len(SAFE_DIRS)):
         x = s.p.x + SAFE_DIRS[d][0]
         y = s.p.y + SAFE_DIRS[d][1]
-        if x < 0 or y < 0 or x >= A.GRID_W or y >= A.GRID_H or flags[x, y] & M.BLOCKED:
+        if x < 0 or y < 0 or x >= A.GRID_W or y >= A.GRID_H or flags[x, y] & BLOCKED:
             continue
         safe = True
         for k in range(ST.MONSTER_SLOTS):
@@ -260,16 +266,16 @@ def _observe_zuk(s, cfg, o):
     o[2] = 1.0 if s.set_paused else 0.0
     o[3] = 1.0 if s.enraged else 0.0
     o[4] = 1.0 if s.zuk_jad else 0.0
-    o[5] = 1.0 if M.sheltered(s, cfg) else 0.0
-    g = s.monsters[M.SHIELD_SLOT]
-    if M.shield_alive(s):
+    o[5] = 1.0 if FIN.sheltered(s, cfg) else 0.0
+    g = s.monsters[FIN.SHIELD_SLOT]
+    if FIN.shield_alive(s):
         o[6] = (s.p.x - (g.x + 2)) / 5.0           # 0: the middle of its five columns
         o[7] = float(s.shield_dir)
         o[8] = g.frozen / A.SHIELD_PAUSE
     for d in range(len(SAFE_DIRS)):
         x = s.p.x + SAFE_DIRS[d][0]
         y = s.p.y + SAFE_DIRS[d][1]
-        o[9 + d] = 1.0 if M.spark_near(s, x, y, SPARK_TICKS) else 0.0
+        o[9 + d] = 1.0 if FIN.spark_near(s, x, y, SPARK_TICKS) else 0.0
 
 
 @njit(cache=True)
@@ -298,29 +304,29 @@ def mask(s, cfg, m):
     p = s.p
     k = 0
     # move: a click on a walkable tile of the standing pillars' map within MOVE_RADIUS; running needs energy
-    # (mechanics.move_legal, one offset at a time for both its walk and its run)
-    flags = M.arena_map(s, cfg)
+    # (player.move_legal, one offset at a time for both its walk and its run)
+    flags = PIL.arena_map(s, cfg)
     can_run = p.run_energy >= RUN_MIN_TO_RUN
     row[k] = True
     for o in range(ST.NUM_CLICKS):
-        x = p.x + M.CLICK_DX[o]
-        y = p.y + M.CLICK_DY[o]
-        ok = 0 <= x < A.GRID_W and 0 <= y < A.GRID_H and (flags[x, y] & M.BLOCKED) == 0
+        x = p.x + PLY.CLICK_DX[o]
+        y = p.y + PLY.CLICK_DY[o]
+        ok = 0 <= x < A.GRID_W and 0 <= y < A.GRID_H and (flags[x, y] & BLOCKED) == 0
         row[k + 1 + o] = ok
         row[k + 1 + ST.NUM_CLICKS + o] = ok and can_run
     k += ST.NUM_MOVES
     # attack: a living monster in range and sight of the worn set, timer ready. A gear switch in the same tick
-    # is applied first (mechanics.switch_gear) and the attack is checked again with the new weapon's range
+    # is applied first (player.switch_gear) and the attack is checked again with the new weapon's range
     # (out of it, the player walks as the move head asks); the mask reads the set worn now
     row[k] = True
     for j in range(ST.MONSTER_SLOTS):
-        row[k + 1 + j] = M.can_attack(s, cfg, j)
+        row[k + 1 + j] = PLY.can_attack(s, cfg, j)
     k += 1 + ST.MONSTER_SLOTS
     # overhead: a prayer needs points; off needs one on
     praying = p.levels[PRAYER] > 0
-    on_magic = M.PI.has_prayer(p, P.PROTECT_FROM_MAGIC)
-    on_missiles = M.PI.has_prayer(p, P.PROTECT_FROM_MISSILES)
-    on_melee = M.PI.has_prayer(p, P.PROTECT_FROM_MELEE)
+    on_magic = PI.has_prayer(p, P.PROTECT_FROM_MAGIC)
+    on_missiles = PI.has_prayer(p, P.PROTECT_FROM_MISSILES)
+    on_melee = PI.has_prayer(p, P.PROTECT_FROM_MELEE)
     row[k] = True
     row[k + 1] = praying and not on_magic
     row[k + 2] = praying and not on_missiles
@@ -351,7 +357,7 @@ def mask(s, cfg, m):
     # spec: the worn weapon has a special and the energy pays for it (the blowpipe's 50 %); a switch to the
     # blowpipe and its special in one tick is masked: the mask reads the set worn now
     row[k] = True
-    row[k + 1] = M.can_special(s, cfg)
+    row[k + 1] = PLY.can_special(s, cfg)
 
 
 # ---- metrics -------------------------------------------------------------------------------------
@@ -400,13 +406,13 @@ def metrics(s, cfg, out):
     out.reached_zuk = 1.0 if s.wave >= W.ZUK_WAVE else 0.0
     out.zuk_lowest_hp = max(s.zuk_low, 0)
     out.player_lowest_hp = s.player_low
-    out.deepest_phase = M.phase_of(s, cfg)          # milestones never go back: the phase now is the deepest
+    out.deepest_phase = FIN.phase_of(s, cfg)          # milestones never go back: the phase now is the deepest
     out.sets_spawned = s.sets_spawned
     out.healers_tagged = s.healers_tagged
     out.healers_killed = s.healers_killed
     out.healing_ticks = s.healing_ticks
     out.healed = s.healed
-    g = s.monsters[M.SHIELD_SLOT]
+    g = s.monsters[FIN.SHIELD_SLOT]
     out.glyph_hp = max(g.hp, 0) if s.wave >= W.ZUK_WAVE and g.kind == ST.K_SHIELD else float(A.GLYPH_HP)
     out.sheltered_attacks = s.sheltered_attacks
     out.zuk_attacks = s.zuk_attacks
@@ -415,7 +421,7 @@ def metrics(s, cfg, out):
     out.no_prayer_ticks = s.no_prayer_ticks
     out.zuk_start_hp = s.zuk_start
     out.sheltered_ticks = s.sheltered_ticks
-    return M.phase_of(s, cfg)
+    return FIN.phase_of(s, cfg)
 
 
 ZUK_MAX_HP = 1200              # TzKal-Zuk's hitpoints [W: TzKal-Zuk]; his low-watermark starts there
@@ -438,14 +444,14 @@ def cell_key(s, cfg):
     zuk = np.int64(0)
     side = np.int64(0)
     if s.wave >= W.ZUK_WAVE:
-        z = s.monsters[M.ZUK_SLOT]
+        z = s.monsters[FIN.ZUK_SLOT]
         zuk = 1 + max(z.hp, 0) // 100 if z.kind == ST.K_ZUK else 0
-        g = s.monsters[M.SHIELD_SLOT]
+        g = s.monsters[FIN.SHIELD_SLOT]
         if g.kind == ST.K_SHIELD and g.state == ST.SLOT_ALIVE:
             side = 1 + (3 * (g.x - A.SHIELD_X[0])) // (A.SHIELD_X[1] - A.SHIELD_X[0] + 1)
     key = np.int64(s.wave)
-    key = key * ST.NUM_PHASES + M.phase_of(s, cfg)
-    key = key * (ST.MONSTER_SLOTS + 1) + M.wave_left(s)      # a dying blob counts until its bloblets come
+    key = key * ST.NUM_PHASES + FIN.phase_of(s, cfg)
+    key = key * (ST.MONSTER_SLOTS + 1) + SPN.wave_left(s)      # a dying blob counts until its bloblets come
     key = (key * 5 + me) * 5 + pray
     key = key * 5 + doses
     key = (key * 14 + zuk) * 4 + side
@@ -455,7 +461,7 @@ def cell_key(s, cfg):
 @njit(cache=True)
 def work_left(s):
     """The kills the wave still asks for: a living blob 4 (itself and its 3 bloblets), a dying one 3 (its
-    bloblets to come, mechanics.BLOBLET_DELAY), any other living monster 1. Killing a blob never raises it, so
+    bloblets to come, kinds.BLOBLET_DELAY), any other living monster 1. Killing a blob never raises it, so
     no state before a split looks further along than the state after it."""
     n = 0
     for k in range(ST.MONSTER_SLOTS):

@@ -10,11 +10,12 @@ from .helpers import act, empty_arena, inferno, keeper, put
 
 
 def test_killing_a_blob_never_looks_like_more_progress_before_its_split_than_after_it():
-    """Between a blob's death and its bloblets (mechanics.BLOBLET_DELAY) the archive's progress counts the
+    """Between a blob's death and its bloblets (kinds.BLOBLET_DELAY) the archive's progress counts the
     bloblets to come (view.work_left) and the cell key counts the dying blob as left, so the states of those
     ticks are neither ahead of the state after the split nor another situation than the one before the death.
     Regression: both counted monsters alive, so those 3 ticks looked like more progress than what followed."""
-    from osrs_rl.encounters.inferno import mechanics as M
+    from osrs_rl.encounters.inferno import kinds as KIN
+    from osrs_rl.encounters.inferno import spawns as SPN
     from osrs_rl.encounters.inferno import view as V
 
     spec = get_spec("inferno")
@@ -33,12 +34,12 @@ def test_killing_a_blob_never_looks_like_more_progress_before_its_split_than_aft
         if int(env.states[0]["monsters"][0]["state"]) == ST.SLOT_DEAD:
             break
     assert int(now()["monsters"][0]["split_due"]) > 0
-    assert M.monsters_alive(now()) == 1 and M.wave_left(now()) == 2 and V.work_left(now()) == 1 + 3
+    assert SPN.monsters_alive(now()) == 1 and SPN.wave_left(now()) == 2 and V.work_left(now()) == 1 + 3
     dying = spec.progress(now(), cfg)
     assert dying > progress_alive and spec.cell_key(now(), cfg) == key_alive
     # the keeper and 3 bloblets to come of 64, plus the ties' most (hitpoints full, no dose drunk)
     assert dying == pytest.approx(int(now()["wave"]) + 0.5 * (V.MOST_WORK - 4) / V.MOST_WORK + 0.09)
-    for _ in range(M.BLOBLET_DELAY):
+    for _ in range(KIN.BLOBLET_DELAY):
         env.step(act())
         assert spec.progress(now(), cfg) == pytest.approx(dying)
-    assert M.monsters_alive(now()) == 4 and V.work_left(now()) == 4         # the split came: no step back
+    assert SPN.monsters_alive(now()) == 4 and V.work_left(now()) == 4         # the split came: no step back

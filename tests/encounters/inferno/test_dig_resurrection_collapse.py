@@ -1,10 +1,10 @@
 """Inferno monsters and pillars, one rule per test: Jal-ImKot's dig, Jal-Zek's resurrection, pillar collapse
-damage (sources: the README's rules table and mechanics.py's constants)."""
+damage (sources: the README's rules table and kinds.py's constants)."""
 
 from osrs_rl.core.events import EV_ATTACK, EV_DEATH, EV_HIT, EV_SPAWN
 from osrs_rl.core.skills import HITPOINTS
 from osrs_rl.encounters.inferno import arena as A
-from osrs_rl.encounters.inferno import mechanics as M
+from osrs_rl.encounters.inferno import kinds as KIN
 from osrs_rl.encounters.inferno import state as ST
 
 from .helpers import act, commit, dead, empty_arena, events, inferno, keeper, put, run
@@ -29,13 +29,13 @@ def test_meleer_digs_resurfaces_by_the_player_and_waits_before_attacking():
     ticks = run(env, 3)
     assert flagged(ticks, EV_DEATH, ST.EVF_DIG, MONSTER) == [3]
     m = env.states[0]["monsters"][0]
-    assert int(m["dig_left"]) == M.DIG_TICKS and int(m["activity"]) == ST.ACT_DIG
+    assert int(m["dig_left"]) == KIN.DIG_TICKS and int(m["activity"]) == ST.ACT_DIG
     assert not env.action_mask()[0, ST.NUM_MOVES + 1]
     ticks = run(env, 6)
     assert flagged(ticks, EV_SPAWN, ST.EVF_DIG, MONSTER) == [9]
     m = env.states[0]["monsters"][0]
     assert (int(m["x"]), int(m["y"])) == (15 - 3, 15 - 3)
-    assert int(m["frozen"]) == M.DIG_SURFACE_FREEZE and int(m["attack_timer"]) == M.DIG_ATTACK_WAIT
+    assert int(m["frozen"]) == KIN.DIG_SURFACE_FREEZE and int(m["attack_timer"]) == KIN.DIG_ATTACK_WAIT
     assert int(env.states[0]["digs"]) == 1
 
 
@@ -100,7 +100,7 @@ def test_mager_revives_a_dead_monster_at_half_hitpoints_then_waits_8_ticks():
     spawn = [e for evs in ticks for e in evs if int(e["kind"]) == EV_SPAWN][0]
     assert int(spawn["source"]) == MONSTER + 1 and int(spawn["target"]) == MONSTER
     assert (int(spawn["x"]), int(spawn["y"])) == (16, 19)
-    assert int(m["attack_timer"][0]) == M.REVIVE_DELAY and int(m["activity"][0]) == ST.ACT_REVIVE
+    assert int(m["attack_timer"][0]) == KIN.REVIVE_DELAY and int(m["activity"][0]) == ST.ACT_REVIVE
     assert int(env.states[0]["resurrections"]) == 1
     attacks = [int(e["tick"]) for evs in run(env, 9) for e in evs
                if int(e["kind"]) == EV_ATTACK and int(e["source"]) == MONSTER]

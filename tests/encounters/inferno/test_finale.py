@@ -1,6 +1,6 @@
 """The finale, waves 67-69 (issue 18): the Jads and their healers, TzKal-Zuk, the Ancestral Glyph, his sets,
 Jad and healers, the sparks; the reward terms that cannot be farmed, the terminal modes, the phases and the
-wave-69 start states. One rule per test; sources in mechanics.py section "The finale" and the README."""
+wave-69 start states. One rule per test; sources in finale.py and the README."""
 
 import tomllib
 from pathlib import Path
@@ -11,14 +11,14 @@ from osrs_rl.core.events import EV_ATTACK, EVF_BLOCKED
 from osrs_rl.core.pending_hits import FLAG_ACCURATE, HIT_PENDING, STYLE_MAGIC, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.skills import HITPOINTS
 from osrs_rl.encounters.inferno import arena as A
-from osrs_rl.encounters.inferno import mechanics as M
+from osrs_rl.encounters.inferno import finale as FIN
 from osrs_rl.encounters.inferno import state as ST
 from osrs_rl.encounters.inferno import view as V
 
 from .helpers import BIG_HP, act, commit, inferno, run
 
 MONSTER = ST.ENT_MONSTER
-ZUK_PRESET = Path(M.__file__).with_name("zuk.toml")
+ZUK_PRESET = Path(FIN.__file__).with_name("zuk.toml")
 _OVER = {STYLE_MAGIC: ST.OVERHEAD_MAGIC, STYLE_RANGED: ST.OVERHEAD_MISSILES}
 
 
@@ -28,13 +28,13 @@ def zuk(seed=3, hp=BIG_HP, **config):
 
 
 def hold_glyph(env):
-    env.states[0]["monsters"][M.SHIELD_SLOT]["frozen"] = 10_000
+    env.states[0]["monsters"][FIN.SHIELD_SLOT]["frozen"] = 10_000
     commit(env)
 
 
 def shelter(env):
     """The player on the middle tile of the glyph's shelter (InfernoTrainer's rule, the default)."""
-    g = env.states[0]["monsters"][M.SHIELD_SLOT]
+    g = env.states[0]["monsters"][FIN.SHIELD_SLOT]
     env.states[0]["p"]["x"], env.states[0]["p"]["y"] = int(g["x"]) + 2, int(g["y"]) - 2
     commit(env)
 
@@ -69,11 +69,11 @@ def _jad_release_blocked(pray_at, off_at=None):
     env = inferno(seed=5, hp=BIG_HP, start_wave=67, last_wave=67)
     for _ in range(20):
         run(env, 1)
-        if int(env.states[0]["monsters"][0]["windup"]) == M.JAD_RELEASE:
+        if int(env.states[0]["monsters"][0]["windup"]) == FIN.JAD_RELEASE:
             break
     style = int(env.states[0]["monsters"][0]["scan"])
     assert style in (STYLE_MAGIC, STYLE_RANGED)
-    for t in range(1, M.JAD_RELEASE + 1):
+    for t in range(1, FIN.JAD_RELEASE + 1):
         a = act(overhead=_OVER[style]) if t == pray_at else act(overhead=ST.OVERHEAD_OFF) if t == off_at else act()
         ticks = run(env, 1, a)
     attacks = [e for e in ticks[0] if int(e["kind"]) == EV_ATTACK and int(e["source"]) == MONSTER]
@@ -101,12 +101,12 @@ def test_triple_jads_attack_three_ticks_apart_every_nine_ticks():
     for _ in range(40):
         run(env, 1)
         for k in tells:
-            if int(env.states[0]["monsters"][k]["windup"]) == M.JAD_RELEASE:
+            if int(env.states[0]["monsters"][k]["windup"]) == FIN.JAD_RELEASE:
                 tells[k].append(int(env.states[0]["tick"]))
     firsts = sorted(t[0] for t in tells.values())
     assert np.diff(firsts).tolist() == [3, 3]
     for t in tells.values():
-        assert set(np.diff(t).tolist()) == {M.JAD_68_SPEED}
+        assert set(np.diff(t).tolist()) == {FIN.JAD_68_SPEED}
 
 
 def test_jad_calls_healers_below_half_who_heal_until_drawn_and_die_with_it():
@@ -117,7 +117,7 @@ def test_jad_calls_healers_below_half_who_heal_until_drawn_and_die_with_it():
     land(env, 0, 10)
     run(env, 1)
     healers = alive(env, ST.K_JAD_HEALER)
-    assert len(healers) == M.JAD_HEALERS[0]
+    assert len(healers) == FIN.JAD_HEALERS[0]
     m = env.states[0]["monsters"]
     assert all(int(m[k]["parent"]) == 0 and int(m[k]["target"]) == ST.TARGET_SLOT for k in healers)
     run(env, 30)
@@ -151,7 +151,7 @@ def test_zuk_hits_the_glyph_when_sheltered_and_the_player_otherwise_whatever_the
     shelter(env)
     ticks = run(env, 14, act(overhead=ST.OVERHEAD_MAGIC))
     zuk_attacks = [int(e["tick"]) for t in ticks for e in t
-                   if int(e["kind"]) == EV_ATTACK and int(e["source"]) == MONSTER + M.ZUK_SLOT]
+                   if int(e["kind"]) == EV_ATTACK and int(e["source"]) == MONSTER + FIN.ZUK_SLOT]
     assert zuk_attacks == [14] and int(env.states[0]["sheltered_attacks"]) == 1
     assert int(env.states[0]["sheltered_ticks"]) == 14
     assert not (env.states[0]["hits"]["target"][env.states[0]["hits"]["state"] == HIT_PENDING] == 0).any()
@@ -161,7 +161,7 @@ def test_zuk_hits_the_glyph_when_sheltered_and_the_player_otherwise_whatever_the
     hits = env.states[0]["hits"]
     on_me = hits[(hits["state"] == HIT_PENDING) & (hits["target"] == ST.HT_PLAYER)]
     assert len(on_me) == 1 and int(on_me[0]["style"]) == STYLE_TYPELESS
-    assert int(on_me[0]["due_tick"]) == 24 + M.ZUK_PROJECTILE
+    assert int(on_me[0]["due_tick"]) == 24 + FIN.ZUK_PROJECTILE
     assert int(env.states[0]["zuk_attacks"]) == 1
 
 
@@ -170,7 +170,7 @@ def test_glyph_walks_a_tile_a_tick_stands_five_ticks_at_each_end_and_turns():
     xs = []
     for _ in range(12):
         run(env, 1)
-        xs.append(int(env.states[0]["monsters"][M.SHIELD_SLOT]["x"]))
+        xs.append(int(env.states[0]["monsters"][FIN.SHIELD_SLOT]["x"]))
     # tick 1 it stands (it spawns frozen 1), then west to the end (x 0), 5 ticks there with its arrival's (IT
     # freeze(5) counted down in the same tick's Mob.attackStep), then east. Regression: it stood 6 ticks
     assert xs == [3, 2, 1, 0, 0, 0, 0, 0, 1, 2, 3, 4]
@@ -180,24 +180,24 @@ def test_sets_come_every_350_turns_after_72_aim_at_the_glyph_and_turn_when_hit()
     env = zuk()
     hold_glyph(env)
     shelter(env)
-    run(env, M.SET_FIRST - 1)             # the set timer counts his stunned turns too (regression: it did not)
+    run(env, FIN.SET_FIRST - 1)             # the set timer counts his stunned turns too (regression: it did not)
     assert int(env.states[0]["sets_spawned"]) == 0
     run(env, 1)
     s = env.states[0]
-    assert int(s["sets_spawned"]) == 1 and int(s["set_timer"]) == M.SET_PERIOD
+    assert int(s["sets_spawned"]) == 1 and int(s["set_timer"]) == FIN.SET_PERIOD
     mager, ranger = alive(env, ST.K_MAGER)[0], alive(env, ST.K_RANGER)[0]
     assert int(s["monsters"][mager]["target"]) == ST.TARGET_SHIELD == int(s["monsters"][ranger]["target"])
     run(env, 12)
-    assert int(env.states[0]["monsters"][M.SHIELD_SLOT]["hp"]) < A.GLYPH_HP
+    assert int(env.states[0]["monsters"][FIN.SHIELD_SLOT]["hp"]) < A.GLYPH_HP
     land(env, mager, 1)
     run(env, 1)
     assert int(env.states[0]["monsters"][mager]["target"]) == ST.TARGET_PLAYER
     assert int(env.states[0]["monsters"][ranger]["target"]) == ST.TARGET_SHIELD
     # the glyph falls: its attackers turn on the player
-    env.states[0]["monsters"][M.SHIELD_SLOT]["hp"] = 1
+    env.states[0]["monsters"][FIN.SHIELD_SLOT]["hp"] = 1
     commit(env)
     run(env, 8)
-    assert env.states[0]["monsters"][M.SHIELD_SLOT]["state"] == ST.SLOT_DEAD
+    assert env.states[0]["monsters"][FIN.SHIELD_SLOT]["state"] == ST.SLOT_DEAD
     assert int(env.states[0]["monsters"][ranger]["target"]) == ST.TARGET_PLAYER
 
 
@@ -205,8 +205,8 @@ def test_zuk_thresholds_pause_resume_with_jad_then_healers_and_rage():
     env = zuk()
     hold_glyph(env)
     shelter(env)
-    z = M.ZUK_SLOT
-    run(env, M.ZUK_STUN)                                          # his set timer counts on his own turns
+    z = FIN.ZUK_SLOT
+    run(env, FIN.ZUK_STUN)                                          # his set timer counts on his own turns
     env.states[0]["monsters"][z]["hp"] = 601
     commit(env)
     land(env, z, 2)
@@ -221,7 +221,7 @@ def test_zuk_thresholds_pause_resume_with_jad_then_healers_and_rage():
     land(env, z, 2)
     run(env, 1)
     s = env.states[0]
-    assert int(s["set_paused"]) == 0 and int(s["set_timer"]) == timer + M.SET_RESUME_EXTRA - 1
+    assert int(s["set_paused"]) == 0 and int(s["set_timer"]) == timer + FIN.SET_RESUME_EXTRA - 1
     jad = alive(env, ST.K_JAD)
     assert len(jad) == 1 and int(s["monsters"][jad[0]]["target"]) == ST.TARGET_SHIELD
     assert (int(s["monsters"][jad[0]]["x"]), int(s["monsters"][jad[0]]["y"])) == A.ZUK_JAD
@@ -233,7 +233,7 @@ def test_zuk_thresholds_pause_resume_with_jad_then_healers_and_rage():
     healers = alive(env, ST.K_ZUK_HEALER)
     assert int(s["enraged"]) == 1 and len(healers) == 4
     assert {(int(s["monsters"][k]["x"]), int(s["monsters"][k]["y"])) for k in healers} == set(A.ZUK_HEALERS)
-    assert M.attack_speed_of(s, env.config[0], s["monsters"][z]) == M.ZUK_ENRAGED_SPEED
+    assert FIN.attack_speed_of(s, env.config[0], s["monsters"][z]) == FIN.ZUK_ENRAGED_SPEED
 
 
 def test_zuk_healers_heal_until_tagged_then_throw_sparks_that_land_on_the_3x3_two_ticks_later():
@@ -252,8 +252,8 @@ def test_zuk_healers_heal_until_tagged_then_throw_sparks_that_land_on_the_3x3_tw
         due = env.states[0]["sparks"]["due_tick"]
         if (due > 0).any():
             break
-    assert (due > 0).sum() == M.SPARKS_PER_THROW
-    assert set((due[due > 0] - int(env.states[0]["tick"])).tolist()) == {M.SPARK_DELAY}
+    assert (due > 0).sum() == FIN.SPARKS_PER_THROW
+    assert set((due[due > 0] - int(env.states[0]["tick"])).tolist()) == {FIN.SPARK_DELAY}
     rows = env.states[0]["sparks"]["y"][due > 0]
     assert ((rows >= A.SPARK_ROWS[0]) & (rows <= A.SPARK_ROWS[1])).all()
     # a spark by hand: on the player's diagonal neighbour it hits, two tiles off it does not
@@ -274,7 +274,7 @@ def test_everything_dies_with_zuk_and_his_death_clears_the_run():
     assert alive(env, ST.K_JAD) and len(alive(env, ST.K_ZUK_HEALER)) == 4
     env.states[0]["hits"]["state"] = 0
     commit(env)
-    land(env, M.ZUK_SLOT, 100)
+    land(env, FIN.ZUK_SLOT, 100)
     _, _, terminated, _, _ = env.step(act())
     s = env.states[0]
     assert bool(terminated[0]) and int(s["outcome"]) == ST.OUTCOME_CLEARED
@@ -285,10 +285,10 @@ def test_everything_dies_with_zuk_and_his_death_clears_the_run():
 def test_wave_69_start_states_bring_what_zuks_thresholds_bring():
     env = zuk(zuk_start_hp=470, zuk_start_sets=2, glyph_start_x=20, glyph_start_dir=2)
     s = env.states[0]
-    assert int(s["monsters"][M.ZUK_SLOT]["hp"]) == 470 and len(alive(env, ST.K_JAD)) == 1
+    assert int(s["monsters"][FIN.ZUK_SLOT]["hp"]) == 470 and len(alive(env, ST.K_JAD)) == 1
     assert len(alive(env, ST.K_MAGER)) == 2 == len(alive(env, ST.K_RANGER))
-    assert int(s["set_timer"]) == M.SET_FIRST + M.SET_RESUME_EXTRA and int(s["set_paused"]) == 0
-    assert int(s["monsters"][M.SHIELD_SLOT]["x"]) == 20 and int(s["shield_dir"]) == 1
+    assert int(s["set_timer"]) == FIN.SET_FIRST + FIN.SET_RESUME_EXTRA and int(s["set_paused"]) == 0
+    assert int(s["monsters"][FIN.SHIELD_SLOT]["x"]) == 20 and int(s["shield_dir"]) == 1
     assert phase(env) == ST.PH_ZUK_JAD
     env = zuk(zuk_start_hp=200, zuk_start_healers=False, zuk_start_jad=False)
     assert alive(env, ST.K_ZUK_HEALER) == [] and alive(env, ST.K_JAD) == [] and int(env.states[0]["enraged"]) == 1
@@ -314,14 +314,14 @@ def test_zuk_damage_pays_new_lows_only_so_heal_back_is_not_paid_twice():
     env = zuk(coef_zuk_damage=1.0, coef_wave=0.0, cleared_reward=0.0, death_reward=0.0)
     hold_glyph(env)
     shelter(env)
-    land(env, M.ZUK_SLOT, 120)
+    land(env, FIN.ZUK_SLOT, 120)
     first = _returns(env, 1)
     assert abs(first - 120 / 1200) < 1e-6
-    env.states[0]["monsters"][M.ZUK_SLOT]["hp"] += 100          # his healers give back 100
+    env.states[0]["monsters"][FIN.ZUK_SLOT]["hp"] += 100          # his healers give back 100
     commit(env)
-    land(env, M.ZUK_SLOT, 100)
+    land(env, FIN.ZUK_SLOT, 100)
     assert _returns(env, 1) == 0.0                               # back to the same low: nothing
-    land(env, M.ZUK_SLOT, 30)
+    land(env, FIN.ZUK_SLOT, 30)
     assert abs(_returns(env, 1) - 30 / 1200) < 1e-6              # a new low pays again
 
 
@@ -350,13 +350,13 @@ def test_glyph_shaping_charges_a_sets_hit_when_it_lands_and_sums_to_the_same_how
         total, g, charged = 0.0, 1.0, False
         for t in range(kill_at + 10):
             if t == kill_at:
-                land(env, M.ZUK_SLOT, 1200)
-            before = float(env.states[0]["monsters"][M.SHIELD_SLOT]["hp"])
+                land(env, FIN.ZUK_SLOT, 1200)
+            before = float(env.states[0]["monsters"][FIN.SHIELD_SLOT]["hp"])
             _, r, term, _, _ = env.step(act())
             if term[0]:
                 assert int(env.states[0]["outcome"]) == ST.OUTCOME_CLEARED
                 return total + g * float(r[0]), charged
-            after = float(env.states[0]["monsters"][M.SHIELD_SLOT]["hp"])
+            after = float(env.states[0]["monsters"][FIN.SHIELD_SLOT]["hp"])
             assert abs(float(r[0]) - (gamma * after - before) / A.GLYPH_HP) < 1e-6
             charged |= after < before
             total += g * float(r[0])
@@ -411,7 +411,7 @@ def test_under_the_zuk_preset_tagging_healers_then_dying_returns_less_than_taggi
                 env.states[0]["sparks"]["due_tick"] = 0          # dodged
                 commit(env)
                 if int(env.states[0]["tick"]) % 5 == 0:
-                    land(env, M.ZUK_SLOT, 20)
+                    land(env, FIN.ZUK_SLOT, 20)
             rest = _discounted(env, 30, gamma, fight)
             assert int(env.states[0]["outcome"]) == ST.OUTCOME_NONE
         return tags, rest
@@ -446,7 +446,7 @@ def test_deepest_phase_and_low_watermarks_are_reported():
     for k in alive(env, ST.K_ZUK_HEALER):
         env.states[0]["monsters"][k]["state"] = ST.SLOT_DEAD
     commit(env)
-    land(env, M.ZUK_SLOT, 100)
+    land(env, FIN.ZUK_SLOT, 100)
     run(env, 1)
     out = V.METRICS.zeros(1)
     ph = int(V.metrics(env.states[0], env.config[0], out[0]))
@@ -503,10 +503,10 @@ def test_mid_fight_starts_draw_zuks_hitpoints_and_bring_what_his_thresholds_brin
     for seed in range(12):
         env = zuk(seed=seed, zuk_mid_pct=100, zuk_mid_hp=100)
         s = env.states[0]
-        hp = int(s["monsters"][M.ZUK_SLOT]["hp"])
+        hp = int(s["monsters"][FIN.ZUK_SLOT]["hp"])
         seen.append(hp)
         assert 100 <= hp <= 1199 and int(s["zuk_start"]) == hp == int(s["zuk_low"])
-        assert (len(alive(env, ST.K_ZUK_HEALER)) == 4) == (hp < M.HEALERS_HP)
-        assert (len(alive(env, ST.K_JAD)) == 1) == (hp < M.SET_RESUME_HP)
+        assert (len(alive(env, ST.K_ZUK_HEALER)) == 4) == (hp < FIN.HEALERS_HP)
+        assert (len(alive(env, ST.K_JAD)) == 1) == (hp < FIN.SET_RESUME_HP)
     assert len(set(seen)) > 6
     assert int(zuk(seed=1).states[0]["zuk_start"]) == 1200      # zuk_mid_pct 0: a plain start

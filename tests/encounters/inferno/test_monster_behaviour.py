@@ -1,7 +1,7 @@
 """What Inferno monsters see and do, one rule per test: line of sight along the player's ray, a stuck meleer's
 dig, a blob's style unknown until it fires, a mager stepping out attacking in the same tick, the bloblets' first
-attack, nibblers taking no space, Zuk's typeless hit. Sources beside each rule in mechanics.py and the README's
-rules table."""
+attack, nibblers taking no space, Zuk's typeless hit. Sources beside each rule in monsters.py, kinds.py and the
+README's rules table."""
 
 import numpy as np
 
@@ -9,7 +9,9 @@ from osrs_rl.core.events import EV_ATTACK, EV_DEATH
 from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.movement import in_melee_reach
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_TYPELESS
-from osrs_rl.encounters.inferno import mechanics as M
+from osrs_rl.encounters.inferno import kinds as KIN
+from osrs_rl.encounters.inferno import monsters as MON
+from osrs_rl.encounters.inferno import player as PLY
 from osrs_rl.encounters.inferno import state as ST
 from osrs_rl.encounters.inferno import view as V
 
@@ -19,7 +21,7 @@ MONSTER = ST.ENT_MONSTER
 
 
 def _sees(env, k=0):
-    return bool(M.sees_player(env.states[0], env.config[0], k))
+    return bool(MON.sees_player(env.states[0], env.config[0], k))
 
 
 # ---- F1: a monster's line of sight is the player's ray to it ------------------------------------------
@@ -62,7 +64,7 @@ def _meleer_reaches(env, ticks, player=(8, 8), meleer=(3, 15)):
     empty_arena(env, player=player)
     keeper(env)
     put(env, 0, ST.K_MELEER, *meleer, hp=1000)
-    assert M.can_attack(env.states[0], env.config[0], 0)
+    assert PLY.can_attack(env.states[0], env.config[0], 0)
     for _ in range(ticks):
         env.step(act())
         m = env.states[0]["monsters"][0]
@@ -73,7 +75,7 @@ def _meleer_reaches(env, ticks, player=(8, 8), meleer=(3, 15)):
 
 def test_a_stuck_meleer_digs_to_the_player_within_the_window():
     assert not _meleer_reaches(inferno(dig_min=1000, dig_max=1000), 60)     # without the dig: stuck for good
-    assert _meleer_reaches(inferno(), 50 + M.DIG_TICKS + 1)                 # dig by 50, resurface next to it
+    assert _meleer_reaches(inferno(), 50 + KIN.DIG_TICKS + 1)                 # dig by 50, resurface next to it
 
 
 # ---- F5: the blob's 50/50 is unknown until it fires --------------------------------------------------------
@@ -151,7 +153,7 @@ def test_bloblets_appear_three_ticks_after_the_blob_dies_and_attack_four_ticks_l
         if got:
             first = int(env.states[0]["tick"])
             break
-    assert first == died + M.BLOBLET_DELAY + M.BLOBLET_COOLDOWN
+    assert first == died + KIN.BLOBLET_DELAY + KIN.BLOBLET_COOLDOWN
 
 
 # ---- F12: nibblers take no space -----------------------------------------------------------------------

@@ -1,17 +1,17 @@
 """The Inferno player's route and the run's end, one rule per test: one route a tick (an attack in reach drops
 the move; a target out of reach is walked to and shot only once in reach), no success while a hit is still flying
-at the player, and a timeout never pays more than death by default. Sources beside each rule in mechanics.py and
+at the player, and a timeout never pays more than death by default. Sources beside each rule in player.py, spawns.py and
 the README's rules table."""
 
 from osrs_rl.core.events import EV_ATTACK
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC
-from osrs_rl.encounters.inferno import mechanics as M
+from osrs_rl.encounters.inferno import player as PLY
 from osrs_rl.encounters.inferno import state as ST
 
 from .helpers import act, commit, empty_arena, events, inferno, keeper, put
 
 MONSTER = ST.ENT_MONSTER
-RUN_N, RUN_S = M.move_option(0, 2, True), M.move_option(0, -2, True)   # move head: clicks 2 tiles north / south
+RUN_N, RUN_S = PLY.move_option(0, 2, True), PLY.move_option(0, -2, True)   # move head: clicks 2 tiles north / south
 
 
 # ---- F2: one route a tick -----------------------------------------------------------------------------
@@ -36,7 +36,7 @@ def test_a_target_out_of_reach_is_walked_to_and_shot_only_once_in_reach():
     # walking into range (the runtime masks an attack out of reach, so only the kernel sees this case)
     s = env.states[0]
     s["p"]["y"] = 15
-    assert M.move_or_attack(s, env.config[0], RUN_N, 1) == 2
+    assert PLY.move_or_attack(s, env.config[0], RUN_N, 1) == 2
     assert int(s["p"]["y"]) == 17 and int(s["p"]["attack_timer"]) > 0      # the run ends 10 tiles away: it shoots
 
 

@@ -10,7 +10,8 @@ from osrs_rl.core.events import EV_ATTACK, EV_DEATH, EV_HIT, EV_SPAWN, EVF_BLOCK
 from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
 from osrs_rl.encounters.inferno import arena as A
-from osrs_rl.encounters.inferno import mechanics as M
+from osrs_rl.encounters.inferno import kinds as KIN
+from osrs_rl.encounters.inferno import player as PLY
 from osrs_rl.encounters.inferno import state as ST
 from osrs_rl.runtime.checks import random_legal_actions
 
@@ -55,7 +56,7 @@ def test_a_pillar_blocks_the_player_until_it_collapses():
     px, py = A.PILLARS[0][0] + 3, A.PILLARS[0][1] + 1          # east of the west pillar, facing it
     empty_arena(env, player=(px, py))
     keeper(env)
-    west = M.move_option(-1, 0, False)                         # a walk click on the tile west
+    west = PLY.move_option(-1, 0, False)                         # a walk click on the tile west
     assert not env.action_mask()[0, west]
     env.states[0]["pillar_hp"][0] = 0
     commit(env)
@@ -321,12 +322,12 @@ def test_a_dead_blob_splits_into_three_bloblets_after_its_death_animation():
     died = int(env.states[0]["tick"])
     m = env.states[0]["monsters"]
     assert int(m["state"][0]) == ST.SLOT_DEAD and (m["state"][1:] == ST.SLOT_FREE).all()
-    for _ in range(M.BLOBLET_DELAY - 1):
+    for _ in range(KIN.BLOBLET_DELAY - 1):
         env.step(act())
         assert (env.states[0]["monsters"]["state"][1:] == ST.SLOT_FREE).all()
         assert int(env.states[0]["next_wave_in"]) == 0 and int(env.states[0]["waves_cleared"]) == 0
     env.step(act())
-    assert int(env.states[0]["tick"]) == died + M.BLOBLET_DELAY
+    assert int(env.states[0]["tick"]) == died + KIN.BLOBLET_DELAY
     m = env.states[0]["monsters"]
     got = {(int(m["kind"][k]), int(m["x"][k]), int(m["y"][k])) for k in range(1, 4)}
     assert got == {(ST.K_BLOBLET_RANGED, 6, 6), (ST.K_BLOBLET_MELEE, 5, 5), (ST.K_BLOBLET_MAGIC, 7, 7)}
@@ -379,7 +380,7 @@ def test_collapse_opens_the_map():
     env = inferno()
     empty_arena(env, player=(A.PILLARS[2][0] - 1, A.PILLARS[2][1] + 1))
     keeper(env)
-    east = M.move_option(1, 0, False)                          # a walk click on the pillar's tile east
+    east = PLY.move_option(1, 0, False)                          # a walk click on the pillar's tile east
     assert not env.action_mask()[0, east]
     env.states[0]["pillar_hp"][2] = 1
     put(env, 0, ST.K_NIBBLER, A.PILLARS[2][0] + 3, A.PILLARS[2][1], target=2)
@@ -501,12 +502,12 @@ def test_golden_trace():
 
 
 def test_the_sight_table_answers_as_the_rays_do():
-    """mechanics.sees reads cfg.sight; on every set of standing pillars it gives has_line_of_sight's answer
+    """pillars.sees reads cfg.sight; on every set of standing pillars it gives has_line_of_sight's answer
     from player tiles to monster footprints of every size (the table is a cache, never a rule of its own)."""
     from numba import njit
 
     from osrs_rl.core.line_of_sight import has_line_of_sight
-    from osrs_rl.encounters.inferno import mechanics as M
+    from osrs_rl.encounters.inferno import pillars as PIL
 
     @njit
     def disagreements(s, cfg, xs, ys, tx, ty, sizes, reach):
@@ -515,7 +516,7 @@ def test_the_sight_table_answers_as_the_rays_do():
             for p in range(A.NUM_PILLARS):
                 s.pillar_hp[p] = A.PILLAR_HP if mask >> p & 1 else 0
             for i in range(xs.shape[0]):
-                got = M.sees(s, cfg, xs[i], ys[i], 1, tx[i], ty[i], sizes[i], reach[i])
+                got = PIL.sees(s, cfg, xs[i], ys[i], 1, tx[i], ty[i], sizes[i], reach[i])
                 want = has_line_of_sight(cfg.maps[mask], xs[i], ys[i], 1, tx[i], ty[i], sizes[i], reach[i])
                 bad += got != want
         return bad

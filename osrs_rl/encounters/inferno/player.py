@@ -1,0 +1,296 @@
+"""The player's turn. Tick phase 1 (mechanics.tick), its clicks (core.player_input): a potion dose (brew or
+restore, core.consumables), the gear switch (one of the loadout's three sets; no tick of its own), then the
+overhead and the offensive prayer of the set now worn (Rigour, or Augury with the magic set). Phase 4, after
+the monsters: a move click stores its destination; an attack in reach is made and ends the walk; else it walks
+1 or runs 2 tiles along the game's route to the stored destination (core pathfinding's BFS on the standing
+pillars' map, precomputed: cfg.route; monsters do not block it), then it attacks the monster it asked for with
+the set it wears when its timer, range and line of sight allow, which also ends the walk (core.attack rolls;
+the bow, the blowpipe and its special Toxic Siphon, or Ice Barrage on every monster in the 3x3 around the
+target, each rolled alone; core.hit_delay + 1 since NPCs go first). Also the move head's layout
+(``move_option``, ``move_click``) and the attack checks the mask reads (``can_attack``, ``can_special``).
+"""
+
+import numpy as np
+from numba import njit
+
+from osrs_rl.core import player_input as PI
+from osrs_rl.core import prayers as P
+from osrs_rl.core.attack import rolls_vs_npc, sample_hits
+from osrs_rl.core.collision import BLOCKED
+from osrs_rl.core.damage import CAP_NONE
+from osrs_rl.core.energy import RUN_MIN_TO_RUN, use_spec
+from osrs_rl.core.equipment import attack_speed
+from osrs_rl.core.events import EV_ATTACK, EVF_SPECIAL, record_event
+from osrs_rl.core.formula import NO_TRACE
+from osrs_rl.core.hit_delay import edge_distance, hit_delay
+from osrs_rl.core.hit_events import queue_tracked_hit
+from osrs_rl.core.movement import overlaps
+from osrs_rl.core.pathfinding import STEP_DX, STEP_DY
+from osrs_rl.core.pending_hits import FLAG_ACCURATE, FLAG_SPECIAL, STYLE_MAGIC
+from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
+
+from . import arena as A
+from . import monsters as MON
+from . import pillars as PIL
+from . import state as ST
+
+_OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE,
+                    PI.NO_PRAYER)
+CLICK_DX = np.array([d[0] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # offset of click o (options 1 + o and
+CLICK_DY = np.array([d[1] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # 1 + NUM_CLICKS + o)
+
+
+# ---- clicks: potions, gear, prayers ------------------------------------------------------------------
+@njit(cache=True)
+def inputs(s, cfg, a):
+    p = s.p
+    drink = a[ST.H_DRINK]
+    if drink != ST.DRINK_NONE:
+        slot = drink - 1
+        if PI.use_supply(p, s.supplies, slot, cfg.supply_consumable[slot], cfg.consumables):
+            s.supplies_used[slot] += 1
+    switch_gear(s, cfg, a[ST.H_GEAR])
+    over = a[ST.H_OVERHEAD]
+    if ST.OVERHEAD_KEEP < over < len(_OVERHEAD_PRAYER):
+        PI.set_overhead(p, _OVERHEAD_PRAYER[over])
+    if a[ST.H_OFFENSIVE] == ST.OFFENSIVE_ON:
+        PI.set_offensive(p, cfg.offensive, cfg.set_offensive[s.gear_set])
+    elif a[ST.H_OFFENSIVE] == ST.OFFENSIVE_OFF:
+        PI.clear_prayers(p, cfg.offensive)
+
+
+@njit(cache=True)
+def switch_gear(s, cfg, gear):
+    """Put on set ``gear - 1`` (GEAR_KEEP: none). Equipping takes no tick of its own, and an attack in the same
+    tick is the new weapon's, with its speed and range [M: Henke's model of the tick (runescapeguides.com "A
+    Guide For Tick Manipulation Mechanics"): every player's client input (the equip clicks) is processed
+    before the NPCs' and players' turns, so the attack in the player's turn uses what is worn by then;
+    runedocs "queue": "combat delay is that of the last weapon attacked with", so a switch does not reset the
+    attack timer]. The offensive prayer stays as it was (the ``offensive`` head turns on the new set's)."""
+    if gear == ST.GEAR_KEEP or gear < 0 or gear > ST.NUM_SETS or gear - 1 == s.gear_set:
+        return
+    s.gear_set = gear - 1
+    PI.wear(s.p, cfg.set_worn[s.gear_set])
+
+
+# ---- moves: click-to-move ----------------------------------------------------------------------------
+@njit(cache=True)
+def move_option(dx, dy, run):
+    """The move head's option for a click on offset (dx, dy) from the player (within MOVE_RADIUS; (0, 0): its
+    own tile, a stop), walking or running; -1 for an offset no option clicks."""
+    r = ST.MOVE_RADIUS
+    if dx < -r or dx > r or dy < -r or dy > r:
+        return -1
+    return 1 + (dx + r) * (2 * r + 1) + dy + r + (ST.NUM_CLICKS if run else 0)
+
+
+@njit(cache=True)
+def move_click(mv):
+    """(dx, dy, run) of move option ``mv`` (the inverse of ``move_option``); (0, 0, False) for MOVE_NONE."""
+    if mv <= ST.MOVE_NONE or mv >= ST.NUM_MOVES:
+        return 0, 0, False
+    run = mv > ST.NUM_CLICKS
+    i = (mv - 1) % ST.NUM_CLICKS
+    side = 2 * ST.MOVE_RADIUS + 1
+    return i // side - ST.MOVE_RADIUS, i % side - ST.MOVE_RADIUS, run
+
+
+@njit(cache=True)
+def move_legal(s, cfg, mv):
+    """A click on a tile of the grid that is walkable on the map of the standing pillars; a run needs energy.
+    The game lets one click any tile (a pillar's walks to its closest approach); those clicks are masked as a
+    redundancy cut: the closest approach is a walkable tile that a legal click reaches by the same route."""
+    if mv == ST.MOVE_NONE:
+        return True
+    if mv < 0 or mv >= ST.NUM_MOVES:
+        return False
+    dx, dy, run = move_click(mv)
+    x, y = s.p.x + dx, s.p.y + dy
+    if x < 0 or y < 0 or x >= A.GRID_W or y >= A.GRID_H or PIL.arena_map(s, cfg)[x, y] & BLOCKED:
+        return False
+    return not run or s.p.run_energy >= RUN_MIN_TO_RUN
+
+
+@njit(cache=True)
+def clear_destination(s):
+    s.dest_x = -1
+    s.dest_y = -1
+    s.dest_run = 0
+
+
+@njit(cache=True)
+def click(s, cfg, mv):
+    """A legal click replaces the stored destination (the game keeps one walk target; a new click re-routes)."""
+    if mv == ST.MOVE_NONE or not move_legal(s, cfg, mv):
+        return
+    dx, dy, run = move_click(mv)
+    s.dest_x = s.p.x + dx
+    s.dest_y = s.p.y + dy
+    s.dest_run = 1 if run else 0
+
+
+@njit(cache=True)
+def follow_route(s, cfg):
+    """Walk 1 or run 2 tiles along the game's route to the stored destination; returns the tiles moved.
+    The route is the router's from where the player stands, on the map of the standing pillars now
+    (cfg.route: core.pathfinding.first_steps_table, rsmod RouteFinding.kt order), so a pillar that collapsed
+    opens the next tick's route [osrs-sdk Player.movementStep: the player's path to its destination is
+    rebuilt by Pathing.path every tick]. Other monsters do not block it [osrs-sdk Pathing.canTileBePathedTo:
+    "Player can walk under mobs", the player's route is searched without mobs]. Standing on the destination
+    clears it. A run with the energy gone walks, and the run is off from then on, as the game's run toggle
+    turns off at 0 energy [OSRS wiki "Energy"]. APPROXIMATION: the game routes once per click and walks the
+    stored waypoints; re-routing from each tile may take another of several equally short routes (never a
+    longer one: each tile of a shortest route is one step nearer)."""
+    p = s.p
+    if s.dest_x < 0:
+        return 0
+    if s.dest_run and p.run_energy < RUN_MIN_TO_RUN:
+        s.dest_run = 0
+    dx = s.dest_x - p.x
+    dy = s.dest_y - p.y
+    if abs(dx) > ST.ROUTE_RADIUS or abs(dy) > ST.ROUTE_RADIUS:   # only a hand-edited state gets here
+        clear_destination(s)
+        return 0
+    code = cfg.route[PIL.map_index(s), p.x, p.y, (dx + ST.ROUTE_RADIUS) * ST.ROUTE_SIDE + dy + ST.ROUTE_RADIUS]
+    moved = 0
+    for j in range(2 if s.dest_run else 1):
+        c = (code >> (4 * j)) & 15
+        if c == 0:
+            break
+        p.x += STEP_DX[c]
+        p.y += STEP_DY[c]
+        moved += 1
+    if moved == 0 or (p.x == s.dest_x and p.y == s.dest_y):
+        clear_destination(s)           # arrived, or no route (the closest approach reached)
+    return moved
+
+
+# ---- attacks -----------------------------------------------------------------------------------------
+@njit(cache=True)
+def can_attack(s, cfg, k):
+    """Monster slot ``k`` is alive and the player reaches it now: attack timer ready, within the worn set's
+    range (a spell's 10) with a clear line over the standing pillars. The shield cannot be attacked (IT
+    ZukShield.canBeAttacked is false)."""
+    if k < 0 or k >= ST.MONSTER_SLOTS or s.p.attack_timer > 0:
+        return False
+    m = s.monsters[k]
+    if m.state != ST.SLOT_ALIVE or m.kind == ST.K_SHIELD or m.dig_left > 0:
+        return False
+    return PIL.sees(s, cfg, s.p.x, s.p.y, 1, m.x, m.y, MON.size_of(cfg, m),
+                             cfg.set_range[s.gear_set])
+
+
+@njit(cache=True)
+def special_cost(cfg, s):
+    """Energy the worn weapon's special costs (the blowpipe's 50 %); 0 when it has none."""
+    return cfg.set_special[s.gear_set, SP_COST]
+
+
+@njit(cache=True)
+def can_special(s, cfg):
+    """The worn weapon has a special and the energy for it (the spec head's mask)."""
+    return PI.can_special(s.p, special_cost(cfg, s))
+
+
+@njit(cache=True)
+def _roll_on(s, cfg, c, sp, k, delay, flags, heal_pct, freeze, style):
+    """One attack's rolls on monster slot ``k`` against its own defence, queued to land after ``delay``;
+    returns its hitsplats. An accurate hit deals at least 1 (core.damage), so damage > 0 marks it accurate."""
+    m = s.monsters[k]
+    att, dfn, mn, mx = rolls_vs_npc(NO_TRACE, c, cfg.kind_row[m.kind], sp)
+    n = sample_hits(s.rng, att, dfn, mn, mx, sp, cfg.bolt_ctx, CAP_NONE, s.splats)
+    for j in range(n):
+        hit = flags | (FLAG_ACCURATE if s.splats[j] > 0 else 0)
+        queue_tracked_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[j], style, 0, ST.HT_MONSTER + k, hit,
+                          heal_pct, freeze)
+    return n
+
+
+@njit(cache=True)
+def in_barrage_area(s, cfg, k, j):
+    """Monster ``j`` is one a barrage on slot ``k`` can hit: living, above ground, not the shield, its
+    footprint overlapping the 3x3 centred on ``k``'s south-west tile (``_barrage_splash``)."""
+    m, o = s.monsters[k], s.monsters[j]
+    if o.state != ST.SLOT_ALIVE or o.dig_left > 0 or o.kind == ST.K_SHIELD:
+        return False
+    return overlaps(o.x, o.y, MON.size_of(cfg, o), m.x - 1, m.y - 1, 3)
+
+
+@njit(cache=True)
+def _barrage_splash(s, cfg, c, sp, k, delay, freeze):
+    """Ice Barrage's area: every other living monster (not underground, not the shield) whose footprint
+    overlaps the 3x3 centred on the target's south-west tile, in slot order, up to 9 monsters with the
+    target; each rolls its own accuracy against its own defence, with the spell's max hit, and lands with the
+    target's hit [spells.json: "Burst and Barrage spells hit up to 9 targets in a 3x3 area"; osrs-sdk
+    BarrageSpell.cast: the 3x3 of offsets around the target's south-west tile (forceSWTile), up to 9;
+    osrs-sdk matches only monsters whose south-west tile is in it, the brief's footprint overlap is used
+    (APPROXIMATION: no source says which for monsters larger than one tile)]."""
+    hit = 1
+    for j in range(ST.MONSTER_SLOTS):
+        if hit >= cfg.set_targets[s.gear_set]:
+            break
+        if j == k or not in_barrage_area(s, cfg, k, j):
+            continue
+        _roll_on(s, cfg, c, sp, j, delay, 0, 0, freeze, STYLE_MAGIC)
+        s.barrage_hits += 1
+        hit += 1
+
+
+@njit(cache=True)
+def attack(s, cfg, target, special=False):
+    """The player's attack on monster slot target - 1 with the worn set, if possible now; ``special``: the
+    worn weapon's special when it has one and the energy allows (the blowpipe's Toxic Siphon: its special
+    row's rolls, 50 % energy, heals half the damage dealt when it lands [core.specials: specials.json "Toxic
+    blowpipe", OSRS wiki "Toxic blowpipe"; osrs-sdk Blowpipe.specialAttack heals floor(damage / 2)]).
+    Returns whether it attacked."""
+    k = target - 1
+    if target == ST.ATTACK_NONE or not can_attack(s, cfg, k):
+        return False
+    m = s.monsters[k]
+    g = s.gear_set
+    PI.refresh_combat(s.combat, s.p, cfg.set_combat[g])
+    c = s.combat[0]
+    sp = cfg.set_row[g]
+    flags = 0
+    heal_pct = 0
+    if special and can_special(s, cfg):
+        sp = cfg.set_special[g]
+        use_spec(s.p, sp[SP_COST])
+        s.specs_used += 1
+        flags = FLAG_SPECIAL
+        heal_pct = sp[SP_HEAL_NUM] * 100 // sp[SP_HEAL_DEN]
+    style = np.int64(cfg.set_style[g])
+    freeze = np.int64(cfg.set_freeze[g])
+    # a barrage's delay is measured to the target's south-west tile [OSRS wiki "Hit delay", wiki.illerai.com copy:
+    # "barrage spells ... calculate distance from the player to an NPC's south-west tile"; osrs-sdk forceSWTile]
+    size = 1 if style == STYLE_MAGIC else MON.size_of(cfg, m)
+    d = edge_distance(s.p.x, s.p.y, 1, m.x, m.y, size)
+    delay = hit_delay(cfg.set_proj[g], d, True)      # NPCs go first: +1 [OSRS wiki "Hit delay"]
+    n = _roll_on(s, cfg, c, sp, k, delay, flags, heal_pct, freeze, style)
+    if cfg.set_targets[g] > 1:
+        _barrage_splash(s, cfg, c, sp, k, delay, freeze)
+    record_event(s, EV_ATTACK, ST.ENT_PLAYER, ST.ENT_MONSTER + k, style, n,
+                 EVF_SPECIAL if flags & FLAG_SPECIAL else 0, m.x, m.y)
+    s.p.attack_timer = attack_speed(c)
+    return True
+
+
+@njit(cache=True)
+def move_or_attack(s, cfg, mv, target, special=False):
+    """One route a tick: the move head's click (if any) is stored first; then a target the player can shoot
+    from where it stands is shot and the walk dropped (clicking a monster replaces the walk; with the target
+    in range the player stops and fires); otherwise the player follows its route, and shoots if the step
+    brought the target into reach (walking into range). An attack made ends the walk: the stored destination
+    is cleared, since in the game a click on a monster replaces the walk click (one target at a time) and a
+    later walk click replaces the attack (the model's heads click once each a tick). Returns the tiles moved
+    [M-H: 2004Scape wiki "World Processing Cycle": one pathfinding request per tick, then movement, then
+    interactions; osrs-sdk Player.movementStep/attackStep: the destination is the target]."""
+    click(s, cfg, mv)
+    if target != ST.ATTACK_NONE and can_attack(s, cfg, target - 1):
+        attack(s, cfg, target, special)
+        clear_destination(s)
+        return 0
+    moved = follow_route(s, cfg)
+    if attack(s, cfg, target, special):
+        clear_destination(s)
+    return moved
