@@ -170,7 +170,7 @@ def other_rule_step(flags, x, y, size, px, py, rule):
 
 
 @njit(cache=False)
-def scan_pillar_set(states, cfgs, kind, mask, hit_range, spawns, out, reverse, rule=0):
+def scan_pillar_set(states, cfgs, kind, mask, hit_range, spawns, out, reverse, rule=0):  # noqa: C901 - a research script's scan, one case per pillar set
     """Every (player tile, stuck tile) pair of ``kind`` on pillar set ``mask`` into ``out`` (rows of ROW);
     returns (rows written, player tiles scanned, longest chase, fixed points the player cannot shoot, anomalies).
     ``reverse``: a what-if for the README's open question: the monster's sight is the rsmod ray cast from its
@@ -456,7 +456,7 @@ def _tiles(rows, cols):
     return ", ".join(f"({r[cols[0]]},{r[cols[1]]})" for r in rows)
 
 
-def main(argv=None):
+def main(argv=None):  # noqa: C901 - a research script's main
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="markdown report to write")
     ap.add_argument("--kinds", default=",".join(KINDS), help="comma separated: " + ", ".join(KINDS))

@@ -287,7 +287,7 @@ def _origin_allowed(origin: str | None, port: int) -> bool:
     return parts.scheme == "http" and not parts.path.strip("/") and _host_allowed(parts.netloc, port)
 
 
-def handler_for(app: ViewerApp, quiet: bool = True, read_timeout: float = READ_TIMEOUT_S):
+def handler_for(app: ViewerApp, quiet: bool = True, read_timeout: float = READ_TIMEOUT_S):  # noqa: C901 - one HTTP handler class's routes
     class Handler(BaseHTTPRequestHandler):
         server_version = "osrs-rl-viewer"
         timeout = read_timeout          # StreamRequestHandler sets it on the socket: reads time out

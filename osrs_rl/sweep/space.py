@@ -159,7 +159,7 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def parse_param(name: str, table: Any, file: str) -> Param:
+def parse_param(name: str, table: Any, file: str) -> Param:  # noqa: C901 - one refusal per malformed field of a parameter
     where = f'{file}: params."{name}"'
     if not isinstance(table, dict):
         raise SpaceError(f"{where} must be a table (low/high[/log/step] or choices)")

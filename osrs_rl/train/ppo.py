@@ -549,7 +549,7 @@ class Trainer:
                 if not self.hold_folder:
                     self.close()
 
-    def _train(self) -> dict:
+    def _train(self) -> dict:  # noqa: C901 - the epoch and minibatch loop with its optional losses and early stop
         cfg = self.cfg
         logger = None
         if self.dist.is_main:

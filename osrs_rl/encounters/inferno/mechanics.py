@@ -1,5 +1,5 @@
-"""The Inferno, waves 1-69: the tick behind the ``inferno`` spec (``reset``; ``step`` is reward.py's: the tick,
-then its reward; observe, mask, metrics: view.py).
+"""The Inferno, waves 1-69: the tick behind the ``inferno`` spec (``reset``, ``step``: the tick, the tallies the
+metrics keep, then its reward terms from reward.py; observe, mask, metrics: view.py).
 
 Index (tick order; sources in README.md and beside the code, tags as defined in docs/sources.md):
   1. the player's clicks: potions, the gear switch, the prayers (player.py ``inputs``);
@@ -30,16 +30,17 @@ from osrs_rl.core.prayer_drain import drain_prayer
 from osrs_rl.core.skills import HITPOINTS, PRAYER
 
 from . import arena as A
+from . import reward as RW
 from . import state as ST
 from . import waves as W
 
 # the tick's callees by name: no module of the rules imports this one (no cycle), and reset and tick read as
 # they did when the rules were one module
-from .finale import land_sparks, zuk_start
+from .finale import land_sparks, sheltered, zuk_start
 from .hits import land_monster_hits, land_player_hits
 from .monsters import monsters_turn
-from .player import clear_destination, inputs, move_or_attack
-from .spawns import spawn_wave, wave_clock
+from .player import can_attack, clear_destination, inputs, move_or_attack
+from .spawns import monsters_alive, spawn_wave, wave_clock
 
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in zulrah)
 START_FINALE = (A.PLAYER_START_67, A.PLAYER_START_68, A.PLAYER_START_69)
@@ -180,3 +181,35 @@ def tick(s, cfg, a):
             return True, False, dealt, taken, cleared
         return False, True, dealt, taken, cleared
     return False, False, dealt, taken, cleared
+
+
+@njit(cache=True)
+def _count_empty_heads(s, cfg):
+    """The heads left with only their no-op while it matters (monsters alive): the attack head with the
+    attack timer ready and no monster in reach, the overhead head at 0 prayer (metrics no_target_ticks,
+    no_prayer_ticks)."""
+    if s.outcome != ST.OUTCOME_NONE or s.next_wave_in > 0 or monsters_alive(s) == 0:
+        return                # nothing alive (a dying blob's bloblets not yet out): an idle head costs nothing
+    if s.p.levels[PRAYER] <= 0:
+        s.no_prayer_ticks += 1
+    if s.p.attack_timer > 0:
+        return
+    for k in range(ST.MONSTER_SLOTS):
+        if can_attack(s, cfg, k):
+            return
+    s.no_target_ticks += 1
+
+
+@njit(cache=True)
+def step(s, cfg, actions):
+    """One tick (``tick``), the tallies the metrics keep (the player's low, ticks with an empty attack or
+    overhead head, ticks sheltered by the glyph), then the tick's reward terms (reward.py)."""
+    was = RW.before(s)
+    terminated, truncated, dealt, taken, cleared = tick(s, cfg, actions[0])
+    if s.p.levels[HITPOINTS] < s.player_low:
+        s.player_low = max(s.p.levels[HITPOINTS], 0)
+    _count_empty_heads(s, cfg)
+    if s.wave >= W.ZUK_WAVE and s.outcome == ST.OUTCOME_NONE and sheltered(s, cfg):
+        s.sheltered_ticks += 1
+    RW.add_terms(s, cfg, was, terminated, dealt, taken, cleared)
+    return terminated, truncated

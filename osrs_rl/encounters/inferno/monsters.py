@@ -264,7 +264,7 @@ def _move_turn(s, cfg, k, tx, ty, tsize):
 
 
 @njit(cache=True)
-def monster_turn(s, cfg, k):
+def monster_turn(s, cfg, k):  # noqa: C901 - each monster kind's turn in the game's order
     """One monster's turn (index 3 a-e); returns the prayer score of its attack."""
     m = s.monsters[k]
     if m.kind == ST.K_SHIELD:

@@ -1,21 +1,16 @@
-"""The Inferno's step: the tick (mechanics.tick), then its reward, by term into ``reward_terms`` (the runtime
-sums them into the reward, and over the run into ``reward_sums``): the outcome, the waves cleared, the shaping
-terms (state.REWARD_TERMS), the penalty cap; and the tallies the step keeps for the metrics (the player's low,
-ticks with an empty attack or overhead head, ticks sheltered by the glyph). Apart from the rules, so that a
-reward experiment edits this file alone.
+"""The Inferno's reward, by term into ``reward_terms`` (the runtime sums them into the reward, and over the run
+into ``reward_sums``): the outcome, the waves cleared, the shaping terms (state.REWARD_TERMS), the penalty cap.
+``mechanics.step`` reads ``before`` ahead of the tick and calls ``add_terms`` after it. Apart from the rules, so
+that a reward experiment edits this file alone.
 """
 
 from numba import njit
 
-from osrs_rl.core.skills import HITPOINTS, PRAYER
+from osrs_rl.core.skills import HITPOINTS
 
 from . import arena as A
 from . import finale as FIN
-from . import mechanics as M
-from . import player as PLY
-from . import spawns as SPN
 from . import state as ST
-from . import waves as W
 
 
 @njit(cache=True)
@@ -39,23 +34,6 @@ def _glyph_left(s):
 
 
 @njit(cache=True)
-def _count_empty_heads(s, cfg):
-    """The heads left with only their no-op while it matters (monsters alive): the attack head with the
-    attack timer ready and no monster in reach, the overhead head at 0 prayer (metrics no_target_ticks,
-    no_prayer_ticks)."""
-    if s.outcome != ST.OUTCOME_NONE or s.next_wave_in > 0 or SPN.monsters_alive(s) == 0:
-        return                # nothing alive (a dying blob's bloblets not yet out): an idle head costs nothing
-    if s.p.levels[PRAYER] <= 0:
-        s.no_prayer_ticks += 1
-    if s.p.attack_timer > 0:
-        return
-    for k in range(ST.MONSTER_SLOTS):
-        if PLY.can_attack(s, cfg, k):
-            return
-    s.no_target_ticks += 1
-
-
-@njit(cache=True)
 def _cap_penalties(s, cfg, terms):
     """Scale this tick's negative parts of the penalty terms (state.PENALTY_TERMS) so that a run never loses
     more than ``penalty_cap`` to them in all (0: no cap)."""
@@ -76,22 +54,23 @@ def _cap_penalties(s, cfg, terms):
 
 
 @njit(cache=True)
-def step(s, cfg, actions):
-    """The tick, then its reward: the outcome, the waves cleared (``coef_wave``, 0.1 by default) and every
-    shaping term (the other ``coef_*``, all 0 by default), each recorded by name in ``reward_terms`` (the
-    runtime adds them up into the reward and ``reward_sums``); the penalties capped by ``penalty_cap``. Boss
-    damage pays only on a new low of each Jad's and Zuk's hitpoints (what healers give back pays nothing
-    twice); a healer tag only on the hit that draws a healing healer (once a healer)."""
-    prayed0, missed0, kills0, doses0, pillar0, jad0, zuk0, tags0 = _tallies(s)
-    hp0 = s.p.levels[HITPOINTS]
-    glyph0 = _glyph_left(s)
-    terminated, truncated, dealt, taken, cleared = M.tick(s, cfg, actions[0])
+def before(s):
+    """What the tick's terms are changes of, read before the tick: the tallies (``_tallies``), the player's
+    hitpoints and the glyph's (the potentials)."""
+    prayed, missed, kills, doses, pillar, jad, zuk, tags = _tallies(s)
+    return prayed, missed, kills, doses, pillar, jad, zuk, tags, s.p.levels[HITPOINTS], _glyph_left(s)
+
+
+@njit(cache=True)
+def add_terms(s, cfg, was, terminated, dealt, taken, cleared):
+    """The tick's reward, by term into ``reward_terms`` (zeroed by the runtime before the step; the runtime
+    adds them up into the reward and ``reward_sums``): the outcome, the waves cleared (``coef_wave``, 0.1 by
+    default) and every shaping term (the other ``coef_*``, all 0 by default), the penalties capped by
+    ``penalty_cap``. ``was`` is ``before`` read before the tick. Boss damage pays only on a new low of each
+    Jad's and Zuk's hitpoints (what healers give back pays nothing twice); a healer tag only on the hit that
+    draws a healing healer (once a healer)."""
+    prayed0, missed0, kills0, doses0, pillar0, jad0, zuk0, tags0, hp0, glyph0 = was
     prayed1, missed1, kills1, doses1, pillar1, jad1, zuk1, tags1 = _tallies(s)
-    if s.p.levels[HITPOINTS] < s.player_low:
-        s.player_low = max(s.p.levels[HITPOINTS], 0)
-    _count_empty_heads(s, cfg)
-    if s.wave >= W.ZUK_WAVE and s.outcome == ST.OUTCOME_NONE and FIN.sheltered(s, cfg):
-        s.sheltered_ticks += 1
     r_outcome = 0.0
     if s.outcome == ST.OUTCOME_CLEARED:
         r_outcome = cfg.cleared_reward
@@ -99,7 +78,7 @@ def step(s, cfg, actions):
         r_outcome = cfg.death_reward
     elif s.outcome == ST.OUTCOME_TIMEOUT:
         r_outcome = cfg.timeout_reward
-    terms = s.reward_terms[0]          # zeroed by the runtime before the step
+    terms = s.reward_terms[0]
     terms[ST.R_OUTCOME] = r_outcome
     terms[ST.R_WAVE] = cfg.coef_wave * cleared
     terms[ST.R_DEALT] = cfg.coef_damage_dealt * dealt / 100.0
@@ -119,4 +98,3 @@ def step(s, cfg, actions):
     terms[ST.R_JAD] = cfg.coef_jad_damage * (jad1 - jad0) / cfg.kind_row[ST.K_JAD].hitpoints
     terms[ST.R_HEALER_TAG] = cfg.coef_healer_tag * (tags1 - tags0)
     _cap_penalties(s, cfg, terms)
-    return terminated, truncated

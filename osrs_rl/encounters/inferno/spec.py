@@ -5,7 +5,6 @@ from pathlib import Path
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome, ScriptedPolicy
 
 from . import mechanics as M
-from . import reward as RW
 from . import state as ST
 from . import view as V
 from .loadouts import attacks, fill_config, kit
@@ -61,7 +60,7 @@ SPEC = EncounterSpec(
     category_metrics=V.CATEGORY_METRICS,
     phase_names=V.PHASE_NAMES,
     reset=M.reset,
-    step=RW.step,
+    step=M.step,
     observe=V.observe,
     mask=V.mask,
     metrics=V.metrics,

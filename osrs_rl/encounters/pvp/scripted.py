@@ -164,7 +164,7 @@ def scripted_actions(s, cfg, me, tier, intent, mask, out):
 
 
 @njit(cache=True)
-def decide(s, cfg, me, t, intent, mask, out):
+def decide(s, cfg, me, t, intent, mask, out):  # noqa: C901 - one tick's choice of every scripted tier, gated by tier
     """The kernel behind ``scripted_actions`` with the tier's parameter row ``t`` given."""
     mask_player(s, cfg, me, mask)
     out[:] = 0
