@@ -4,10 +4,15 @@ The loops are written once, below, and bound to each encounter's kernels (``Batc
 encounter writes a loop over envs. Each env's randomness lives in its record,
 so the serial and the ``prange`` versions give identical results whatever the thread count.
 
+Every reset starts from a blank record: the runtime zeroes the env's state record (``clear_record``)
+but for the fields the spec declares carried (``EncounterSpec.carried_fields``), then calls the
+encounter's reset, so a field that reset does not set starts every episode at 0, never at what the
+last episode left.
+
 Order of one env's tick inside ``BatchKernels.step`` (env i) (Gymnasium's next-step autoreset):
-  1. if the env finished on the previous call: reset it with a seed drawn from its own RNG (so the
-     state record alone decides every later episode), reward 0, not terminated, not truncated
-     (the actions given are ignored);
+  1. if the env finished on the previous call: draw a seed from its own RNG (so the state record
+     alone decides every later episode), clear the record and reset it with that seed; reward 0,
+     not terminated, not truncated (the actions given are ignored);
   2. else: replace masked actions by 0 (counted), call the encounter's step; if the episode ended,
      write its metrics and phase into row i of the finished-episode buffers and mark it;
   3. observe and mask into row i of the output buffers.
@@ -44,6 +49,26 @@ def sanitize_actions(actions, mask, head_offsets):
             actions[a, h] = v * ok
             bad += 1 - ok
     return bad
+
+
+def carried_bytes(spec) -> np.ndarray:
+    """uint8 [state itemsize]: 0xFF over the bytes of ``spec.carried_fields``, 0 elsewhere (``clear_record``'s
+    mask)."""
+    keep = np.zeros(spec.state_dtype.itemsize, dtype=np.uint8)
+    for name in spec.carried_fields:
+        dtype, offset = spec.state_dtype.fields[name][:2]
+        keep[offset:offset + dtype.itemsize] = 0xFF
+    return keep
+
+
+@njit(cache=True, inline="always")
+def clear_record(states, i, carried):
+    """Zero record ``i`` of ``states`` (C-contiguous) but its carried bytes (``carried_bytes``): one vectorised
+    pass over the record's bytes, 0.2 us for the Inferno's 3.8 KB, serial or under prange. Indexed as a row of
+    a 2-D byte view: a flat index (record start + byte) ran 20 times slower under prange."""
+    row = states.view(np.uint8).reshape(states.shape[0], carried.shape[0])[i]
+    for b in range(carried.shape[0]):
+        row[b] &= carried[b]
 
 
 @njit(cache=True)
@@ -86,7 +111,7 @@ reset_fn = step_fn = observe_fn = mask_fn = metrics_fn = None
 
 def _step_template(src, states, configs, episodes, needs_reset, actions, head_sizes, head_offsets, rewards,
                    terminated, truncated, obs, masks, invalid, finished, finished_metrics, finished_phase,
-                   done_envs, done_metrics, done_phase):
+                   done_envs, done_metrics, done_phase, carried):
     """Validate every action first (nothing changes if one is out of range: its flat index is
     returned), then run one tick of every env; returns (-1, episodes finished), with the ended
     envs, their metrics and phases packed in ``done_envs``, ``done_metrics``, ``done_phase[:count]``."""
@@ -102,7 +127,9 @@ def _step_template(src, states, configs, episodes, needs_reset, actions, head_si
         finished[i] = False
         if needs_reset[i]:
             episodes[i] += 1
-            reset_fn(state, config, next_u64(state.rng))
+            seed = next_u64(state.rng)          # drawn before the record (its rng too) is cleared
+            clear_record(states, i, carried)
+            reset_fn(state, config, seed)
             needs_reset[i] = False
             rewards[i, :] = 0.0
             terminated[i] = False
@@ -132,11 +159,12 @@ def _step_template(src, states, configs, episodes, needs_reset, actions, head_si
     return -1, done
 
 
-def _reset_template(states, configs, base_seed, episodes, needs_reset, indices, obs, masks):
+def _reset_template(states, configs, base_seed, episodes, needs_reset, indices, obs, masks, carried):
     config = configs[0]
     for k in range(indices.shape[0]):
         i = indices[k]
         episodes[i] += 1
+        clear_record(states, i, carried)
         reset_fn(states[i], config, episode_seed(base_seed, i, episodes[i]))
         needs_reset[i] = False
         observe_fn(states[i], config, obs[i])

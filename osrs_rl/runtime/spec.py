@@ -6,7 +6,10 @@ inside), the config fields (read-only settings with defaults and ranges, from wh
 dtype is derived), action heads, observation segments, metric and phase names, and five Numba
 kernels with these signatures (all ``@njit``; ``state`` and ``config`` are records)::
 
-    reset(state, config, seed)                    -> None   start an episode from a uint64 seed
+    reset(state, config, seed)                    -> None   start an episode from a uint64 seed, on a
+                                                            record the runtime has zeroed but for the
+                                                            spec's carried_fields: it sets only what
+                                                            starts non-zero (and seeds state.rng)
     step(state, config, actions, rewards)         -> (terminated, truncated)
         actions: int64[num_agents, num_heads] (already checked against the mask)
         rewards: float32[num_agents], written by step
@@ -30,6 +33,8 @@ picks on the command line (``--set KEY=VALUE``, named ``choices`` allowed).
 Rules every encounter keeps (``osrs_rl.runtime.checks.check_encounter`` tests them):
 - index 0 of every action head is a no-op and always legal (the runtime turns masked actions into 0);
 - all randomness comes from the state's own RNG; nothing reads globals that change;
+- an episode does not depend on what its record held before the reset (the runtime zeroes it but the
+  ``carried_fields``);
 - observations are finite.
 """
 
@@ -392,6 +397,11 @@ class EncounterSpec:
     """``kit(config_record) -> Kit | Sequence[Kit]``: what each player the config can make carries (gear sets
     and supplies); building a config refuses a kit past 28 inventory slots (``osrs_rl.runtime.inventory``).
     None: the player carries nothing worth counting (a toy encounter); every built-in encounter declares it."""
+    carried_fields: tuple[str, ...] = ()
+    """State fields a reset keeps: before each reset (``VecEnv.reset`` and every autoreset) the runtime zeroes
+    the env's whole state record but these, so ``reset`` sets only the fields that start non-zero and a field
+    it forgets cannot leak one episode into the next. Carry only what is set from outside the kernels to take
+    effect at the next reset (PvP's ``set_opponents`` choice); never ``rng``, which ``reset`` seeds."""
     bench_configs: tuple[tuple[str, dict], ...] = field(default=(), compare=False)
     """Named settings ``osrs-rl bench NAME`` also measures at batch 1024 (``(label, {field: value})``):
     the states where the encounter is slowest (the Inferno's late waves), beside its defaults."""
@@ -455,6 +465,7 @@ class EncounterSpec:
         if len(set(names)) != len(names):
             raise ValueError(f"encounter {self.name!r}: duplicate config field names in {names}")
         validate_bounds(self.state_dtype, self.state_bounds)
+        self._check_carried_fields()
         self._check_reward_terms()
         self._check_declarations()
         unknown = [s for s in self.start_settings if s not in names]
@@ -479,6 +490,23 @@ class EncounterSpec:
             raise ValueError(f"encounter {self.name!r} declares reward terms {list(self.reward_terms)}: its state "
                              f"needs a field 'reward_terms' of float32 ({self.num_agents}, {len(self.reward_terms)}) "
                              f"(a row per agent, at least; a column per term), has {have}")
+
+    def _check_carried_fields(self) -> None:
+        fields = self.state_dtype.names or ()
+        carried = list(self.carried_fields)
+        if isinstance(self.carried_fields, str) or not all(isinstance(c, str) for c in carried):
+            raise ValueError(f"encounter {self.name!r}: carried_fields must be a tuple of state field names, "
+                             f"got {self.carried_fields!r}")
+        object.__setattr__(self, "carried_fields", tuple(carried))      # a list would make the spec unhashable
+        unknown = [c for c in carried if c not in fields]
+        if unknown:
+            raise ValueError(f"encounter {self.name!r}: carried_fields {unknown} are not fields of its state dtype "
+                             f"(its fields: {', '.join(fields)})")
+        if len(set(carried)) != len(carried):
+            raise ValueError(f"encounter {self.name!r}: duplicate names in carried_fields {carried}")
+        if "rng" in carried:
+            raise ValueError(f"encounter {self.name!r}: 'rng' cannot be carried: reset seeds it from its seed "
+                             "(an autoreset draws that seed from the rng before the record is cleared)")
 
     def _check_declarations(self) -> None:
         """The outcome, scripted policies and tools name only what the spec has."""
