@@ -10,8 +10,13 @@ reports its metrics and a valid phase; the metrics kernel writes every metric th
 declares (none left NaN in a record filled with NaN); the reward terms the state holds after each step add up to the
 reward of every agent (float32 tolerance), and its ``reward_sums`` hold the terms of every tick since the
 episode began (so neither observe nor mask writes the terms, and the encounter leaves the sums to the
-runtime); an event buffer's count stays within its capacity;
+runtime); an event buffer's count stays within its capacity; an episode does not depend on what its record
+held before the reset (``check_reset_clears``);
 a declared ``cell_key`` keeps its contract (``check_cell_key``).
+
+``check_reset_clears(name_or_spec)`` plays one seed from fresh (zeroed) records and from records full of
+garbage bytes (but the carried fields), through ``VecEnv.reset`` and through the autoreset, and requires
+the same observations, rewards, dones, masks and finished-episode metrics.
 
 ``check_cell_key(name_or_spec)`` checks the archive key on the states of a random rollout: an integer,
 the same for the same state (twice, and on a copy), blind to the RNG (a state and its copy with another
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from osrs_rl.runtime.kernels import carried_bytes
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.runtime.spec import EncounterSpec
 from osrs_rl.runtime.vec_env import VecEnv
@@ -154,7 +160,69 @@ def check_encounter(spec_or_name, ticks: int = 200, num_envs: int = 8, seed: int
     if (where := _first_difference(first, second)) is not None:
         raise ContractError(f"{spec.name}: restore + replay differs from the original run at {where}")
 
+    check_reset_clears(spec, ticks=ticks // 4, num_envs=num_envs, seed=seed, **config)
     check_cell_key(spec, ticks=ticks // 2, num_envs=num_envs, seed=seed, **config)
+
+
+def _play(env: VecEnv, ticks: int, action_seed: int) -> list:
+    """What ``ticks`` steps of random legal actions show: obs, rewards, dones, masks, finished metrics."""
+    rng = np.random.default_rng(action_seed)
+    trace = [env._obs.copy(), env._masks.copy()]
+    for _ in range(ticks):
+        obs, rew, term, trunc, info = env.step(random_legal_actions(env, rng))
+        done_envs, done_metrics = env.finished_last_step()
+        trace += [obs.copy(), np.array(rew, copy=True), term.copy(), trunc.copy(), info["action_mask"].copy(),
+                  done_envs, done_metrics]
+    return trace
+
+
+def _trace_difference(a: list, b: list) -> str | None:
+    names = ("obs", "rewards", "terminated", "truncated", "mask", "finished envs", "finished metrics")
+    for k, (x, y) in enumerate(zip(a, b, strict=True)):
+        if not np.array_equal(x, y):
+            what, tick = ("obs", 0) if k == 0 else ("mask", 0) if k == 1 else (names[(k - 2) % 7], (k - 2) // 7 + 1)
+            return f"the {what} of tick {tick}"
+    return None
+
+
+def check_reset_clears(spec_or_name, ticks: int = 30, num_envs: int = 8, seed: int = 123, **config) -> None:
+    """Raise ContractError unless an episode plays the same whatever its state record held before its reset
+    (the runtime zeroes the record but the spec's ``carried_fields`` before each reset): the same seed from
+    fresh records and from records of garbage bytes (carried fields as a fresh record's), through
+    ``VecEnv.reset``; then, from records a random rollout used, through the autoreset, with every byte but
+    the rng (which draws the next seed) and the carried fields zeroed or garbage."""
+    spec: EncounterSpec = get_spec(spec_or_name) if isinstance(spec_or_name, str) else spec_or_name
+    keep = carried_bytes(spec).astype(bool)
+    garbage = np.random.default_rng(seed)
+    fresh = VecEnv(spec, num_envs=num_envs, seed=seed, **config)
+    fresh.reset()
+    first = _play(fresh, ticks, seed + 1)
+    dirty = VecEnv(spec, num_envs=num_envs, seed=seed, **config)
+    raw = dirty.states.view(np.uint8).reshape(num_envs, -1)
+    raw[:, ~keep] = garbage.integers(0, 256, size=(num_envs, int((~keep).sum())), dtype=np.uint8)
+    dirty.reset()
+    if (where := _trace_difference(first, _play(dirty, ticks, seed + 1))) is not None:
+        raise ContractError(f"{spec.name}: one seed from fresh records and from records of garbage bytes (but the "
+                            f"carried fields {list(spec.carried_fields)}) differs at {where}: an episode depends on "
+                            f"what its record held before the reset")
+
+    # the autoreset: the used records of the rollout above, all but their rng and carried fields blank or garbage
+    rng_field = spec.state_dtype.fields["rng"]
+    kept = keep.copy()
+    kept[rng_field[1]:rng_field[1] + rng_field[0].itemsize] = True
+    used = fresh.states.view(np.uint8).reshape(num_envs, -1).copy()
+    traces = []
+    # the garbage on two threads: the parallel step clears records too
+    for fill, threads in ((np.zeros_like(used), 1), (garbage.integers(0, 256, size=used.shape, dtype=np.uint8), 2)):
+        env = VecEnv(spec, num_envs=num_envs, seed=seed, threads=threads, **config)
+        env.states.view(np.uint8).reshape(num_envs, -1)[:] = np.where(kept, used, fill)
+        env._needs_reset[:] = True          # every env resets on its next step, as after an episode's end
+        env._started[:] = True
+        traces.append(_play(env, ticks, seed + 2))
+    if (where := _trace_difference(*traces)) is not None:
+        raise ContractError(f"{spec.name}: an autoreset from blank records and from records of garbage bytes (but the "
+                            f"rng and the carried fields {list(spec.carried_fields)}) differs at {where}: an episode "
+                            f"depends on what its record held before the reset")
 
 
 REWARD_TOLERANCE = 1e-5      # the terms are float32 each; the reward their sum rounded to float32

@@ -4,10 +4,15 @@ The loops are written once, below, and bound to each encounter's kernels (``Batc
 encounter writes a loop over envs. Each env's randomness lives in its record,
 so the serial and the ``prange`` versions give identical results whatever the thread count.
 
+Every reset starts from a blank record: the runtime zeroes the env's state record (``clear_record``)
+but for the fields the spec declares carried (``EncounterSpec.carried_fields``), then calls the
+encounter's reset, so a field that reset does not set starts every episode at 0, never at what the
+last episode left.
+
 Order of one env's tick inside ``BatchKernels.step`` (env i) (Gymnasium's next-step autoreset):
-  1. if the env finished on the previous call: reset it with a seed drawn from its own RNG (so the
-     state record alone decides every later episode), its reward terms and sums zeroed, reward 0, not
-     terminated, not truncated (the actions given are ignored);
+  1. if the env finished on the previous call: draw a seed from its own RNG (so the state record
+     alone decides every later episode), clear the record (its reward terms and sums with it) and reset
+     it with that seed; reward 0, not terminated, not truncated (the actions given are ignored);
   2. else: replace masked actions by 0 (counted), zero the state's ``reward_terms``, call the
      encounter's step, then sum each agent's row of terms into its reward and add every row into the
      state's ``reward_sums`` (``add_up_rewards``); if the episode ended, let its metrics kernel write
@@ -64,13 +69,6 @@ def clear_reward_terms(state):
 
 
 @njit(cache=True, inline="always")
-def start_rewards(state):
-    """An episode starts with no reward: zero the state's ``reward_terms`` and ``reward_sums``."""
-    _zero(state.reward_terms)
-    _zero(state.reward_sums)
-
-
-@njit(cache=True, inline="always")
 def add_up_rewards(state, rewards):
     """After a step: each agent's reward is the sum of its row of ``reward_terms`` (in float64, in column
     order, then rounded once to float32), and every row (a scripted player's too) joins ``reward_sums``."""
@@ -82,6 +80,26 @@ def add_up_rewards(state, rewards):
             total += terms[a, k]
         if a < rewards.shape[0]:
             rewards[a] = total
+
+
+def carried_bytes(spec) -> np.ndarray:
+    """uint8 [state itemsize]: 0xFF over the bytes of ``spec.carried_fields``, 0 elsewhere (``clear_record``'s
+    mask)."""
+    keep = np.zeros(spec.state_dtype.itemsize, dtype=np.uint8)
+    for name in spec.carried_fields:
+        dtype, offset = spec.state_dtype.fields[name][:2]
+        keep[offset:offset + dtype.itemsize] = 0xFF
+    return keep
+
+
+@njit(cache=True, inline="always")
+def clear_record(states, i, carried):
+    """Zero record ``i`` of ``states`` (C-contiguous) but its carried bytes (``carried_bytes``): one vectorised
+    pass over the record's bytes, 0.2 us for the Inferno's 3.8 KB, serial or under prange. Indexed as a row of
+    a 2-D byte view: a flat index (record start + byte) ran 20 times slower under prange."""
+    row = states.view(np.uint8).reshape(states.shape[0], carried.shape[0])[i]
+    for b in range(carried.shape[0]):
+        row[b] &= carried[b]
 
 
 @njit(cache=True)
@@ -124,7 +142,7 @@ reset_fn = step_fn = observe_fn = mask_fn = metrics_fn = None
 
 def _step_template(src, states, configs, episodes, needs_reset, actions, head_sizes, head_offsets, rewards,
                    terminated, truncated, obs, masks, invalid, finished, finished_metrics, finished_phase,
-                   done_envs, done_metrics, done_phase):
+                   done_envs, done_metrics, done_phase, carried):
     """Validate every action first (nothing changes if one is out of range: its flat index is
     returned), then run one tick of every env; returns (-1, episodes finished), with the ended
     envs, their metric records and phases packed in ``done_envs``, ``done_metrics``, ``done_phase[:count]``."""
@@ -140,8 +158,9 @@ def _step_template(src, states, configs, episodes, needs_reset, actions, head_si
         finished[i] = False
         if needs_reset[i]:
             episodes[i] += 1
-            reset_fn(state, config, next_u64(state.rng))
-            start_rewards(state)
+            seed = next_u64(state.rng)          # drawn before the record (its rng too) is cleared
+            clear_record(states, i, carried)
+            reset_fn(state, config, seed)
             needs_reset[i] = False
             rewards[i, :] = 0.0
             terminated[i] = False
@@ -173,13 +192,13 @@ def _step_template(src, states, configs, episodes, needs_reset, actions, head_si
     return -1, done
 
 
-def _reset_template(states, configs, base_seed, episodes, needs_reset, indices, obs, masks):
+def _reset_template(states, configs, base_seed, episodes, needs_reset, indices, obs, masks, carried):
     config = configs[0]
     for k in range(indices.shape[0]):
         i = indices[k]
         episodes[i] += 1
+        clear_record(states, i, carried)
         reset_fn(states[i], config, episode_seed(base_seed, i, episodes[i]))
-        start_rewards(states[i])
         needs_reset[i] = False
         observe_fn(states[i], config, obs[i])
         mask_fn(states[i], config, masks[i])

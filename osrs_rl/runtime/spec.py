@@ -7,7 +7,10 @@ dtype is derived), action heads, observation segments, its metrics (a :class:`Me
 dtype the ``metrics`` kernel fills, from which ``metric_names`` is derived), phase names, and five Numba
 kernels with these signatures (all ``@njit``; ``state``, ``config`` and ``out`` are records)::
 
-    reset(state, config, seed)                    -> None   start an episode from a uint64 seed
+    reset(state, config, seed)                    -> None   start an episode from a uint64 seed, on a
+                                                            record the runtime has zeroed but for the
+                                                            spec's carried_fields: it sets only what
+                                                            starts non-zero (and seeds state.rng)
     step(state, config, actions)                  -> (terminated, truncated)
         actions: int64[num_agents, num_heads] (already checked against the mask); step adds the
         tick's reward, by term, into state.reward_terms (below) and writes no reward itself
@@ -44,8 +47,10 @@ Rules every encounter keeps (``osrs_rl.runtime.checks.check_encounter`` tests th
 - index 0 of every action head is a no-op and always legal (the runtime turns masked actions into 0);
 - all randomness comes from the state's own RNG; nothing reads globals that change;
 - observations are finite;
-- ``metrics`` writes every metric its record declares, each by its own name.
-- only ``step`` writes ``reward_terms``, and only the runtime writes ``reward_sums``.
+- ``metrics`` writes every metric its record declares, each by its own name;
+- only ``step`` writes ``reward_terms``, and only the runtime writes ``reward_sums``;
+- an episode does not depend on what its record held before the reset (the runtime zeroes it but the
+  ``carried_fields``).
 """
 
 from __future__ import annotations
@@ -412,6 +417,11 @@ class EncounterSpec:
     """``kit(config_record) -> Kit | Sequence[Kit]``: what each player the config can make carries (gear sets
     and supplies); building a config refuses a kit past 28 inventory slots (``osrs_rl.runtime.inventory``).
     None: the player carries nothing worth counting (a toy encounter); every built-in encounter declares it."""
+    carried_fields: tuple[str, ...] = ()
+    """State fields a reset keeps: before each reset (``VecEnv.reset`` and every autoreset) the runtime zeroes
+    the env's whole state record but these, so ``reset`` sets only the fields that start non-zero and a field
+    it forgets cannot leak one episode into the next. Carry only what is set from outside the kernels to take
+    effect at the next reset (PvP's ``set_opponents`` choice); never ``rng``, which ``reset`` seeds."""
     bench_configs: tuple[tuple[str, dict], ...] = field(default=(), compare=False)
     """Named settings ``osrs-rl bench NAME`` also measures at batch 1024 (``(label, {field: value})``):
     the states where the encounter is slowest (the Inferno's late waves), beside its defaults."""
@@ -486,6 +496,7 @@ class EncounterSpec:
             raise ValueError(f"encounter {self.name!r}: duplicate config field names in {names}")
         validate_bounds(self.state_dtype, self.state_bounds)
         self._check_metric_record()
+        self._check_carried_fields()
         self._check_reward_terms()
         self._check_declarations()
         unknown = [s for s in self.start_settings if s not in names]
@@ -532,6 +543,27 @@ class EncounterSpec:
         if shapes[0] != shapes[1]:
             raise ValueError(f"encounter {self.name!r}: its state's 'reward_sums' {shapes[1]} must have the shape of "
                              f"its 'reward_terms' {shapes[0]} (the runtime adds one into the other)")
+
+    def _check_carried_fields(self) -> None:
+        fields = self.state_dtype.names or ()
+        carried = list(self.carried_fields)
+        if isinstance(self.carried_fields, str) or not all(isinstance(c, str) for c in carried):
+            raise ValueError(f"encounter {self.name!r}: carried_fields must be a tuple of state field names, "
+                             f"got {self.carried_fields!r}")
+        object.__setattr__(self, "carried_fields", tuple(carried))      # a list would make the spec unhashable
+        unknown = [c for c in carried if c not in fields]
+        if unknown:
+            raise ValueError(f"encounter {self.name!r}: carried_fields {unknown} are not fields of its state dtype "
+                             f"(its fields: {', '.join(fields)})")
+        if len(set(carried)) != len(carried):
+            raise ValueError(f"encounter {self.name!r}: duplicate names in carried_fields {carried}")
+        if "rng" in carried:
+            raise ValueError(f"encounter {self.name!r}: 'rng' cannot be carried: reset seeds it from its seed "
+                             "(an autoreset draws that seed from the rng before the record is cleared)")
+        kept_by_runtime = [c for c in carried if c in ("reward_terms", "reward_sums")]
+        if kept_by_runtime:
+            raise ValueError(f"encounter {self.name!r}: {kept_by_runtime} cannot be carried: an episode's reward "
+                             "starts from nothing (the runtime keeps these fields)")
 
     def _check_declarations(self) -> None:
         """The outcome, scripted policies and tools name only what the spec has."""

@@ -81,6 +81,7 @@ class VecEnv:
         n, a = self.num_envs, spec.num_agents
         # ---- state and bookkeeping (one row per env) ----
         self.states = np.zeros(n, dtype=spec.state_dtype)
+        self._carried = K.carried_bytes(spec)    # the bytes a reset keeps (the spec's carried_fields)
         self._episodes = np.full(n, -1, dtype=np.int64)
         self._needs_reset = np.zeros(n, dtype=np.bool_)
         self._head_sizes = spec.head_sizes
@@ -142,7 +143,7 @@ class VecEnv:
             self._episodes[:] = -1
         idx = np.arange(self.num_envs, dtype=np.int64)
         self._kernels.reset(self.states, self.config, np.uint64(self.seed), self._episodes, self._needs_reset, idx,
-                            self._obs, self._masks)
+                            self._obs, self._masks, self._carried)
         self._started[:] = True
         np.copyto(self._mask_out, self._masks)
         self.tick = 0
@@ -200,7 +201,7 @@ class VecEnv:
                            self._head_sizes, self._head_offsets, self._rewards, self._terminated, self._truncated,
                            self._obs, self._masks, self._invalid, self._finished,
                            self._finished_metrics, self._finished_phase, self._done_envs, self._done_metrics,
-                           self._done_phase)
+                           self._done_phase, self._carried)
         if bad >= 0:
             self._raise_bad_action(src, int(bad))
         self.tick += 1

@@ -24,7 +24,6 @@ from osrs_rl.core import player_input as PI
 from osrs_rl.core import rng as R
 from osrs_rl.core.energy import tick_hitpoints, tick_run_energy, tick_spec_regen, tick_stat_restore
 from osrs_rl.core.events import ENTITY_NONE, EV_DEATH, EVF_KILLED, clear_events, record_event
-from osrs_rl.core.pending_hits import clear_queue
 from osrs_rl.core.player import reset_player, tick_action_timers
 from osrs_rl.core.prayer_drain import drain_prayer
 from osrs_rl.core.skills import HITPOINTS, PRAYER
@@ -48,9 +47,9 @@ START_FINALE = (A.PLAYER_START_67, A.PLAYER_START_68, A.PLAYER_START_69)
 
 @njit(cache=True)
 def reset(s, cfg, seed):
+    """The runtime hands reset a zeroed record (EncounterSpec.carried_fields): no monsters, hits or sparks, the
+    Zuk wave's timers and flags down, no outcome, every tally 0; set what starts non-zero, then spawn the wave."""
     R.seed_rng(s.rng, seed, 0)
-    s.tick = 0
-    clear_events(s)
     reset_player(s.p, cfg.levels, cfg.start_xy[0], cfg.start_xy[1])
     s.gear_set = ST.SET_BOW
     clear_destination(s)
@@ -62,54 +61,12 @@ def reset(s, cfg, seed):
     PI.refresh_combat(s.combat, s.p, cfg.set_combat[ST.SET_BOW])
     for p in range(A.NUM_PILLARS):
         s.pillar_hp[p] = A.PILLAR_HP
-    clear_queue(s.hits)
-    s.outcome = ST.OUTCOME_NONE
-    s.waves_cleared = 0
-    s.damage_dealt = 0
-    s.monster_attacks = 0
-    s.prayed_attacks = 0
-    s.pillar_damage = 0
-    s.collapse_damage = 0
-    s.resurrections = 0
-    s.digs = 0
-    s.specs_used = 0
-    s.spec_healed = 0
-    s.freezes = 0
-    s.barrage_hits = 0
-    s.set_timer = 0
-    s.set_paused = 0
-    s.set_has_paused = 0
-    s.zuk_jad = 0
-    s.enraged = 0
-    s.shield_dir = 0
-    for i in range(ST.SPARK_CAPACITY):
-        s.sparks[i].due_tick = 0
-    s.sets_spawned = 0
-    s.healers_tagged = 0
-    s.healers_killed = 0
-    s.healing_ticks = 0
-    s.healed = 0
-    s.sheltered_attacks = 0
-    s.sheltered_ticks = 0
-    s.zuk_attacks = 0
     s.zuk_low = cfg.kind_row[ST.K_ZUK].hitpoints
     s.killer = -1
-    s.zuk_start = 0
-    s.penalty_paid = 0.0
-    s.jad_low_dealt = 0
-    s.no_target_ticks = 0
-    s.no_prayer_ticks = 0
-    for k in range(ST.NUM_KINDS):
-        s.damage_taken[k] = 0
-        s.kills[k] = 0
-    for k in range(ST.NUM_SUPPLIES):
-        s.supplies_used[k] = 0
     if cfg.start_hp > 0:
         s.p.levels[HITPOINTS] = min(cfg.start_hp, s.p.base_levels[HITPOINTS])
     if cfg.start_prayer > 0:
         s.p.levels[PRAYER] = min(cfg.start_prayer, s.p.base_levels[PRAYER])
-    for k in range(4):
-        s.taken_style[k] = 0
     s.wave = draw_start_wave(s, cfg)
     s.start_wave_drawn = s.wave
     if s.wave >= W.JAD_WAVE:      # a start on wave 67-69: InfernoTrainer's start tile for that wave

@@ -70,7 +70,6 @@ from osrs_rl.core.pending_hits import (
     STYLE_MELEE,
     STYLE_RANGED,
     STYLE_TYPELESS,
-    clear_queue,
     pop_due_for,
     push_hit,
 )
@@ -201,35 +200,23 @@ def _reset_player(pl, cfg, build, kit, index):
     PI.wear(p, cfg.set_worn[build, kit, pl.set])
     pl.last_attack_style = -1
     pl.last_attack_tick = -1
-    pl.vengeance = 0
-    pl.vengeance_cooldown = 0
     pl.last_vengeance_tick = -1
-    pl.vengeance_damage = 0
-    pl.damage_dealt = 0
-    pl.damage_taken = 0
-    pl.off_prayer_hits_landed = 0
-    pl.freezes_landed = 0
-    pl.food_used = 0
-    pl.brews_used = 0
-    pl.specs_used = 0
     refresh_combat(pl, cfg)
 
 
 @njit(cache=True)
 def reset(s, cfg, seed):
+    """The runtime hands reset a zeroed record but the carried ``next_opponent_*`` (set_opponents' choice): no
+    hits in flight, no vengeance, no outcome, every tally 0; set what starts non-zero."""
     R.seed_rng(s.rng, seed, 0)
-    s.tick = 0
     build = cfg.build if cfg.build >= 0 else R.below(s.rng, cfg.num_builds)
     for i in range(2):
         kit = R.below(s.rng, cfg.num_kits[build]) if cfg.gear_variants else 0
         _reset_player(s.players[i], cfg, build, kit, i)
-    clear_queue(s.hits)
     s.first = R.below(s.rng, 2)
     shuffle = cfg.build_pid_shuffle[build] if cfg.pid_shuffle < 0 else cfg.pid_shuffle
     s.pid_timer = PID_SHUFFLE_MIN + R.below(s.rng, PID_SHUFFLE_SPREAD) if shuffle else -1
     _choose_opponent(s, cfg)
-    s.outcome = ST.OUTCOME_NONE
-    clear_events(s)
 
 
 @njit(cache=True)

@@ -60,6 +60,7 @@ _COMMON = dict(
     obs_segments=SEGMENTS, metric_record=V.METRICS, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,
+    carried_fields=("next_opponent_kind", "next_opponent_index"),   # set_opponents' choice outlives a reset
     attacks=attacks,      # what the opponent can hurt with, each max hit >= 1 (runtime.attacks)
     kit=kit,              # every build's kits, refused past 28 slots (runtime.inventory)
     # player 0's view: it won, lost, or both fell in one tick (draw); a fight cut at max_ticks flags none

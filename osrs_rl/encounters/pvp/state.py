@@ -118,7 +118,8 @@ STATE_DTYPE = np.dtype([
     ("opponent_kind", np.int8),       # OPPONENT_*
     ("opponent_tier", np.int8),       # scripted tier when OPPONENT_SCRIPTED, else -1
     ("opponent_slot", np.int16),      # policy slot when OPPONENT_POLICY, else -1
-    # set by osrs_rl.encounters.pvp.set_opponents: read at each reset, kept across episodes
+    # set by osrs_rl.encounters.pvp.set_opponents: read at each reset, kept across episodes (the spec's
+    # carried_fields: the runtime clears every other field before a reset)
     # (NEXT_FROM_CONFIG: follow the config's opponent_tier; else 1 + OPPONENT_*)
     ("next_opponent_kind", np.int8),
     ("next_opponent_index", np.int16),

@@ -49,20 +49,13 @@ EAT_DELAY = 3                         # ticks between bites (OSRS wiki "Food")
 
 @njit(cache=True)
 def reset(s, cfg, seed):
+    """The runtime hands reset a zeroed record (EncounterSpec.carried_fields): set what starts non-zero."""
     R.seed_rng(s.rng, seed, 0)
-    s.tick = 0
     s.player_hp = cfg.player_max_hp
     s.food = cfg.start_food
-    s.player_attack_timer = 0
-    s.eat_timer = 0
-    s.praying = False
     s.npc_hp = cfg.npc_max_hp
     # the NPC's first attack comes at a random point of its cycle
     s.npc_attack_timer = R.below(s.rng, cfg.npc_attack_speed)
-    s.damage_dealt = 0
-    s.damage_taken = 0
-    s.food_eaten = 0
-    clear_events(s)
 
 
 @njit(cache=True)

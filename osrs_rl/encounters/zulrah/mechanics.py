@@ -84,7 +84,6 @@ from osrs_rl.core.pending_hits import (
     STYLE_MELEE,
     STYLE_RANGED,
     STYLE_TYPELESS,
-    clear_queue,
     count_pending_on,
     pop_due_for,
 )
@@ -252,45 +251,21 @@ def _reset_player(s, cfg):
     PI.wear(s.p, cfg.set_worn[t, s.set])
     for k in range(ST.NUM_SUPPLIES):
         s.supplies[k] = cfg.tier_supplies[t, k]
-    s.stun = 0
     refresh_combat(s, cfg)
 
 
 @njit(cache=True)
 def reset(s, cfg, seed):
+    """The runtime hands reset a zeroed record (EncounterSpec.carried_fields): no clouds, snakelings or hits in
+    flight, no outcome, every tally 0; set what starts non-zero."""
     R.seed_rng(s.rng, seed, 0)
-    s.tick = 0
     s.tier = _draw_tier(s, cfg)
     _reset_player(s, cfg)
     s.rotation = cfg.start_rotation if cfg.start_rotation >= 0 else R.below(s.rng, RT.NUM_ROTATIONS)
     s.phase = cfg.start_phase
-    s.phase_tick = 0
     s.z_hp = cfg.start_hp
     _set_position(s, cfg)
-    s.last_action = RT.ACT_NONE
     s.last_style = -1
-    s.magma_x = 0
-    s.magma_y = 0
-    s.phases_done = 0
-    s.stalled = 0
-    s.kill_tick = 0
-    for k in range(ST.CLOUD_SLOTS):
-        s.clouds[k].active = 0
-    for k in range(ST.SNAKELING_SLOTS):
-        s.snakelings[k].active = 0
-    clear_queue(s.hits)
-    s.outcome = ST.OUTCOME_NONE
-    s.damage_dealt = 0
-    for k in range(ST.NUM_SOURCES):
-        s.damage_taken[k] = 0
-    s.zulrah_attacks = 0
-    s.prayed_attacks = 0
-    for k in range(ST.NUM_SUPPLIES):
-        s.supplies_used[k] = 0
-    s.snakelings_killed = 0
-    s.specs_used = 0
-    s.spec_healed = 0
-    clear_events(s)
 
 
 # ---- phase 1: the player's clicks ----------------------------------------------------------------
