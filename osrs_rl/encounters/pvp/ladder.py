@@ -13,9 +13,10 @@ import math
 import numpy as np
 from numba import njit
 
-from osrs_rl.encounters.pvp import state as ST
-from osrs_rl.encounters.pvp.scripted import NUM_TIERS, T_INTENT, TIER_NAMES, TIERS, scripted_actions
 from osrs_rl.runtime.spec import Report, Setting, Tool
+
+from . import state as ST
+from .scripted import NUM_TIERS, T_INTENT, TIER_NAMES, TIERS, scripted_actions
 
 
 @njit(cache=True)

@@ -35,9 +35,10 @@ from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
 from osrs_rl.data.combatants import CombatantInputError, build_combatant, carried_items
-from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.runtime.attacks import Attack
 from osrs_rl.runtime.inventory import INVENTORY_SLOTS, Kit
+
+from . import state as ST
 
 BUILDS_PATH = Path(__file__).resolve().parent / "builds.json"
 SPELL_RANGE = 10                      # OSRS wiki "Attack range": spells reach 10 tiles

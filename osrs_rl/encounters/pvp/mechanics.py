@@ -80,7 +80,8 @@ from osrs_rl.core.prayer_drain import drain_prayer
 from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
 from osrs_rl.core.specials import SP_COST
 from osrs_rl.core.status import ICE_BARRAGE_FREEZE, apply_freeze, can_move, tick_status
-from osrs_rl.encounters.pvp import state as ST
+
+from . import state as ST
 
 BLOOD_HEAL_PCT = 25          # OSRS wiki "Blood spells": heals 25 % of the damage, up to the base hitpoints
 BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN = 1, 5   # OSRS wiki "Amulet of blood fury": 20 % per melee hit
@@ -744,4 +745,4 @@ def step_selfplay(s, cfg, actions):
 # The scripted opponent plays by this module's rules and reads the view's mask (which reads this module),
 # so it is imported last, as a module: whichever of the two is imported first, the other finds it complete
 # enough, and the step kernels above look ``SC.scripted_actions`` up only when Numba compiles them.
-from osrs_rl.encounters.pvp import scripted as SC  # noqa: E402
+from . import scripted as SC  # noqa: E402

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from osrs_rl.encounters.pvp import state as ST
+from . import state as ST
 
 MAX_SLOT = np.iinfo(np.int16).max
 
@@ -80,7 +80,7 @@ class OpponentControl:
 
     @property
     def tier_names(self) -> tuple[str, ...]:
-        from osrs_rl.encounters.pvp.scripted import TIER_NAMES
+        from .scripted import TIER_NAMES
 
         return TIER_NAMES
 

@@ -30,10 +30,11 @@ from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.movement import in_melee_reach
 from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.core.skills import HITPOINTS
-from osrs_rl.encounters.pvp import state as ST
-from osrs_rl.encounters.pvp.loadouts import POTION_SLOTS, build_names
-from osrs_rl.encounters.pvp.scripted import TIER_NAMES
 from osrs_rl.runtime import scene_parts as SP
+
+from . import state as ST
+from .loadouts import POTION_SLOTS, build_names
+from .scripted import TIER_NAMES
 
 COLORS = ("#3b82f6", "#ef4444")
 OUTCOME_NAMES = {ST.OUTCOME_WIN: "win", ST.OUTCOME_LOSS: "loss", ST.OUTCOME_DRAW: "draw"}

@@ -59,9 +59,10 @@ from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.movement import chebyshev_distance, in_melee_reach
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
 from osrs_rl.core.skills import HITPOINTS, MAGIC, NUM_SKILLS, PRAYER, RANGED
-from osrs_rl.encounters.pvp import mechanics as M
-from osrs_rl.encounters.pvp import state as ST
-from osrs_rl.encounters.pvp.view import HP_BAR_STEPS, mask_player
+
+from . import mechanics as M
+from . import state as ST
+from .view import HP_BAR_STEPS, mask_player
 
 # ---- tier parameters (columns) ------------------------------------------------------------------
 (T_MISTAKE, T_PRAY, T_REACTION, T_GUESS, T_OFFPRAY, T_SPEC_HP, T_FREEZE, T_TANK, T_EAT_HP, T_COMBO_HP,

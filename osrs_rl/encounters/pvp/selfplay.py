@@ -1,5 +1,5 @@
 """Registry entry for the two-policy NH duel (``pvp_selfplay``)."""
 
-from osrs_rl.encounters.pvp.spec import SELFPLAY_SPEC as SPEC
+from .spec import SELFPLAY_SPEC as SPEC
 
 __all__ = ["SPEC"]

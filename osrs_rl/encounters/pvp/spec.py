@@ -4,15 +4,16 @@ import dataclasses
 from functools import partial
 from pathlib import Path
 
-from osrs_rl.encounters.pvp import mechanics as M
-from osrs_rl.encounters.pvp import state as ST
-from osrs_rl.encounters.pvp import view as V
-from osrs_rl.encounters.pvp.ladder import LADDER_TOOL
-from osrs_rl.encounters.pvp.loadouts import attacks, fill_config, kit
-from osrs_rl.encounters.pvp.opponents import CONTROL
-from osrs_rl.encounters.pvp.scene import scene
-from osrs_rl.encounters.pvp.scripted import TIER_NAMES
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
+
+from . import mechanics as M
+from . import state as ST
+from . import view as V
+from .ladder import LADDER_TOOL
+from .loadouts import attacks, fill_config, kit
+from .opponents import CONTROL
+from .scene import scene
+from .scripted import TIER_NAMES
 
 HEADS = (
     ActionHead("loadout", ST.HEAD_SIZES[ST.H_LOADOUT], ("keep",) + ST.SET_NAMES),

@@ -18,9 +18,10 @@ from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.core.player import RUN_ENERGY_MAX
 from osrs_rl.core.skills import ATTACK, DEFENCE, HITPOINTS, MAGIC, PRAYER, RANGED, STRENGTH
 from osrs_rl.core.status import FREEZE_IMMUNITY_TICKS, can_move
-from osrs_rl.encounters.pvp import mechanics as M
-from osrs_rl.encounters.pvp import state as ST
 from osrs_rl.runtime.spec import MetricRecord
+
+from . import mechanics as M
+from . import state as ST
 
 HP_BAR_STEPS = 30          # the overhead HP bar shows hitpoints in 30ths (OSRS wiki "Hitpoints") [M]
 MAX_LEVEL = 99.0           # levels, hitpoints and prayer points scale by the highest level

@@ -30,11 +30,12 @@ from osrs_rl.core.line_of_sight import has_line_of_sight
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
 from osrs_rl.data.combatants import CombatantInputError, build_combatant, carried_items
-from osrs_rl.encounters.zulrah import rotations as RT
-from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.runtime.attacks import Attack
 from osrs_rl.runtime.config import ConfigError
 from osrs_rl.runtime.inventory import Kit, potion_slots
+
+from . import rotations as RT
+from . import state as ST
 
 GEAR_PATH = Path(__file__).resolve().parent / "gear.json"
 MAP_PATH = Path(__file__).resolve().parent / "shrine_map.json"

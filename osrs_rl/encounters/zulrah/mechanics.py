@@ -94,8 +94,9 @@ from osrs_rl.core.prayer_drain import drain_prayer
 from osrs_rl.core.skills import HITPOINTS
 from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
 from osrs_rl.core.status import apply_venom, tick_status
-from osrs_rl.encounters.zulrah import rotations as RT
-from osrs_rl.encounters.zulrah import state as ST
+
+from . import rotations as RT
+from . import state as ST
 
 ZULRAH_MAX_HIT = 41            # ranged and magic, every form [H: npcs.json max_hit_listed (wiki infobox); ZEN 41]
 TANZANITE_RANGED = (3, 10)     # a tanzanite shot is ranged with p = 3/10 [M: ZEN]

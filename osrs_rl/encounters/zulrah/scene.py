@@ -39,10 +39,11 @@ from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.events import EV_DEATH, EVF_KILLED, live_events
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC
 from osrs_rl.core.skills import HITPOINTS
-from osrs_rl.encounters.zulrah import mechanics as M
-from osrs_rl.encounters.zulrah import rotations as RT
-from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.runtime import scene_parts as SP
+
+from . import mechanics as M
+from . import rotations as RT
+from . import state as ST
 
 FORM_COLORS = ("#2f9e44", "#e03131", "#1c7ed6")        # serpentine, magma, tanzanite
 PLAYER_COLOR = "#fab005"

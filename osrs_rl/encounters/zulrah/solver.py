@@ -69,10 +69,11 @@ from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.skills import HITPOINTS, MAGIC, NUM_SKILLS, PRAYER, RANGED
-from osrs_rl.encounters.zulrah import mechanics as M
-from osrs_rl.encounters.zulrah import rotations as RT
-from osrs_rl.encounters.zulrah import state as ST
-from osrs_rl.encounters.zulrah.view import mask as legal_actions
+
+from . import mechanics as M
+from . import rotations as RT
+from . import state as ST
+from .view import mask as legal_actions
 
 # ---- stand tiles: RL-R RotationType's stand location of every phase (names of rotations.STAND_TILES)
 _STANDS = (

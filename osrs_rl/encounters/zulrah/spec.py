@@ -3,14 +3,15 @@
 import dataclasses
 from pathlib import Path
 
-from osrs_rl.encounters.zulrah import mechanics as M
-from osrs_rl.encounters.zulrah import state as ST
-from osrs_rl.encounters.zulrah import view as V
-from osrs_rl.encounters.zulrah.loadouts import attacks, fill_config, kit
-from osrs_rl.encounters.zulrah.scene import scene
-from osrs_rl.encounters.zulrah.solver import solver_actions
-from osrs_rl.encounters.zulrah.truth import TRUTH
 from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome, ScriptedPolicy
+
+from . import mechanics as M
+from . import state as ST
+from . import view as V
+from .loadouts import attacks, fill_config, kit
+from .scene import scene
+from .solver import solver_actions
+from .truth import TRUTH
 
 _WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 _RUN = ("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",

@@ -18,9 +18,10 @@ from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
-from osrs_rl.encounters.zulrah import rotations as RT
 from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.spec import ConfigField
+
+from . import rotations as RT
 
 # ---- sizes -----------------------------------------------------------------------------------
 CLOUD_SLOTS = 12              # clouds alive at once: 4 volleys of 2 fit in 30 ticks, with room to spare

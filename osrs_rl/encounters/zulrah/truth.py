@@ -26,10 +26,11 @@ import numpy as np
 
 from osrs_rl.core.events import EV_ATTACK, first_event
 from osrs_rl.core.line_of_sight import has_line_of_sight
-from osrs_rl.encounters.zulrah import loadouts
-from osrs_rl.encounters.zulrah import rotations as RT
-from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.runtime.truth import Truth, hits_on
+
+from . import loadouts
+from . import rotations as RT
+from . import state as ST
 
 DAMAGE_METRICS = tuple("taken_" + n for n in ST.SOURCE_NAMES)
 SUPPLY_METRICS = ("food_used", "prayer_doses_used", "antivenom_doses_used", "ranged_boost_doses_used",

@@ -14,10 +14,11 @@ from osrs_rl.core import prayers as P
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.skills import HITPOINTS, MAGIC, PRAYER, RANGED
-from osrs_rl.encounters.zulrah import mechanics as M
-from osrs_rl.encounters.zulrah import rotations as RT
-from osrs_rl.encounters.zulrah import state as ST
 from osrs_rl.runtime.spec import MetricFamily, MetricRecord
+
+from . import mechanics as M
+from . import rotations as RT
+from . import state as ST
 
 SELF_FEATURES = 41
 ZULRAH_FEATURES = 25
