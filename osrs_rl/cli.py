@@ -148,8 +148,10 @@ def _demo_rollout(num_envs: int = 1024, ticks: int = 300) -> None:
     import numpy as np
 
     import osrs_rl
+    from osrs_rl.runtime.obs_layout import position
 
     env = osrs_rl.make("template", num_envs=num_envs, seed=0)
+    hp = position(env.spec, "player", "hp")               # the player's hitpoints fraction, read by name
     obs, info = env.reset()
     actions = np.zeros((num_envs, env.spec.num_heads), dtype=np.int64)
     start = time.perf_counter()
@@ -157,7 +159,7 @@ def _demo_rollout(num_envs: int = 1024, ticks: int = 300) -> None:
         mask = info["action_mask"]
         actions[:, 0] = mask[:, 1]                        # attack when the timer allows
         actions[:, 1] = mask[:, 3]                        # switch Protect from Melee on if off
-        actions[:, 2] = (obs[:, 0] < 0.5) & mask[:, 6]    # eat below half hitpoints
+        actions[:, 2] = (obs[:, hp] < 0.5) & mask[:, 6]   # eat below half hitpoints
         obs, reward, terminated, truncated, info = env.step(actions)
     elapsed = time.perf_counter() - start
     m = env.pop_metrics()

@@ -14,7 +14,9 @@ kernels with these signatures (all ``@njit``; ``state``, ``config`` and ``out`` 
     step(state, config, actions)                  -> (terminated, truncated)
         actions: int64[num_agents, num_heads] (already checked against the mask); step adds the
         tick's reward, by term, into state.reward_terms (below) and writes no reward itself
-    observe(state, config, obs)                   -> None   obs: float32[num_agents, obs_size]
+    observe(state, config, obs)                   -> None   obs: float32[num_agents, obs_size], each
+                                                            feature written by its declared name
+                                                            (``o[SELF.hp] = ...``, ``osrs_rl.runtime.obs_layout``)
     mask(state, config, mask)                     -> None   mask: bool[num_agents, mask_size]
     metrics(state, config, out)                   -> phase  out: a record of ``metric_record.dtype``,
                                                             written by name (``out.ticks = s.tick``,
@@ -85,7 +87,10 @@ class ObsSegment:
     """A named block of the observation: ``slots`` entities of ``features`` values each.
 
     A scalar block has ``slots == 1``; an entity block (NPCs, hits) has one row per slot so a model
-    can encode slots with shared weights.
+    can encode slots with shared weights. ``feature_names`` name a row's values in order; the audit, replays
+    and tools read values by them, so the kernel writes by them too: ``osrs_rl.runtime.obs_layout`` turns
+    them into the positions it writes at (``feature_index``) and the segments into their bounds
+    (``segment_bounds``).
     """
 
     name: str

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome, ScriptedPolicy
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, Outcome, ScriptedPolicy
 
 from . import mechanics as M
 from . import state as ST
@@ -25,15 +25,7 @@ HEADS = (
     ActionHead("gear", ST.HEAD_SIZES[ST.H_GEAR], ("keep",) + ST.SET_NAMES),
     ActionHead("spec", ST.HEAD_SIZES[ST.H_SPEC], ("none", "use")),
 )
-SEGMENTS = (
-    ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
-    ObsSegment("monsters", V.MONSTER_FEATURES, ST.MONSTER_SLOTS, V.MONSTER_NAMES),
-    ObsSegment("pillars", V.PILLAR_FEATURES, 3, V.PILLAR_NAMES),
-    ObsSegment("incoming", V.INCOMING_FEATURES, 1, V.INCOMING_NAMES),
-    ObsSegment("wave", V.WAVE_FEATURES, 1, V.WAVE_NAMES),
-    ObsSegment("scaffolding", V.SCAFFOLDING_FEATURES, 1, V.SCAFFOLDING_NAMES),   # derived knowledge, off by default
-    ObsSegment("zuk", V.ZUK_FEATURES, 1, V.ZUK_NAMES),                           # the Zuk wave (zeros before it)
-)
+SEGMENTS = V.OBS_SEGMENTS      # declared beside the kernels that write each feature by name
 
 # the solver's table: one row per curriculum band, each started on the band's first wave
 SOLVER = ScriptedPolicy(

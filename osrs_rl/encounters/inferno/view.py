@@ -22,7 +22,8 @@ from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.player import SPEC_MAX
 from osrs_rl.core.skills import DEFENCE, HITPOINTS, PRAYER, RANGED
-from osrs_rl.runtime.spec import MetricFamily, MetricRecord
+from osrs_rl.runtime.obs_layout import family_start, feature_index, segment_bounds
+from osrs_rl.runtime.spec import MetricFamily, MetricRecord, ObsSegment
 
 from . import arena as A
 from . import finale as FIN
@@ -45,32 +46,67 @@ INCOMING_SCALE = 4.0
 WAVE_TIME_SCALE = 1000.0
 NO_ATTACK = 10.0             # scaffolding: "no monster with sight threatens this style"
 
+SAFE_DIRS = ((0, 0), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+DIR_NAMES = ("here", "n", "ne", "e", "se", "s", "sw", "w", "nw")           # of SAFE_DIRS
+SPARK_TICKS = 2
+SET_TIMER_SCALE = 350.0
+
+# The observation's segments and their features, in the order the flat vector holds them (spec.py declares
+# OBS_SEGMENTS). The kernels write each feature by its name (o[SELF.prayer], a monster's o[b + MONSTER.dx]) into
+# its segment's slice (o[START.self:STOP.self]); a family written in a loop (one per set, kind, activity, hit
+# style and tick, direction) counts from its first name's position, checked consecutive below.
+_WEARING = tuple("wearing_" + n for n in ST.SET_NAMES)                    # by gear set
+_KINDS = tuple("is_" + n for n in ST.KIND_NAMES)                          # by monster kind
+_ACTIVITIES = ST.ACTIVITY_NAMES[1:]                                       # by activity; ACT_NONE shows nothing
+_STYLES = ("melee", "ranged", "magic")                                    # by hit style (core.pending_hits)
+_NEXT = tuple("next_" + st for st in _STYLES)
+_ATTACKS_IN = tuple(f"{st}_attacks_in_{t}" for st in _STYLES for t in range(INCOMING_TICKS))   # style-major
+_SAFE = tuple("safe_" + d for d in DIR_NAMES)                             # by SAFE_DIRS
+_SPARKS = tuple("spark_" + d for d in DIR_NAMES)
 SELF_NAMES = ("hp_frac", "prayer", "run_energy", "running", "x", "y", "attack_timer", "potion_timer",
               "protect_melee", "protect_missiles", "protect_magic", "rigour", "ranged", "defence", "brews",
               "restores", "time", "bastions", "staminas", "stamina_active", "augury", "spec_energy", "can_spec",
-              *("wearing_" + n for n in ST.SET_NAMES), "dest_set", "dest_dx", "dest_dy", "dest_run")
-MONSTER_NAMES = ("alive", *("is_" + n for n in ST.KIND_NAMES), "dx", "dy", "hp_frac", "size", "attack_timer",
+              *_WEARING, "dest_set", "dest_dx", "dest_dy", "dest_run")
+MONSTER_NAMES = ("alive", *_KINDS, "dx", "dy", "hp_frac", "size", "attack_timer",
                  "stunned", "sees_me", "attackable", "scan_ranged", "scan_magic",
-                 *(n for n in ST.ACTIVITY_NAMES[1:]), "frozen", "revived", "heals", "on_glyph", "windup")
+                 *_ACTIVITIES, "frozen", "revived", "heals", "on_glyph", "windup")
 PILLAR_NAMES = ("standing", "hp", "dx", "dy")
-INCOMING_NAMES = tuple(f"{st}_in_{t}" for st in ("melee", "ranged", "magic", "typeless")
-                       for t in range(INCOMING_TICKS))
+INCOMING_NAMES = tuple(f"{st}_in_{t}" for st in (*_STYLES, "typeless") for t in range(INCOMING_TICKS))  # style-major
 WAVE_NAMES = ("wave", "next_wave_in", "monsters_left", "wave_time")
-SCAFFOLDING_NAMES = ("enabled", "next_melee", "next_ranged", "next_magic",
-                     *(f"{st}_attacks_in_{t}" for st in ("melee", "ranged", "magic") for t in range(INCOMING_TICKS)),
-                     "seen_by", *(f"safe_{d}" for d in ("here", "n", "ne", "e", "se", "s", "sw", "w", "nw")))
-SAFE_DIRS = ((0, 0), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-DIR_NAMES = ("here", "n", "ne", "e", "se", "s", "sw", "w", "nw")
+SCAFFOLDING_NAMES = ("enabled", *_NEXT, *_ATTACKS_IN, "seen_by", *_SAFE)
 # the Zuk wave: the set timer, Zuk's rage, the glyph (where the player stands from its shelter, its
 # direction and pause) and where lava sparks land in the next SPARK_TICKS ticks (the player's tile and the 8
 # around it: the sparks are seen in the air)
 ZUK_NAMES = ("zuk_wave", "set_timer", "set_paused", "enraged", "jad_called", "sheltered", "shelter_dx",
-             "glyph_dir", "glyph_pause", *(f"spark_{d}" for d in DIR_NAMES))
-SPARK_TICKS = 2
+             "glyph_dir", "glyph_pause", *_SPARKS)
 SELF_FEATURES, MONSTER_FEATURES, PILLAR_FEATURES = len(SELF_NAMES), len(MONSTER_NAMES), len(PILLAR_NAMES)
 INCOMING_FEATURES, WAVE_FEATURES, SCAFFOLDING_FEATURES = len(INCOMING_NAMES), len(WAVE_NAMES), len(SCAFFOLDING_NAMES)
 ZUK_FEATURES = len(ZUK_NAMES)
-SET_TIMER_SCALE = 350.0
+OBS_SEGMENTS = (
+    ObsSegment("self", SELF_FEATURES, 1, SELF_NAMES),
+    ObsSegment("monsters", MONSTER_FEATURES, ST.MONSTER_SLOTS, MONSTER_NAMES),
+    ObsSegment("pillars", PILLAR_FEATURES, A.NUM_PILLARS, PILLAR_NAMES),
+    ObsSegment("incoming", INCOMING_FEATURES, 1, INCOMING_NAMES),
+    ObsSegment("wave", WAVE_FEATURES, 1, WAVE_NAMES),
+    ObsSegment("scaffolding", SCAFFOLDING_FEATURES, 1, SCAFFOLDING_NAMES),   # derived knowledge, off by default
+    ObsSegment("zuk", ZUK_FEATURES, 1, ZUK_NAMES),                           # the Zuk wave (zeros before it)
+)
+SELF = feature_index("SELF", SELF_NAMES)
+MONSTER = feature_index("MONSTER", MONSTER_NAMES)
+PILLAR = feature_index("PILLAR", PILLAR_NAMES)
+INCOMING = feature_index("INCOMING", INCOMING_NAMES)
+WAVE = feature_index("WAVE", WAVE_NAMES)
+SCAFFOLDING = feature_index("SCAFFOLDING", SCAFFOLDING_NAMES)
+ZUK = feature_index("ZUK", ZUK_NAMES)
+START, STOP = segment_bounds(OBS_SEGMENTS)
+WEARING_0 = family_start(SELF, _WEARING, ST.NUM_SETS)
+KIND_0 = family_start(MONSTER, _KINDS, ST.NUM_KINDS)
+ACTIVITY_1 = family_start(MONSTER, _ACTIVITIES, ST.NUM_ACTIVITIES - 1)     # activity 1's: ACT_NONE has none
+INCOMING_0 = family_start(INCOMING, INCOMING_NAMES, 4 * INCOMING_TICKS)    # [style * INCOMING_TICKS + tick]
+NEXT_0 = family_start(SCAFFOLDING, _NEXT, 3)
+ATTACKS_IN_0 = family_start(SCAFFOLDING, _ATTACKS_IN, 3 * INCOMING_TICKS)  # [style * INCOMING_TICKS + tick]
+SAFE_0 = family_start(SCAFFOLDING, _SAFE, len(SAFE_DIRS))
+SPARK_0 = family_start(ZUK, _SPARKS, len(SAFE_DIRS))
 
 # monster kinds the tallies name (every kind but the glyph)
 TALLY_KINDS = (ST.K_NIBBLER, ST.K_BAT, ST.K_BLOB, ST.K_BLOBLET_MAGIC, ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE,
@@ -102,37 +138,36 @@ PHASE_NAMES = ST.PHASE_NAMES
 @njit(cache=True)
 def _observe_self(s, cfg, o):
     p = s.p
-    o[0] = p.levels[HITPOINTS] / max(p.base_levels[HITPOINTS], 1)
-    o[1] = p.levels[PRAYER] / MAX_LEVEL
-    o[2] = p.run_energy / RUN_SCALE
-    o[3] = 1.0 if p.run_energy >= RUN_MIN_TO_RUN else 0.0
-    o[4] = p.x / REL_SCALE
-    o[5] = p.y / REL_SCALE
-    o[6] = max(p.attack_timer, 0) / TIMER_SCALE
-    o[7] = max(p.potion_timer, 0) / TIMER_SCALE
-    o[8] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MELEE) else 0.0
-    o[9] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
-    o[10] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
-    o[11] = 1.0 if PI.has_prayer(p, P.RIGOUR) else 0.0
-    o[12] = p.levels[RANGED] / MAX_LEVEL
-    o[13] = p.levels[DEFENCE] / MAX_LEVEL
-    o[14] = s.supplies[ST.SUP_BREW] / DOSE_SCALE
-    o[15] = s.supplies[ST.SUP_RESTORE] / DOSE_SCALE
-    o[16] = s.tick / cfg.max_ticks
-    o[17] = s.supplies[ST.SUP_BASTION] / DOSE_SCALE
-    o[18] = s.supplies[ST.SUP_STAMINA] / DOSE_SCALE
-    o[19] = 1.0 if p.stamina_ticks > 0 else 0.0
-    o[20] = 1.0 if PI.has_prayer(p, P.AUGURY) else 0.0
-    o[21] = p.spec_energy / SPEC_MAX
-    o[22] = 1.0 if PLY.can_special(s, cfg) else 0.0
+    o[SELF.hp_frac] = p.levels[HITPOINTS] / max(p.base_levels[HITPOINTS], 1)
+    o[SELF.prayer] = p.levels[PRAYER] / MAX_LEVEL
+    o[SELF.run_energy] = p.run_energy / RUN_SCALE
+    o[SELF.running] = 1.0 if p.run_energy >= RUN_MIN_TO_RUN else 0.0
+    o[SELF.x] = p.x / REL_SCALE
+    o[SELF.y] = p.y / REL_SCALE
+    o[SELF.attack_timer] = max(p.attack_timer, 0) / TIMER_SCALE
+    o[SELF.potion_timer] = max(p.potion_timer, 0) / TIMER_SCALE
+    o[SELF.protect_melee] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MELEE) else 0.0
+    o[SELF.protect_missiles] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
+    o[SELF.protect_magic] = 1.0 if PI.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
+    o[SELF.rigour] = 1.0 if PI.has_prayer(p, P.RIGOUR) else 0.0
+    o[SELF.ranged] = p.levels[RANGED] / MAX_LEVEL
+    o[SELF.defence] = p.levels[DEFENCE] / MAX_LEVEL
+    o[SELF.brews] = s.supplies[ST.SUP_BREW] / DOSE_SCALE
+    o[SELF.restores] = s.supplies[ST.SUP_RESTORE] / DOSE_SCALE
+    o[SELF.time] = s.tick / cfg.max_ticks
+    o[SELF.bastions] = s.supplies[ST.SUP_BASTION] / DOSE_SCALE
+    o[SELF.staminas] = s.supplies[ST.SUP_STAMINA] / DOSE_SCALE
+    o[SELF.stamina_active] = 1.0 if p.stamina_ticks > 0 else 0.0
+    o[SELF.augury] = 1.0 if PI.has_prayer(p, P.AUGURY) else 0.0
+    o[SELF.spec_energy] = p.spec_energy / SPEC_MAX
+    o[SELF.can_spec] = 1.0 if PLY.can_special(s, cfg) else 0.0
     for g in range(ST.NUM_SETS):
-        o[23 + g] = 1.0 if s.gear_set == g else 0.0
+        o[WEARING_0 + g] = 1.0 if s.gear_set == g else 0.0
     # the stored click (the tile being walked to), relative to the player
-    k = 23 + ST.NUM_SETS
-    o[k] = 1.0 if s.dest_x >= 0 else 0.0
-    o[k + 1] = (s.dest_x - p.x) / DEST_SCALE if s.dest_x >= 0 else 0.0
-    o[k + 2] = (s.dest_y - p.y) / DEST_SCALE if s.dest_x >= 0 else 0.0
-    o[k + 3] = 1.0 if s.dest_x >= 0 and s.dest_run else 0.0
+    o[SELF.dest_set] = 1.0 if s.dest_x >= 0 else 0.0
+    o[SELF.dest_dx] = (s.dest_x - p.x) / DEST_SCALE if s.dest_x >= 0 else 0.0
+    o[SELF.dest_dy] = (s.dest_y - p.y) / DEST_SCALE if s.dest_x >= 0 else 0.0
+    o[SELF.dest_run] = 1.0 if s.dest_x >= 0 and s.dest_run else 0.0
 
 
 @njit(cache=True)
@@ -140,44 +175,45 @@ def _observe_monsters(s, cfg, o):
     p = s.p
     for k in range(ST.MONSTER_SLOTS):
         m = s.monsters[k]
+        # the slot's row starts at b: written at b + a member, not through a slice of it per slot (a slice in
+        # this loop made the whole observe twice as slow)
         b = k * MONSTER_FEATURES
         for j in range(MONSTER_FEATURES):
             o[b + j] = 0.0
         if m.state != ST.SLOT_ALIVE:
             continue
-        o[b] = 1.0
-        o[b + 1 + m.kind] = 1.0
-        c = b + 1 + ST.NUM_KINDS
-        o[c] = (m.x - p.x) / REL_SCALE
-        o[c + 1] = (m.y - p.y) / REL_SCALE
-        o[c + 2] = m.hp / max(cfg.kind_row[m.kind].hitpoints, 1)
-        o[c + 3] = cfg.kind_size[m.kind] / SIZE_SCALE
-        o[c + 4] = max(m.attack_timer, 0) / TIMER_SCALE
-        o[c + 5] = 1.0 if m.stun > 0 else 0.0
-        o[c + 6] = 1.0 if MON.sees_player(s, cfg, k) else 0.0
-        o[c + 7] = 1.0 if PLY.can_attack(s, cfg, k) else 0.0
-        o[c + 8] = 1.0 if m.scan == STYLE_RANGED else 0.0
-        o[c + 9] = 1.0 if m.scan == STYLE_MAGIC else 0.0
+        o[b + MONSTER.alive] = 1.0
+        o[b + KIND_0 + m.kind] = 1.0
+        o[b + MONSTER.dx] = (m.x - p.x) / REL_SCALE
+        o[b + MONSTER.dy] = (m.y - p.y) / REL_SCALE
+        o[b + MONSTER.hp_frac] = m.hp / max(cfg.kind_row[m.kind].hitpoints, 1)
+        o[b + MONSTER.size] = cfg.kind_size[m.kind] / SIZE_SCALE
+        o[b + MONSTER.attack_timer] = max(m.attack_timer, 0) / TIMER_SCALE
+        o[b + MONSTER.stunned] = 1.0 if m.stun > 0 else 0.0
+        o[b + MONSTER.sees_me] = 1.0 if MON.sees_player(s, cfg, k) else 0.0
+        o[b + MONSTER.attackable] = 1.0 if PLY.can_attack(s, cfg, k) else 0.0
+        o[b + MONSTER.scan_ranged] = 1.0 if m.scan == STYLE_RANGED else 0.0
+        o[b + MONSTER.scan_magic] = 1.0 if m.scan == STYLE_MAGIC else 0.0
         # what it visibly does: its last animation while its timer runs (attack, scan, resurrection), the dig
         if m.dig_left > 0:
-            o[c + 9 + ST.ACT_DIG] = 1.0
+            o[b + ACTIVITY_1 + ST.ACT_DIG - 1] = 1.0
         elif m.activity != ST.ACT_NONE:
-            o[c + 9 + m.activity] = 1.0
-        o[c + 9 + ST.NUM_ACTIVITIES] = 1.0 if m.frozen > 0 else 0.0
-        o[c + 10 + ST.NUM_ACTIVITIES] = 1.0 if m.revived else 0.0
-        o[c + 11 + ST.NUM_ACTIVITIES] = 1.0 if m.target >= ST.TARGET_SLOT else 0.0
-        o[c + 12 + ST.NUM_ACTIVITIES] = 1.0 if m.target == ST.TARGET_SHIELD else 0.0
-        o[c + 13 + ST.NUM_ACTIVITIES] = m.windup / FIN.JAD_RELEASE
+            o[b + ACTIVITY_1 + m.activity - 1] = 1.0
+        o[b + MONSTER.frozen] = 1.0 if m.frozen > 0 else 0.0
+        o[b + MONSTER.revived] = 1.0 if m.revived else 0.0
+        o[b + MONSTER.heals] = 1.0 if m.target >= ST.TARGET_SLOT else 0.0
+        o[b + MONSTER.on_glyph] = 1.0 if m.target == ST.TARGET_SHIELD else 0.0
+        o[b + MONSTER.windup] = m.windup / FIN.JAD_RELEASE
 
 
 @njit(cache=True)
 def _observe_pillars(s, cfg, o):
     for k in range(A.NUM_PILLARS):
-        b = k * PILLAR_FEATURES
-        o[b] = 1.0 if s.pillar_hp[k] > 0 else 0.0
-        o[b + 1] = s.pillar_hp[k] / A.PILLAR_HP
-        o[b + 2] = (cfg.pillar_xy[k, 0] - s.p.x) / REL_SCALE
-        o[b + 3] = (cfg.pillar_xy[k, 1] - s.p.y) / REL_SCALE
+        b = k * PILLAR_FEATURES                 # the slot's row (offsets, not a slice: see _observe_monsters)
+        o[b + PILLAR.standing] = 1.0 if s.pillar_hp[k] > 0 else 0.0
+        o[b + PILLAR.hp] = s.pillar_hp[k] / A.PILLAR_HP
+        o[b + PILLAR.dx] = (cfg.pillar_xy[k, 0] - s.p.x) / REL_SCALE
+        o[b + PILLAR.dy] = (cfg.pillar_xy[k, 1] - s.p.y) / REL_SCALE
 
 
 @njit(cache=True)
@@ -190,15 +226,15 @@ def _observe_incoming(s, o):
             continue
         t = h.due_tick - s.tick - 1          # 0: lands next tick
         if 0 <= t < INCOMING_TICKS:
-            o[h.style * INCOMING_TICKS + t] += 1.0 / INCOMING_SCALE
+            o[INCOMING_0 + h.style * INCOMING_TICKS + t] += 1.0 / INCOMING_SCALE
 
 
 @njit(cache=True)
 def _observe_wave(s, o):
-    o[0] = s.wave / W.NUM_WAVES
-    o[1] = s.next_wave_in / ST.WAVE_GAP_TICKS
-    o[2] = SPN.monsters_alive(s) / ST.MONSTER_SLOTS
-    o[3] = min(s.wave_tick / WAVE_TIME_SCALE, 1.0)
+    o[WAVE.wave] = s.wave / W.NUM_WAVES
+    o[WAVE.next_wave_in] = s.next_wave_in / ST.WAVE_GAP_TICKS
+    o[WAVE.monsters_left] = SPN.monsters_alive(s) / ST.MONSTER_SLOTS
+    o[WAVE.wave_time] = min(s.wave_tick / WAVE_TIME_SCALE, 1.0)
 
 
 @njit(cache=True)
@@ -217,7 +253,7 @@ def _observe_scaffolding(s, cfg, o):
         o[j] = 0.0
     if not cfg.scaffolding:
         return
-    o[0] = 1.0
+    o[SCAFFOLDING.enabled] = 1.0
     nxt = np.full(3, NO_ATTACK)
     seen = 0
     for k in range(ST.MONSTER_SLOTS):
@@ -236,11 +272,10 @@ def _observe_scaffolding(s, cfg, o):
         if t < nxt[style]:
             nxt[style] = t
         if t < INCOMING_TICKS:      # its timer counts down first next tick: t = 0 or 1 attack on the next tick
-            o[4 + style * INCOMING_TICKS + max(t - 1, 0)] += 1.0 / INCOMING_SCALE
+            o[ATTACKS_IN_0 + style * INCOMING_TICKS + max(t - 1, 0)] += 1.0 / INCOMING_SCALE
     for st in range(3):
-        o[1 + st] = nxt[st] / NO_ATTACK
-    b = 4 + 3 * INCOMING_TICKS
-    o[b] = seen / ST.MONSTER_SLOTS
+        o[NEXT_0 + st] = nxt[st] / NO_ATTACK
+    o[SCAFFOLDING.seen_by] = seen / ST.MONSTER_SLOTS
     flags = PIL.arena_map(s, cfg)
     for d in range(len(SAFE_DIRS)):
         x = s.p.x + SAFE_DIRS[d][0]
@@ -252,7 +287,7 @@ def _observe_scaffolding(s, cfg, o):
             if _sees_tile(s, cfg, s.monsters[k], x, y):
                 safe = False
                 break
-        o[b + 1 + d] = 1.0 if safe else 0.0
+        o[SAFE_0 + d] = 1.0 if safe else 0.0
 
 
 @njit(cache=True)
@@ -261,40 +296,33 @@ def _observe_zuk(s, cfg, o):
         o[j] = 0.0
     if s.wave < W.ZUK_WAVE:
         return
-    o[0] = 1.0
-    o[1] = s.set_timer / SET_TIMER_SCALE
-    o[2] = 1.0 if s.set_paused else 0.0
-    o[3] = 1.0 if s.enraged else 0.0
-    o[4] = 1.0 if s.zuk_jad else 0.0
-    o[5] = 1.0 if FIN.sheltered(s, cfg) else 0.0
+    o[ZUK.zuk_wave] = 1.0
+    o[ZUK.set_timer] = s.set_timer / SET_TIMER_SCALE
+    o[ZUK.set_paused] = 1.0 if s.set_paused else 0.0
+    o[ZUK.enraged] = 1.0 if s.enraged else 0.0
+    o[ZUK.jad_called] = 1.0 if s.zuk_jad else 0.0
+    o[ZUK.sheltered] = 1.0 if FIN.sheltered(s, cfg) else 0.0
     g = s.monsters[FIN.SHIELD_SLOT]
     if FIN.shield_alive(s):
-        o[6] = (s.p.x - (g.x + 2)) / 5.0           # 0: the middle of its five columns
-        o[7] = float(s.shield_dir)
-        o[8] = g.frozen / A.SHIELD_PAUSE
+        o[ZUK.shelter_dx] = (s.p.x - (g.x + 2)) / 5.0           # 0: the middle of its five columns
+        o[ZUK.glyph_dir] = float(s.shield_dir)
+        o[ZUK.glyph_pause] = g.frozen / A.SHIELD_PAUSE
     for d in range(len(SAFE_DIRS)):
         x = s.p.x + SAFE_DIRS[d][0]
         y = s.p.y + SAFE_DIRS[d][1]
-        o[9 + d] = 1.0 if FIN.spark_near(s, x, y, SPARK_TICKS) else 0.0
+        o[SPARK_0 + d] = 1.0 if FIN.spark_near(s, x, y, SPARK_TICKS) else 0.0
 
 
 @njit(cache=True)
 def observe(s, cfg, obs):
     o = obs[0]
-    k = 0
-    _observe_self(s, cfg, o[k:k + SELF_FEATURES])
-    k += SELF_FEATURES
-    _observe_monsters(s, cfg, o[k:k + ST.MONSTER_SLOTS * MONSTER_FEATURES])
-    k += ST.MONSTER_SLOTS * MONSTER_FEATURES
-    _observe_pillars(s, cfg, o[k:k + A.NUM_PILLARS * PILLAR_FEATURES])
-    k += A.NUM_PILLARS * PILLAR_FEATURES
-    _observe_incoming(s, o[k:k + INCOMING_FEATURES])
-    k += INCOMING_FEATURES
-    _observe_wave(s, o[k:k + WAVE_FEATURES])
-    k += WAVE_FEATURES
-    _observe_scaffolding(s, cfg, o[k:k + SCAFFOLDING_FEATURES])
-    k += SCAFFOLDING_FEATURES
-    _observe_zuk(s, cfg, o[k:k + ZUK_FEATURES])
+    _observe_self(s, cfg, o[START.self:STOP.self])
+    _observe_monsters(s, cfg, o[START.monsters:STOP.monsters])
+    _observe_pillars(s, cfg, o[START.pillars:STOP.pillars])
+    _observe_incoming(s, o[START.incoming:STOP.incoming])
+    _observe_wave(s, o[START.wave:STOP.wave])
+    _observe_scaffolding(s, cfg, o[START.scaffolding:STOP.scaffolding])
+    _observe_zuk(s, cfg, o[START.zuk:STOP.zuk])
 
 
 # ---- mask ----------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import dataclasses
 from functools import partial
 from pathlib import Path
 
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, Outcome
 
 from . import mechanics as M
 from . import state as ST
@@ -27,13 +27,7 @@ HEADS = (
     ActionHead("potion", ST.HEAD_SIZES[ST.H_POTION], ("none", "brew", "restore", "boost")),
     ActionHead("vengeance", ST.HEAD_SIZES[ST.H_VENGEANCE], ("no", "cast")),
 )
-SEGMENTS = (
-    ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
-    ObsSegment("opponent", V.OPPONENT_FEATURES, 1, V.OPPONENT_NAMES),
-    ObsSegment("relation", V.RELATION_FEATURES, 1, V.RELATION_NAMES),
-    # hidden state and PID: for a critic, never a policy (osrs_rl.agent.models reads it in the value only)
-    ObsSegment("privileged", V.PRIVILEGED_FEATURES, 1, V.PRIVILEGED_NAMES),
-)
+SEGMENTS = V.OBS_SEGMENTS      # declared beside the kernel that writes each feature by name (privileged: a critic's)
 
 
 # opponent_tier's values by name (--set opponent_tier=elite): the scripted tiers, a drawn tier, a policy

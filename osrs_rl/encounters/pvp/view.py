@@ -18,7 +18,8 @@ from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.core.player import RUN_ENERGY_MAX
 from osrs_rl.core.skills import ATTACK, DEFENCE, HITPOINTS, MAGIC, PRAYER, RANGED, STRENGTH
 from osrs_rl.core.status import FREEZE_IMMUNITY_TICKS, can_move
-from osrs_rl.runtime.spec import MetricRecord
+from osrs_rl.runtime.obs_layout import family_start, feature_index, segment_bounds
+from osrs_rl.runtime.spec import MetricRecord, ObsSegment
 
 from . import mechanics as M
 from . import state as ST
@@ -37,18 +38,25 @@ IMMUNITY_SCALE = FREEZE_SCALE + FREEZE_IMMUNITY_TICKS   # immunity outlasts a fr
 NUM_OVERHEAD_ICONS = 5     # protect melee, missiles, magic; smite; redemption
 RANGE_SCALE = 10.0
 SINCE_SCALE = 10.0
-_OVERHEAD_NAMES = ("melee", "missiles", "magic", "smite", "redemption")
-_BUILDS = tuple(f"build_{b}" for b in range(ST.MAX_BUILDS))
+_OVERHEAD_NAMES = ("melee", "missiles", "magic", "smite", "redemption")      # by M.overhead_icon
+_BOOSTED = (ATTACK, STRENGTH, DEFENCE, RANGED, MAGIC)
+# The observation's segments and their features, in the order the flat vector holds them (spec.py declares
+# OBS_SEGMENTS). observe_player writes each feature by its name at its segment's start (o[START.self +
+# SELF.prayer]); a family written in a loop (the set worn, the overhead, the build, supplies, boosts,
+# styles) counts from its first name's position, checked consecutive below.
+_SETS = tuple(f"set_{n}" for n in ST.SET_NAMES)                        # by set
+_OVERHEADS = tuple(f"overhead_{n}" for n in _OVERHEAD_NAMES)
+_BUILDS = tuple(f"build_{b}" for b in range(ST.MAX_BUILDS))             # by build
+_BOOSTS = ("attack_boost", "strength_boost", "defence_boost", "ranged_boost", "magic_boost")    # by _BOOSTED
+_STYLES = ("style_melee", "style_ranged", "style_magic")                # by M.hit_style
+_LAST = ("last_melee", "last_ranged", "last_magic")                     # by last_attack_style
 SELF_NAMES = (
     "hitpoints", "prayer", "spec_energy", "attack_timer", "food_timer", "potion_timer", "karambwan_timer",
     "freeze", "freeze_immunity", "vengeance", "vengeance_cooldown", "vengeance_available", "run_energy",
-    "reach", *(f"set_{n}" for n in ST.SET_NAMES), *(f"overhead_{n}" for n in _OVERHEAD_NAMES), *_BUILDS,
-    "offensive_on", *ST.SUPPLY_NAMES, "attack_boost", "strength_boost", "defence_boost", "ranged_boost",
-    "magic_boost", "spec_set",
+    "reach", *_SETS, *_OVERHEADS, *_BUILDS, "offensive_on", *ST.SUPPLY_NAMES, *_BOOSTS, "spec_set",
 )
 OPPONENT_NAMES = (
-    "hp_bar", "style_melee", "style_ranged", "style_magic", *(f"overhead_{n}" for n in _OVERHEAD_NAMES),
-    "freeze", "last_melee", "last_ranged", "last_magic", "since_attack", "spec_set", "since_vengeance",
+    "hp_bar", *_STYLES, *_OVERHEADS, "freeze", *_LAST, "since_attack", "spec_set", "since_vengeance",
     "reach", *_BUILDS,
 )
 RELATION_NAMES = ("distance", "melee_reach", "my_reach", "its_reach", "incoming", "outgoing", "time")
@@ -57,8 +65,29 @@ SELF_FEATURES = len(SELF_NAMES)
 OPPONENT_FEATURES = len(OPPONENT_NAMES)
 RELATION_FEATURES = len(RELATION_NAMES)
 PRIVILEGED_FEATURES = len(PRIVILEGED_NAMES)
-OBS_SIZE = SELF_FEATURES + OPPONENT_FEATURES + RELATION_FEATURES + PRIVILEGED_FEATURES
-_BOOSTED = (ATTACK, STRENGTH, DEFENCE, RANGED, MAGIC)
+OBS_SEGMENTS = (
+    ObsSegment("self", SELF_FEATURES, 1, SELF_NAMES),
+    ObsSegment("opponent", OPPONENT_FEATURES, 1, OPPONENT_NAMES),
+    ObsSegment("relation", RELATION_FEATURES, 1, RELATION_NAMES),
+    # hidden state and PID: for a critic, never a policy (osrs_rl.agent.models reads it in the value only)
+    ObsSegment("privileged", PRIVILEGED_FEATURES, 1, PRIVILEGED_NAMES),
+)
+OBS_SIZE = sum(seg.size for seg in OBS_SEGMENTS)
+SELF = feature_index("SELF", SELF_NAMES)
+OPPONENT = feature_index("OPPONENT", OPPONENT_NAMES)
+RELATION = feature_index("RELATION", RELATION_NAMES)
+PRIVILEGED = feature_index("PRIVILEGED", PRIVILEGED_NAMES)
+START, STOP = segment_bounds(OBS_SEGMENTS)
+SELF_SET_0 = family_start(SELF, _SETS, ST.NUM_SETS)
+SELF_OVERHEAD_0 = family_start(SELF, _OVERHEADS, NUM_OVERHEAD_ICONS)
+SELF_BUILD_0 = family_start(SELF, _BUILDS, ST.MAX_BUILDS)
+SELF_SUPPLY_0 = family_start(SELF, ST.SUPPLY_NAMES, ST.NUM_SUPPLIES)
+SELF_BOOST_0 = family_start(SELF, _BOOSTS, len(_BOOSTED))
+OPPONENT_STYLE_0 = family_start(OPPONENT, _STYLES, 3)
+OPPONENT_OVERHEAD_0 = family_start(OPPONENT, _OVERHEADS, NUM_OVERHEAD_ICONS)
+OPPONENT_LAST_0 = family_start(OPPONENT, _LAST, 3)
+OPPONENT_BUILD_0 = family_start(OPPONENT, _BUILDS, ST.MAX_BUILDS)
+PRIVILEGED_SUPPLY_0 = family_start(PRIVILEGED, ST.SUPPLY_NAMES, ST.NUM_SUPPLIES)
 
 
 @njit(cache=True)
@@ -78,86 +107,75 @@ def _pending(s, target):
 def observe_player(s, cfg, me, o):
     pl, foe = s.players[me], s.players[1 - me]
     p, q = pl.p, foe.p
-    k = 0
+    # each feature at its segment's start + its member (offsets into o: a slice per segment cost this kernel ~10 %)
     # ---- self ----
-    o[k] = p.levels[HITPOINTS] / MAX_LEVEL
-    o[k + 1] = p.levels[PRAYER] / MAX_LEVEL
-    o[k + 2] = p.spec_energy / MAX_SPEC
-    o[k + 3] = min(max(p.attack_timer, 0), MAX_TIMER) / MAX_TIMER
-    o[k + 4] = 1.0 if p.food_timer > 0 else 0.0
-    o[k + 5] = 1.0 if p.potion_timer > 0 else 0.0
-    o[k + 6] = 1.0 if p.karambwan_timer > 0 else 0.0
-    o[k + 7] = p.freeze_ticks / FREEZE_SCALE
-    o[k + 8] = p.freeze_immunity_ticks / IMMUNITY_SCALE
-    o[k + 9] = pl.vengeance
-    o[k + 10] = pl.vengeance_cooldown / M.VENGEANCE_COOLDOWN
-    o[k + 11] = 1.0 if cfg.build_vengeance[pl.build] else 0.0
-    o[k + 12] = p.run_energy / RUN_SCALE
-    o[k + 13] = M.set_reach(cfg, pl, pl.set) / RANGE_SCALE
-    k += 14
+    o[START.self + SELF.hitpoints] = p.levels[HITPOINTS] / MAX_LEVEL
+    o[START.self + SELF.prayer] = p.levels[PRAYER] / MAX_LEVEL
+    o[START.self + SELF.spec_energy] = p.spec_energy / MAX_SPEC
+    o[START.self + SELF.attack_timer] = min(max(p.attack_timer, 0), MAX_TIMER) / MAX_TIMER
+    o[START.self + SELF.food_timer] = 1.0 if p.food_timer > 0 else 0.0
+    o[START.self + SELF.potion_timer] = 1.0 if p.potion_timer > 0 else 0.0
+    o[START.self + SELF.karambwan_timer] = 1.0 if p.karambwan_timer > 0 else 0.0
+    o[START.self + SELF.freeze] = p.freeze_ticks / FREEZE_SCALE
+    o[START.self + SELF.freeze_immunity] = p.freeze_immunity_ticks / IMMUNITY_SCALE
+    o[START.self + SELF.vengeance] = pl.vengeance
+    o[START.self + SELF.vengeance_cooldown] = pl.vengeance_cooldown / M.VENGEANCE_COOLDOWN
+    o[START.self + SELF.vengeance_available] = 1.0 if cfg.build_vengeance[pl.build] else 0.0
+    o[START.self + SELF.run_energy] = p.run_energy / RUN_SCALE
+    o[START.self + SELF.reach] = M.set_reach(cfg, pl, pl.set) / RANGE_SCALE
     for j in range(ST.NUM_SETS):
-        o[k + j] = 1.0 if pl.set == j else 0.0
-    k += ST.NUM_SETS
+        o[START.self + SELF_SET_0 + j] = 1.0 if pl.set == j else 0.0
     over = M.overhead_icon(p)
     for j in range(NUM_OVERHEAD_ICONS):
-        o[k + j] = 1.0 if over == j else 0.0
-    k += NUM_OVERHEAD_ICONS
+        o[START.self + SELF_OVERHEAD_0 + j] = 1.0 if over == j else 0.0
     for j in range(ST.MAX_BUILDS):
-        o[k + j] = 1.0 if pl.build == j else 0.0
-    k += ST.MAX_BUILDS
-    o[k] = 1.0 if np.uint32(p.active_prayers) & M.offensive_mask(cfg, pl.build) else 0.0
-    k += 1
+        o[START.self + SELF_BUILD_0 + j] = 1.0 if pl.build == j else 0.0
+    o[START.self + SELF.offensive_on] = 1.0 if np.uint32(p.active_prayers) & M.offensive_mask(cfg, pl.build) else 0.0
     for j in range(ST.NUM_SUPPLIES):
-        o[k + j] = pl.supplies[j] / SUPPLY_SCALE
-    k += ST.NUM_SUPPLIES
-    for j in range(5):
+        o[START.self + SELF_SUPPLY_0 + j] = pl.supplies[j] / SUPPLY_SCALE
+    for j in range(len(_BOOSTED)):
         sk = _BOOSTED[j]
-        o[k + j] = (p.levels[sk] - p.base_levels[sk]) / BOOST_SCALE
-    k += 5
-    o[k] = 1.0 if pl.set == ST.SET_SPEC else 0.0
-    k += 1
+        o[START.self + SELF_BOOST_0 + j] = (p.levels[sk] - p.base_levels[sk]) / BOOST_SCALE
+    o[START.self + SELF.spec_set] = 1.0 if pl.set == ST.SET_SPEC else 0.0
     # ---- opponent, as the game shows it ----
     hp_max = max(1, q.base_levels[HITPOINTS])
-    o[k] = ((max(q.levels[HITPOINTS], 0) * HP_BAR_STEPS) // hp_max) / HP_BAR_STEPS
+    o[START.opponent + OPPONENT.hp_bar] = ((max(q.levels[HITPOINTS], 0) * HP_BAR_STEPS) // hp_max) / HP_BAR_STEPS
     style = M.hit_style(M.set_attack_type(cfg, foe, foe.set))
     for j in range(3):
-        o[k + 1 + j] = 1.0 if style == j else 0.0
+        o[START.opponent + OPPONENT_STYLE_0 + j] = 1.0 if style == j else 0.0
     over = M.overhead_icon(q)
     for j in range(NUM_OVERHEAD_ICONS):
-        o[k + 4 + j] = 1.0 if over == j else 0.0
-    k += 4 + NUM_OVERHEAD_ICONS
-    o[k] = q.freeze_ticks / FREEZE_SCALE
+        o[START.opponent + OPPONENT_OVERHEAD_0 + j] = 1.0 if over == j else 0.0
+    o[START.opponent + OPPONENT.freeze] = q.freeze_ticks / FREEZE_SCALE
     for j in range(3):
-        o[k + 1 + j] = 1.0 if foe.last_attack_style == j else 0.0
+        o[START.opponent + OPPONENT_LAST_0 + j] = 1.0 if foe.last_attack_style == j else 0.0
     since = s.tick - foe.last_attack_tick if foe.last_attack_tick >= 0 else SINCE_SCALE
-    o[k + 4] = min(since, SINCE_SCALE) / SINCE_SCALE
-    o[k + 5] = 1.0 if foe.set == ST.SET_SPEC else 0.0
+    o[START.opponent + OPPONENT.since_attack] = min(since, SINCE_SCALE) / SINCE_SCALE
+    o[START.opponent + OPPONENT.spec_set] = 1.0 if foe.set == ST.SET_SPEC else 0.0
     since = s.tick - foe.last_vengeance_tick if foe.last_vengeance_tick >= 0 else M.VENGEANCE_COOLDOWN
-    o[k + 6] = min(since, M.VENGEANCE_COOLDOWN) / M.VENGEANCE_COOLDOWN     # the cast is seen
-    o[k + 7] = M.set_reach(cfg, foe, foe.set) / RANGE_SCALE
-    k += 8
+    o[START.opponent + OPPONENT.since_vengeance] = min(since, M.VENGEANCE_COOLDOWN) / M.VENGEANCE_COOLDOWN  # seen cast
+    o[START.opponent + OPPONENT.reach] = M.set_reach(cfg, foe, foe.set) / RANGE_SCALE
     for j in range(ST.MAX_BUILDS):
-        o[k + j] = 1.0 if foe.build == j else 0.0
-    k += ST.MAX_BUILDS
+        o[START.opponent + OPPONENT_BUILD_0 + j] = 1.0 if foe.build == j else 0.0
     # ---- relation ----
-    o[k] = chebyshev_distance(p.x, p.y, 1, q.x, q.y, 1) / ST.ARENA
-    o[k + 1] = 1.0 if in_melee_reach(p.x, p.y, 1, q.x, q.y, 1) else 0.0
-    o[k + 2] = 1.0 if M.attack_reach(s, cfg, me, pl.set) else 0.0
-    o[k + 3] = 1.0 if M.attack_reach(s, cfg, 1 - me, foe.set) else 0.0
+    o[START.relation + RELATION.distance] = chebyshev_distance(p.x, p.y, 1, q.x, q.y, 1) / ST.ARENA
+    o[START.relation + RELATION.melee_reach] = 1.0 if in_melee_reach(p.x, p.y, 1, q.x, q.y, 1) else 0.0
+    o[START.relation + RELATION.my_reach] = 1.0 if M.attack_reach(s, cfg, me, pl.set) else 0.0
+    o[START.relation + RELATION.its_reach] = 1.0 if M.attack_reach(s, cfg, 1 - me, foe.set) else 0.0
     incoming, outgoing = _pending(s, me)
-    o[k + 4] = incoming / PENDING_SCALE
-    o[k + 5] = outgoing / PENDING_SCALE
-    o[k + 6] = s.tick / cfg.max_ticks
-    k += RELATION_FEATURES
+    o[START.relation + RELATION.incoming] = incoming / PENDING_SCALE
+    o[START.relation + RELATION.outgoing] = outgoing / PENDING_SCALE
+    o[START.relation + RELATION.time] = s.tick / cfg.max_ticks
     # ---- privileged: hidden from a real player ----
-    o[k] = q.levels[HITPOINTS] / MAX_LEVEL
-    o[k + 1] = q.spec_energy / MAX_SPEC
-    o[k + 2] = q.levels[PRAYER] / MAX_LEVEL
+    o[START.privileged + PRIVILEGED.hitpoints] = q.levels[HITPOINTS] / MAX_LEVEL
+    o[START.privileged + PRIVILEGED.spec_energy] = q.spec_energy / MAX_SPEC
+    o[START.privileged + PRIVILEGED.prayer] = q.levels[PRAYER] / MAX_LEVEL
     for j in range(ST.NUM_SUPPLIES):
-        o[k + 3 + j] = foe.supplies[j] / SUPPLY_SCALE
-    o[k + 9] = foe.vengeance
-    o[k + 10] = 1.0 if s.first == me else 0.0          # PID: a player infers it from the order hits land in
-    o[k + 11] = max(s.pid_timer, 0) / PID_TIMER_SCALE
+        o[START.privileged + PRIVILEGED_SUPPLY_0 + j] = foe.supplies[j] / SUPPLY_SCALE
+    o[START.privileged + PRIVILEGED.vengeance] = foe.vengeance
+    # PID: a player infers it from the order hits land in
+    o[START.privileged + PRIVILEGED.pid] = 1.0 if s.first == me else 0.0
+    o[START.privileged + PRIVILEGED.pid_timer] = max(s.pid_timer, 0) / PID_TIMER_SCALE
 
 
 # the specs' observe and mask: ``pvp`` for player 0 only, ``pvp_selfplay`` for both

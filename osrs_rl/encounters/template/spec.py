@@ -7,7 +7,7 @@ from pathlib import Path
 from osrs_rl.runtime.attacks import Attack
 from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.inventory import Kit
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, Outcome
 
 from . import mechanics as M
 from . import view as V
@@ -39,10 +39,7 @@ SPEC = EncounterSpec(
         ActionHead("prayer", 3, ("keep", "protect from melee on", "off")),
         ActionHead("eat", 2, ("no", "eat")),
     ),
-    obs_segments=(
-        ObsSegment("player", 5, 1, ("hp", "food", "attack_timer", "praying", "time")),
-        ObsSegment("npc", 2, 1, ("hp", "attack_timer")),
-    ),
+    obs_segments=V.OBS_SEGMENTS,  # the observation's blocks of named features: the observe kernel writes each by name
     metric_record=V.METRICS,  # the episode metrics: a record the metrics kernel writes by name (out.won)
     phase_names=("npc_above_half", "npc_below_half"),
     # the reward's named terms: step adds each into the state's reward_terms, the runtime sums them into the reward

@@ -1,15 +1,28 @@
 """REQUIRED. Template encounter view: what the player sees (``observe``) and may do (``mask``), the episode's
-metrics, and the cell of a state for Go-Explore archives (``cell_key``, ``progress``). The observation's
-layout is named in spec.py's segments, in the order written here; the metrics are declared once, in ``METRICS``,
-and written by name.
+metrics, and the cell of a state for Go-Explore archives (``cell_key``, ``progress``). The observation is
+declared once, in ``OBS_SEGMENTS``, and written by feature name; the metrics likewise, in ``METRICS``.
 """
 
 import numpy as np
 from numba import njit
 
-from osrs_rl.runtime.spec import MetricRecord
+from osrs_rl.runtime.obs_layout import feature_index, segment_bounds
+from osrs_rl.runtime.spec import MetricRecord, ObsSegment
 
 from .state import MAX_FOOD
+
+# the observation's segments and their features, in the order the flat vector holds them (spec.py declares
+# these): `observe` writes each feature by its name, at its segment's start plus its place (START.player +
+# PLAYER.hp), so a name here is the value written under it wherever it sits
+PLAYER_NAMES = ("hp", "food", "attack_timer", "praying", "time")
+NPC_NAMES = ("hp", "attack_timer")
+OBS_SEGMENTS = (
+    ObsSegment("player", len(PLAYER_NAMES), 1, PLAYER_NAMES),
+    ObsSegment("npc", len(NPC_NAMES), 1, NPC_NAMES),
+)
+PLAYER = feature_index("PLAYER", PLAYER_NAMES)      # PLAYER.hp: where "hp" lies in the player segment
+NPC = feature_index("NPC", NPC_NAMES)
+START, STOP = segment_bounds(OBS_SEGMENTS)          # START.npc: where the npc segment starts in the flat vector
 
 # the episode metrics, in the order logs list them: `metrics` writes each by name (out.won), so a name here is
 # the value written under it wherever it sits (spec.metric_names derives from this)
@@ -19,16 +32,14 @@ PHASE_EARLY, PHASE_LATE = 0, 1        # NPC above / at or below half hitpoints
 
 @njit(cache=True)
 def observe(s, cfg, obs):
-    o = obs[0]
-    # player block
-    o[0] = s.player_hp / cfg.player_max_hp
-    o[1] = s.food / MAX_FOOD
-    o[2] = s.player_attack_timer / cfg.player_attack_speed    # up to about 2 right after eating
-    o[3] = 1.0 if s.praying else 0.0
-    o[4] = s.tick / cfg.max_ticks
-    # npc slot
-    o[5] = s.npc_hp / cfg.npc_max_hp
-    o[6] = s.npc_attack_timer / cfg.npc_attack_speed
+    o = obs[0]                      # agent 0's row: each feature at its segment's start + its place in the segment
+    o[START.player + PLAYER.hp] = s.player_hp / cfg.player_max_hp
+    o[START.player + PLAYER.food] = s.food / MAX_FOOD
+    o[START.player + PLAYER.attack_timer] = s.player_attack_timer / cfg.player_attack_speed   # about 2 after eating
+    o[START.player + PLAYER.praying] = 1.0 if s.praying else 0.0
+    o[START.player + PLAYER.time] = s.tick / cfg.max_ticks
+    o[START.npc + NPC.hp] = s.npc_hp / cfg.npc_max_hp
+    o[START.npc + NPC.attack_timer] = s.npc_attack_timer / cfg.npc_attack_speed
 
 
 @njit(cache=True)

@@ -3,7 +3,7 @@
 import dataclasses
 from pathlib import Path
 
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, ObsSegment, Outcome, ScriptedPolicy
+from osrs_rl.runtime.spec import ActionHead, EncounterSpec, Outcome, ScriptedPolicy
 
 from . import mechanics as M
 from . import state as ST
@@ -28,13 +28,7 @@ HEADS = (
     ActionHead("drink", ST.HEAD_SIZES[ST.H_DRINK], ("none",) + ST.SUPPLY_NAMES[1:]),
     ActionHead("spec", ST.HEAD_SIZES[ST.H_SPEC], ("none", "special")),     # this tick's attack is a special
 )
-SEGMENTS = (
-    ObsSegment("self", V.SELF_FEATURES, 1, V.SELF_NAMES),
-    ObsSegment("zulrah", V.ZULRAH_FEATURES, 1, V.ZULRAH_NAMES),
-    ObsSegment("clouds", V.CLOUD_FEATURES, ST.CLOUD_SLOTS, V.CLOUD_NAMES),
-    ObsSegment("snakelings", V.SNAKELING_FEATURES, ST.SNAKELING_SLOTS, V.SNAKELING_NAMES),
-    ObsSegment("scaffolding", V.SCAFFOLDING_FEATURES, 1, V.SCAFFOLDING_NAMES),   # derived knowledge
-)
+SEGMENTS = V.OBS_SEGMENTS      # declared beside the kernel that writes each feature by name
 
 # gear_tier's values by name, for the command line (--set gear_tier=max) and the solver's table rows
 GEAR_TIER_CHOICES = ((ST.TIER_WEIGHTED, "weighted"), (ST.TIER_UNIFORM, "drawn"),

@@ -14,17 +14,13 @@ from osrs_rl.core import prayers as P
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.skills import HITPOINTS, MAGIC, PRAYER, RANGED
-from osrs_rl.runtime.spec import MetricFamily, MetricRecord
+from osrs_rl.runtime.obs_layout import family_start, feature_index, segment_bounds
+from osrs_rl.runtime.spec import MetricFamily, MetricRecord, ObsSegment
 
 from . import mechanics as M
 from . import rotations as RT
 from . import state as ST
 
-SELF_FEATURES = 41
-ZULRAH_FEATURES = 25
-CLOUD_FEATURES = 5
-SNAKELING_FEATURES = 8
-SCAFFOLDING_FEATURES = 23
 MAX_TIMER = 6.0
 MAX_LEVEL = 99.0
 RUN_SCALE = 10000.0
@@ -45,27 +41,58 @@ REL_SCALE = 10.0
 STUN_SCALE = float(M.STUN_TICKS)
 FOOD_DELAY = 3.0
 
+# The observation's segments and their features, in the order the flat vector holds them (spec.py declares
+# OBS_SEGMENTS). The kernels write each feature by its name (o[SELF.hp]) into its segment's slice
+# (o[START.self:STOP.self]); a family written in a loop (the set worn, one-hots by form, spot, rotation) counts
+# from its first name's position, checked consecutive below.
+_SETS = tuple("set_" + n for n in ST.SET_NAMES)                     # by ST.SET_*
+_TIERS = tuple("tier_" + n for n in ST.TIER_NAMES)                  # by gear tier
 SELF_NAMES = (
     "hp_frac", "hp", "prayer", "run_energy", "x", "y", "attack_timer", "food_timer", "potion_timer", "stun",
     "venom", "poison_damage", "poison_timer", "venom_immune", "venom_immunity", "protect_magic",
-    "protect_missiles", "offensive_on", "set_magic", "set_ranged", "set_spec", "ranged_boost", "magic_boost",
-    "food", "prayer_doses", "antivenom_doses", "ranged_boost_doses", "magic_boost_doses", "tier_budget",
-    "tier_mid", "tier_max", "weapon_range", "zulrah_distance", "zulrah_in_range", "incoming_ranged",
+    "protect_missiles", "offensive_on", *_SETS, "ranged_boost", "magic_boost",
+    "food", "prayer_doses", "antivenom_doses", "ranged_boost_doses", "magic_boost_doses", *_TIERS,
+    "weapon_range", "zulrah_distance", "zulrah_in_range", "incoming_ranged",
     "incoming_magic", "incoming_other", "next_landing", "spec_energy", "spec_ready", "time",
 )
 ZULRAH_NAMES = (
-    "serpentine", "magma", "tanzanite", "center", "south", "east", "west", "surfaced", "targetable",
+    *RT.FORM_NAMES, *RT.SPOT_NAMES, "surfaced", "targetable",        # one-hots by RT form and spot
     "diving", "surfacing", "hp", "dx", "dy", "anim_ranged", "anim_magic", "anim_clouds", "anim_snakeling",
     "anim_stare", "anim_slam", "next_action", "phase_time", "stare_on", "stare_dx", "stare_dy",
 )
 CLOUD_NAMES = ("active", "dx", "dy", "life", "covers_me")
 SNAKELING_NAMES = ("active", "magic", "dx", "dy", "locked", "life", "attack_timer", "in_range")
+_ROTATIONS = tuple(f"rotation_{r + 1}" for r in range(RT.NUM_ROTATIONS))     # by rotation_of
+_PRAYS = ("pray_none", "pray_magic", "pray_missiles")                         # by next_attack_style
+_NEXT_FORMS = tuple("next_" + n for n in RT.FORM_NAMES)
+_NEXT_SPOTS = tuple("next_" + n for n in RT.SPOT_NAMES)
 SCAFFOLDING_NAMES = (
-    "enabled", "rotation_known", "rotation_1", "rotation_2", "rotation_3", "rotation_4", "phase_index", "jad",
-    "pray_none", "pray_magic", "pray_missiles", "next_serpentine", "next_magma", "next_tanzanite",
-    "next_center", "next_south", "next_east", "next_west", "next_jad", "tile_valid", "tile_dx", "tile_dy",
-    "on_safespot",
+    "enabled", "rotation_known", *_ROTATIONS, "phase_index", "jad", *_PRAYS, *_NEXT_FORMS, *_NEXT_SPOTS,
+    "next_jad", "tile_valid", "tile_dx", "tile_dy", "on_safespot",
 )
+SELF_FEATURES, ZULRAH_FEATURES, CLOUD_FEATURES = len(SELF_NAMES), len(ZULRAH_NAMES), len(CLOUD_NAMES)
+SNAKELING_FEATURES, SCAFFOLDING_FEATURES = len(SNAKELING_NAMES), len(SCAFFOLDING_NAMES)
+OBS_SEGMENTS = (
+    ObsSegment("self", SELF_FEATURES, 1, SELF_NAMES),
+    ObsSegment("zulrah", ZULRAH_FEATURES, 1, ZULRAH_NAMES),
+    ObsSegment("clouds", CLOUD_FEATURES, ST.CLOUD_SLOTS, CLOUD_NAMES),
+    ObsSegment("snakelings", SNAKELING_FEATURES, ST.SNAKELING_SLOTS, SNAKELING_NAMES),
+    ObsSegment("scaffolding", SCAFFOLDING_FEATURES, 1, SCAFFOLDING_NAMES),   # derived knowledge
+)
+SELF = feature_index("SELF", SELF_NAMES)
+ZULRAH = feature_index("ZULRAH", ZULRAH_NAMES)
+CLOUD = feature_index("CLOUD", CLOUD_NAMES)
+SNAKELING = feature_index("SNAKELING", SNAKELING_NAMES)
+SCAFFOLDING = feature_index("SCAFFOLDING", SCAFFOLDING_NAMES)
+START, STOP = segment_bounds(OBS_SEGMENTS)
+SET_0 = family_start(SELF, _SETS, ST.NUM_SETS)
+TIER_0 = family_start(SELF, _TIERS, ST.NUM_TIERS)
+FORM_0 = family_start(ZULRAH, RT.FORM_NAMES)                # by s.form (RT.SERPENTINE ...)
+SPOT_0 = family_start(ZULRAH, RT.SPOT_NAMES)                # by s.spot (RT.CENTER ...)
+ROTATION_0 = family_start(SCAFFOLDING, _ROTATIONS, RT.NUM_ROTATIONS)
+PRAY_0 = family_start(SCAFFOLDING, _PRAYS)
+NEXT_FORM_0 = family_start(SCAFFOLDING, _NEXT_FORMS)
+NEXT_SPOT_0 = family_start(SCAFFOLDING, _NEXT_SPOTS)
 
 # the episode metrics, in the order logs list them; `metrics` writes each by name, a family's element k in a loop
 # over the same constant its names come from (damage by source, supplies by ST.SUP_*, reward sums by term)
@@ -112,47 +139,47 @@ def _incoming(s):
 @njit(cache=True)
 def _observe_self(s, cfg, o):
     p = s.p
-    o[0] = p.levels[HITPOINTS] / max(p.base_levels[HITPOINTS], 1)
-    o[1] = p.levels[HITPOINTS] / MAX_LEVEL
-    o[2] = p.levels[PRAYER] / MAX_LEVEL
-    o[3] = p.run_energy / RUN_SCALE
-    o[4] = p.x / RT.GRID_W
-    o[5] = p.y / RT.GRID_H
-    o[6] = min(max(p.attack_timer, 0), MAX_TIMER) / MAX_TIMER
-    o[7] = max(p.food_timer, 0) / FOOD_DELAY
-    o[8] = max(p.potion_timer, 0) / FOOD_DELAY
-    o[9] = s.stun / STUN_SCALE
-    o[10] = 1.0 if p.venom else 0.0
-    o[11] = p.poison_damage / POISON_SCALE
-    o[12] = max(p.poison_timer, 0) / POISON_INTERVAL
-    o[13] = 1.0 if p.venom_immunity_ticks > 0 else 0.0
-    o[14] = min(p.venom_immunity_ticks / IMMUNITY_SCALE, 1.0)
-    o[15] = 1.0 if M.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
-    o[16] = 1.0 if M.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
-    o[17] = 1.0 if np.uint32(p.active_prayers) & np.uint32(cfg.set_offensive_all[s.tier]) else 0.0
+    o[SELF.hp_frac] = p.levels[HITPOINTS] / max(p.base_levels[HITPOINTS], 1)
+    o[SELF.hp] = p.levels[HITPOINTS] / MAX_LEVEL
+    o[SELF.prayer] = p.levels[PRAYER] / MAX_LEVEL
+    o[SELF.run_energy] = p.run_energy / RUN_SCALE
+    o[SELF.x] = p.x / RT.GRID_W
+    o[SELF.y] = p.y / RT.GRID_H
+    o[SELF.attack_timer] = min(max(p.attack_timer, 0), MAX_TIMER) / MAX_TIMER
+    o[SELF.food_timer] = max(p.food_timer, 0) / FOOD_DELAY
+    o[SELF.potion_timer] = max(p.potion_timer, 0) / FOOD_DELAY
+    o[SELF.stun] = s.stun / STUN_SCALE
+    o[SELF.venom] = 1.0 if p.venom else 0.0
+    o[SELF.poison_damage] = p.poison_damage / POISON_SCALE
+    o[SELF.poison_timer] = max(p.poison_timer, 0) / POISON_INTERVAL
+    o[SELF.venom_immune] = 1.0 if p.venom_immunity_ticks > 0 else 0.0
+    o[SELF.venom_immunity] = min(p.venom_immunity_ticks / IMMUNITY_SCALE, 1.0)
+    o[SELF.protect_magic] = 1.0 if M.has_prayer(p, P.PROTECT_FROM_MAGIC) else 0.0
+    o[SELF.protect_missiles] = 1.0 if M.has_prayer(p, P.PROTECT_FROM_MISSILES) else 0.0
+    o[SELF.offensive_on] = 1.0 if np.uint32(p.active_prayers) & np.uint32(cfg.set_offensive_all[s.tier]) else 0.0
     for j in range(ST.NUM_SETS):
-        o[18 + j] = 1.0 if s.set == j else 0.0
-    o[21] = (p.levels[RANGED] - p.base_levels[RANGED]) / BOOST_SCALE
-    o[22] = (p.levels[MAGIC] - p.base_levels[MAGIC]) / BOOST_SCALE
-    o[23] = s.supplies[ST.SUP_FOOD] / FOOD_SCALE
-    o[24] = s.supplies[ST.SUP_PRAYER] / DOSE_SCALE
-    o[25] = s.supplies[ST.SUP_ANTIVENOM] / SMALL_DOSE_SCALE
-    o[26] = s.supplies[ST.SUP_RANGED_BOOST] / SMALL_DOSE_SCALE
-    o[27] = s.supplies[ST.SUP_MAGIC_BOOST] / SMALL_DOSE_SCALE
+        o[SET_0 + j] = 1.0 if s.set == j else 0.0
+    o[SELF.ranged_boost] = (p.levels[RANGED] - p.base_levels[RANGED]) / BOOST_SCALE
+    o[SELF.magic_boost] = (p.levels[MAGIC] - p.base_levels[MAGIC]) / BOOST_SCALE
+    o[SELF.food] = s.supplies[ST.SUP_FOOD] / FOOD_SCALE
+    o[SELF.prayer_doses] = s.supplies[ST.SUP_PRAYER] / DOSE_SCALE
+    o[SELF.antivenom_doses] = s.supplies[ST.SUP_ANTIVENOM] / SMALL_DOSE_SCALE
+    o[SELF.ranged_boost_doses] = s.supplies[ST.SUP_RANGED_BOOST] / SMALL_DOSE_SCALE
+    o[SELF.magic_boost_doses] = s.supplies[ST.SUP_MAGIC_BOOST] / SMALL_DOSE_SCALE
     for t in range(ST.NUM_TIERS):
-        o[28 + t] = 1.0 if s.tier == t else 0.0
-    o[31] = M.set_range(cfg, s) / RANGE_SCALE
+        o[TIER_0 + t] = 1.0 if s.tier == t else 0.0
+    o[SELF.weapon_range] = M.set_range(cfg, s) / RANGE_SCALE
     d = M.zulrah_distance(s)
-    o[32] = d / DISTANCE_SCALE
-    o[33] = 1.0 if M.sees_zulrah(s, cfg, M.set_range(cfg, s)) else 0.0     # in reach, with a clear line
+    o[SELF.zulrah_distance] = d / DISTANCE_SCALE
+    o[SELF.zulrah_in_range] = 1.0 if M.sees_zulrah(s, cfg, M.set_range(cfg, s)) else 0.0   # in reach, clear line
     ranged, magic, other, first = _incoming(s)
-    o[34] = ranged / INCOMING_SCALE
-    o[35] = magic / INCOMING_SCALE
-    o[36] = other / INCOMING_SCALE
-    o[37] = first / LANDING_SCALE
-    o[38] = p.spec_energy / 100.0
-    o[39] = 1.0 if M.can_special(s, cfg) else 0.0
-    o[40] = s.tick / cfg.max_ticks
+    o[SELF.incoming_ranged] = ranged / INCOMING_SCALE
+    o[SELF.incoming_magic] = magic / INCOMING_SCALE
+    o[SELF.incoming_other] = other / INCOMING_SCALE
+    o[SELF.next_landing] = first / LANDING_SCALE
+    o[SELF.spec_energy] = p.spec_energy / 100.0
+    o[SELF.spec_ready] = 1.0 if M.can_special(s, cfg) else 0.0
+    o[SELF.time] = s.tick / cfg.max_ticks
 
 
 @njit(cache=True)
@@ -160,35 +187,38 @@ def _observe_zulrah(s, cfg, o):
     p = s.p
     for k in range(ZULRAH_FEATURES):
         o[k] = 0.0
-    o[s.form] = 1.0
-    o[3 + s.spot] = 1.0
+    o[FORM_0 + s.form] = 1.0
+    o[SPOT_0 + s.spot] = 1.0
     under = M.diving(s, cfg)
-    o[7] = 0.0 if under else 1.0
-    o[8] = 1.0 if M.zulrah_targetable(s, cfg) else 0.0
-    o[9] = 1.0 if under else 0.0
-    o[10] = 1.0 if s.phase_tick < M.targetable_from(s) else 0.0
-    o[11] = s.z_hp / ZULRAH_HP
+    o[ZULRAH.surfaced] = 0.0 if under else 1.0
+    o[ZULRAH.targetable] = 1.0 if M.zulrah_targetable(s, cfg) else 0.0
+    o[ZULRAH.diving] = 1.0 if under else 0.0
+    o[ZULRAH.surfacing] = 1.0 if s.phase_tick < M.targetable_from(s) else 0.0
+    o[ZULRAH.hp] = s.z_hp / ZULRAH_HP
     half = RT.ZULRAH_SIZE // 2
-    o[12] = (s.zx + half - p.x) / RT.GRID_W
-    o[13] = (s.zy + half - p.y) / RT.GRID_H
+    o[ZULRAH.dx] = (s.zx + half - p.x) / RT.GRID_W
+    o[ZULRAH.dy] = (s.zy + half - p.y) / RT.GRID_H
     a = s.last_action
     if a == RT.ACT_RANGED or a == RT.ACT_MAGIC or a == RT.ACT_TANZANITE:
-        o[14 if s.last_style == STYLE_RANGED else 15] = 1.0     # the projectile shows its style
+        if s.last_style == STYLE_RANGED:                # the projectile shows its style
+            o[ZULRAH.anim_ranged] = 1.0
+        else:
+            o[ZULRAH.anim_magic] = 1.0
     elif a == RT.ACT_CLOUDS:
-        o[16] = 1.0
+        o[ZULRAH.anim_clouds] = 1.0
     elif a == RT.ACT_SNAKELING:
-        o[17] = 1.0
+        o[ZULRAH.anim_snakeling] = 1.0
     elif a == RT.ACT_MAGMA_PICK:
-        o[18] = 1.0
+        o[ZULRAH.anim_stare] = 1.0
     elif a == RT.ACT_MAGMA_SLAM:
-        o[19] = 1.0
+        o[ZULRAH.anim_slam] = 1.0
     if not under:
-        o[20] = cfg.next_action[s.rotation, s.phase, s.phase_tick] / NEXT_ACTION_SCALE
-    o[21] = s.phase_tick / RT.MAX_PHASE_TICKS
+        o[ZULRAH.next_action] = cfg.next_action[s.rotation, s.phase, s.phase_tick] / NEXT_ACTION_SCALE
+    o[ZULRAH.phase_time] = s.phase_tick / RT.MAX_PHASE_TICKS
     if s.magma_on:
-        o[22] = 1.0
-        o[23] = (s.magma_x - p.x) / REL_SCALE
-        o[24] = (s.magma_y - p.y) / REL_SCALE
+        o[ZULRAH.stare_on] = 1.0
+        o[ZULRAH.stare_dx] = (s.magma_x - p.x) / REL_SCALE
+        o[ZULRAH.stare_dy] = (s.magma_y - p.y) / REL_SCALE
 
 
 @njit(cache=True)
@@ -196,16 +226,16 @@ def _observe_clouds(s, o):
     p = s.p
     for k in range(ST.CLOUD_SLOTS):
         cl = s.clouds[k]
-        base = k * CLOUD_FEATURES
+        b = k * CLOUD_FEATURES                    # the slot's row (offsets, not a slice)
         if cl.active == 0:
             for j in range(CLOUD_FEATURES):
-                o[base + j] = 0.0
+                o[b + j] = 0.0
             continue
-        o[base] = 1.0
-        o[base + 1] = (cl.x - p.x) / REL_SCALE
-        o[base + 2] = (cl.y - p.y) / REL_SCALE
-        o[base + 3] = cl.life / M.CLOUD_LIFE
-        o[base + 4] = 1.0 if abs(cl.x - p.x) <= 1 and abs(cl.y - p.y) <= 1 else 0.0
+        o[b + CLOUD.active] = 1.0
+        o[b + CLOUD.dx] = (cl.x - p.x) / REL_SCALE
+        o[b + CLOUD.dy] = (cl.y - p.y) / REL_SCALE
+        o[b + CLOUD.life] = cl.life / M.CLOUD_LIFE
+        o[b + CLOUD.covers_me] = 1.0 if abs(cl.x - p.x) <= 1 and abs(cl.y - p.y) <= 1 else 0.0
 
 
 @njit(cache=True)
@@ -214,19 +244,19 @@ def _observe_snakelings(s, cfg, o):
     reach = M.set_range(cfg, s)
     for k in range(ST.SNAKELING_SLOTS):
         sn = s.snakelings[k]
-        base = k * SNAKELING_FEATURES
+        b = k * SNAKELING_FEATURES                    # the slot's row (offsets, not a slice)
         if sn.active == 0:
             for j in range(SNAKELING_FEATURES):
-                o[base + j] = 0.0
+                o[b + j] = 0.0
             continue
-        o[base] = 1.0
-        o[base + 1] = 1.0 if sn.kind == 1 else 0.0
-        o[base + 2] = (sn.x - p.x) / REL_SCALE
-        o[base + 3] = (sn.y - p.y) / REL_SCALE
-        o[base + 4] = 1.0 if sn.lock > 0 else 0.0
-        o[base + 5] = sn.life / M.SNAKELING_LIFE
-        o[base + 6] = max(sn.attack_timer, 0) / M.SNAKELING_SPEED
-        o[base + 7] = 1.0 if M.tile_sees(cfg, p.x, p.y, sn.x, sn.y, reach) else 0.0
+        o[b + SNAKELING.active] = 1.0
+        o[b + SNAKELING.magic] = 1.0 if sn.kind == 1 else 0.0
+        o[b + SNAKELING.dx] = (sn.x - p.x) / REL_SCALE
+        o[b + SNAKELING.dy] = (sn.y - p.y) / REL_SCALE
+        o[b + SNAKELING.locked] = 1.0 if sn.lock > 0 else 0.0
+        o[b + SNAKELING.life] = sn.life / M.SNAKELING_LIFE
+        o[b + SNAKELING.attack_timer] = max(sn.attack_timer, 0) / M.SNAKELING_SPEED
+        o[b + SNAKELING.in_range] = 1.0 if M.tile_sees(cfg, p.x, p.y, sn.x, sn.y, reach) else 0.0
 
 
 @njit(cache=True)
@@ -256,20 +286,20 @@ def _observe_scaffolding(s, cfg, o):
     p = s.p
     t, r, ph = s.rotation, M.rotation_of(s), s.phase     # timeline (the tables' index), rotation, phase
     known = ph >= cfg.identify_phase[r]
-    o[0] = 1.0
-    o[1] = 1.0 if known else 0.0
+    o[SCAFFOLDING.enabled] = 1.0
+    o[SCAFFOLDING.rotation_known] = 1.0 if known else 0.0
     if known:
-        o[2 + r] = 1.0
-    o[6] = ph / RT.MAX_PHASES
-    o[7] = 1.0 if cfg.phase_jad[t, ph] else 0.0
-    o[8 + next_attack_style(s, cfg)] = 1.0
+        o[ROTATION_0 + r] = 1.0
+    o[SCAFFOLDING.phase_index] = ph / RT.MAX_PHASES
+    o[SCAFFOLDING.jad] = 1.0 if cfg.phase_jad[t, ph] else 0.0
+    o[PRAY_0 + next_attack_style(s, cfg)] = 1.0
     if known:
         last = ph + 1 >= cfg.num_phases[t]
         # a new rotation follows the last phase; its bridge is the same in every rotation
         nt, nxt = (RT.NUM_ROTATIONS + r, 0) if last else (t, ph + 1)
-        o[11 + cfg.phase_form[nt, nxt]] = 1.0
-        o[14 + cfg.phase_spot[nt, nxt]] = 1.0
-        o[18] = 1.0 if cfg.phase_jad[nt, nxt] else 0.0
+        o[NEXT_FORM_0 + cfg.phase_form[nt, nxt]] = 1.0
+        o[NEXT_SPOT_0 + cfg.phase_spot[nt, nxt]] = 1.0
+        o[SCAFFOLDING.next_jad] = 1.0 if cfg.phase_jad[nt, nxt] else 0.0
     if s.form == RT.MAGMA:
         best, bx, by = 1 << 30, 0, 0
         for k in range(len(RT.MELEE_SAFESPOTS)):
@@ -277,25 +307,20 @@ def _observe_scaffolding(s, cfg, o):
             d = max(abs(x - p.x), abs(y - p.y))
             if d < best:
                 best, bx, by = d, x, y
-        o[19] = 1.0
-        o[20] = (bx - p.x) / REL_SCALE
-        o[21] = (by - p.y) / REL_SCALE
-    o[22] = 1.0 if cfg.safespot[p.x, p.y] else 0.0
+        o[SCAFFOLDING.tile_valid] = 1.0
+        o[SCAFFOLDING.tile_dx] = (bx - p.x) / REL_SCALE
+        o[SCAFFOLDING.tile_dy] = (by - p.y) / REL_SCALE
+    o[SCAFFOLDING.on_safespot] = 1.0 if cfg.safespot[p.x, p.y] else 0.0
 
 
 @njit(cache=True)
 def observe(s, cfg, obs):
     o = obs[0]
-    k = 0
-    _observe_self(s, cfg, o[k:k + SELF_FEATURES])
-    k += SELF_FEATURES
-    _observe_zulrah(s, cfg, o[k:k + ZULRAH_FEATURES])
-    k += ZULRAH_FEATURES
-    _observe_clouds(s, o[k:k + ST.CLOUD_SLOTS * CLOUD_FEATURES])
-    k += ST.CLOUD_SLOTS * CLOUD_FEATURES
-    _observe_snakelings(s, cfg, o[k:k + ST.SNAKELING_SLOTS * SNAKELING_FEATURES])
-    k += ST.SNAKELING_SLOTS * SNAKELING_FEATURES
-    _observe_scaffolding(s, cfg, o[k:k + SCAFFOLDING_FEATURES])
+    _observe_self(s, cfg, o[START.self:STOP.self])
+    _observe_zulrah(s, cfg, o[START.zulrah:STOP.zulrah])
+    _observe_clouds(s, o[START.clouds:STOP.clouds])
+    _observe_snakelings(s, cfg, o[START.snakelings:STOP.snakelings])
+    _observe_scaffolding(s, cfg, o[START.scaffolding:STOP.scaffolding])
 
 
 # ---- mask ----------------------------------------------------------------------------------------
