@@ -28,38 +28,9 @@ spec (``position``).
 from __future__ import annotations
 
 import enum
-import keyword
-import sys
 from collections.abc import Sequence
 
-# names an IntEnum member cannot take (the enum's own attributes) or that would hide one
-_RESERVED = frozenset(("name", "value", "mro"))
-
-
-def _check_names(what: str, names: Sequence[str]) -> tuple[str, ...]:
-    names = tuple(names)
-    if not names:
-        raise ValueError(f"{what} names nothing")
-    for n in names:
-        if not isinstance(n, str) or not n.isidentifier() or keyword.iskeyword(n) or n.startswith("_") \
-                or n in _RESERVED:
-            raise ValueError(f"{what}: {n!r} is not a name a kernel can write by (a Python identifier, not a "
-                             f"keyword, not starting with '_', none of {sorted(_RESERVED)})")
-    seen = set()
-    for n in names:
-        if n in seen:
-            raise ValueError(f"{what}: {n!r} is named twice (each feature reads by its own name)")
-        seen.add(n)
-    return names
-
-
-def _int_enum(name: str, members, module: str | None) -> type[enum.IntEnum]:
-    # the caller's module and the name it is bound to make the class picklable by reference (Numba's cache)
-    return enum.IntEnum(name, members, module=module, qualname=name)
-
-
-def _caller_module() -> str | None:
-    return sys._getframe(2).f_globals.get("__name__")
+from .name_index import caller_module, check_names, int_enum, run_start
 
 
 def feature_index(name: str, feature_names: Sequence[str], module: str | None = None) -> type[enum.IntEnum]:
@@ -69,8 +40,8 @@ def feature_index(name: str, feature_names: Sequence[str], module: str | None = 
 
     A name that is not an identifier, a keyword, starts with ``_``, is an enum attribute (``name``, ``value``,
     ``mro``) or appears twice is refused, naming it."""
-    names = _check_names(f"feature index {name!r}", feature_names)
-    return _int_enum(name, [(n, k) for k, n in enumerate(names)], module or _caller_module())
+    names = check_names(f"feature index {name!r}", feature_names)
+    return int_enum(name, [(n, k) for k, n in enumerate(names)], module or caller_module())
 
 
 def family_start(index: type[enum.IntEnum], names: Sequence[str], size: int | None = None) -> int:
@@ -78,23 +49,7 @@ def family_start(index: type[enum.IntEnum], names: Sequence[str], size: int | No
     order (and that there are ``size`` of them): the anchor a loop counts from (``o[SETS_0 + j]`` for ``j`` in
     ``range(size)``), so the element ``j`` it writes is the feature ``names[j]``. Raises ValueError naming the
     first name out of place."""
-    names = tuple(names)
-    if not names:
-        raise ValueError(f"a family of {index.__name__} names no features")
-    if size is not None and len(names) != size:
-        raise ValueError(f"a family of {index.__name__} from {names[0]!r} has {len(names)} names, its loop "
-                         f"writes {size}")
-    missing = [n for n in names if n not in index.__members__]
-    if missing:
-        raise ValueError(f"{index.__name__} has no feature {missing[0]!r} (its features: "
-                         f"{', '.join(index.__members__)})")
-    first = int(index[names[0]])
-    for k, n in enumerate(names):
-        if int(index[n]) != first + k:
-            raise ValueError(f"the family {names[0]!r}.. of {index.__name__} is not consecutive: {n!r} lies at "
-                             f"{int(index[n])}, not {first + k} (a loop writing it from {names[0]!r} would "
-                             f"mislabel it)")
-    return first
+    return run_start(index.__name__, tuple(index.__members__), names, size, "feature")
 
 
 def segment_bounds(segments, names: tuple[str, str] = ("START", "STOP"),
@@ -104,14 +59,14 @@ def segment_bounds(segments, names: tuple[str, str] = ("START", "STOP"),
     order, as ``EncounterSpec.obs_slices`` gives them. A kernel slices ``o[START.npc:STOP.npc]``. Bind them to
     module globals called ``names``; ``module`` defaults to the caller's."""
     segments = tuple(segments)
-    segment_names = _check_names("observation segments", [s.name for s in segments])
+    segment_names = check_names("observation segments", [s.name for s in segments])
     starts, stops, at = [], [], 0
     for n, s in zip(segment_names, segments, strict=True):
         starts.append((n, at))
         at += s.size
         stops.append((n, at))
-    module = module or _caller_module()
-    return _int_enum(names[0], starts, module), _int_enum(names[1], stops, module)
+    module = module or caller_module()
+    return int_enum(names[0], starts, module), int_enum(names[1], stops, module)
 
 
 def position(spec, segment: str, feature: str, slot: int = 0) -> int:

@@ -38,12 +38,8 @@ from osrs_rl.core.events import (
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.pending_hits import STYLE_MELEE
 
-from .state import ENT_NPC, ENT_PLAYER, R_DEALT, R_OUTCOME, R_TAKEN
+from .state import ATTACK, EAT, ENT_NPC, ENT_PLAYER, HEAD, PRAYER, R_DEALT, R_OUTCOME, R_TAKEN
 
-# action heads (index 0 of each is the no-op)
-ATTACK_WAIT, ATTACK_GO = 0, 1
-PRAY_KEEP, PRAY_ON, PRAY_OFF = 0, 1, 2
-EAT_NO, EAT_YES = 0, 1
 EAT_ATTACK_DELAY = 3
 EAT_DELAY = 3                         # ticks between bites (OSRS wiki "Food")
 
@@ -60,11 +56,11 @@ def reset(s, cfg, seed):
 
 @njit(cache=True)
 def _player_inputs(s, cfg, prayer, eat):
-    if prayer == PRAY_ON:
+    if prayer == PRAYER.protect_melee:
         s.praying = True
-    elif prayer == PRAY_OFF:
+    elif prayer == PRAYER.off:
         s.praying = False
-    if eat == EAT_YES and s.food > 0 and s.eat_timer == 0:
+    if eat == EAT.eat and s.food > 0 and s.eat_timer == 0:
         s.food -= 1
         s.eat_timer = EAT_DELAY
         s.food_eaten += 1
@@ -94,7 +90,7 @@ def _npc_attack(s, cfg):
 
 @njit(cache=True)
 def _player_attack(s, cfg, attack):
-    if attack != ATTACK_GO or s.player_attack_timer > 0 or s.player_hp <= 0:
+    if attack != ATTACK.attack or s.player_attack_timer > 0 or s.player_hp <= 0:
         return 0
     s.player_attack_timer = cfg.player_attack_speed
     record_event(s, EV_ATTACK, ENT_PLAYER, ENT_NPC, STYLE_MELEE, 0, 0, 0, 0)
@@ -116,10 +112,10 @@ def step(s, cfg, actions):
     s.tick += 1
     clear_events(s)                   # what the tick did starts empty (the runtime zeroes its reward terms)
     # 1. prayer and food
-    _player_inputs(s, cfg, a[1], a[2])
+    _player_inputs(s, cfg, a[HEAD.prayer], a[HEAD.eat])
     # 2. the NPC, then 3. the player
     taken = _npc_attack(s, cfg)
-    dealt = _player_attack(s, cfg, a[0])
+    dealt = _player_attack(s, cfg, a[HEAD.attack])
     # 4. timers
     if s.player_attack_timer > 0:
         s.player_attack_timer -= 1

@@ -7,12 +7,12 @@ from pathlib import Path
 from osrs_rl.runtime.attacks import Attack
 from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.inventory import Kit
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, Outcome
+from osrs_rl.runtime.spec import EncounterSpec, Outcome
 
 from . import mechanics as M
 from . import view as V
 from .scene import scene
-from .state import CONFIG_FIELDS, ENT_NPC, EVENT_CAPACITY, REWARD_TERMS, STATE_DTYPE
+from .state import CONFIG_FIELDS, ENT_NPC, EVENT_CAPACITY, HEADS, REWARD_TERMS, STATE_DTYPE
 from .truth import TRUTH
 
 
@@ -34,11 +34,7 @@ SPEC = EncounterSpec(
                           # state; 2: eat timer added to the state
     state_dtype=STATE_DTYPE,
     config_fields=CONFIG_FIELDS,
-    action_heads=(
-        ActionHead("attack", 2, ("wait", "attack")),
-        ActionHead("prayer", 3, ("keep", "protect from melee on", "off")),
-        ActionHead("eat", 2, ("no", "eat")),
-    ),
+    action_heads=HEADS,   # one discrete choice per head a tick: the mechanics read and the mask writes them by name
     obs_segments=V.OBS_SEGMENTS,  # the observation's blocks of named features: the observe kernel writes each by name
     metric_record=V.METRICS,  # the episode metrics: a record the metrics kernel writes by name (out.won)
     phase_names=("npc_above_half", "npc_below_half"),

@@ -6,10 +6,11 @@ declared once, in ``OBS_SEGMENTS``, and written by feature name; the metrics lik
 import numpy as np
 from numba import njit
 
+from osrs_rl.runtime.action_layout import head_bounds
 from osrs_rl.runtime.obs_layout import feature_index, segment_bounds
 from osrs_rl.runtime.spec import MetricRecord, ObsSegment
 
-from .state import MAX_FOOD
+from .state import ATTACK, EAT, HEADS, MAX_FOOD, PRAYER
 
 # the observation's segments and their features, in the order the flat vector holds them (spec.py declares
 # these): `observe` writes each feature by its name, at its segment's start plus its place (START.player +
@@ -23,6 +24,9 @@ OBS_SEGMENTS = (
 PLAYER = feature_index("PLAYER", PLAYER_NAMES)      # PLAYER.hp: where "hp" lies in the player segment
 NPC = feature_index("NPC", NPC_NAMES)
 START, STOP = segment_bounds(OBS_SEGMENTS)          # START.npc: where the npc segment starts in the flat vector
+# where each action head's options lie in the flat mask: `mask` writes an option at its head's start plus the
+# option's number (MASK_START.eat + EAT.eat), both from the heads' declaration (state.py)
+MASK_START, MASK_STOP = head_bounds(HEADS)
 
 # the episode metrics, in the order logs list them: `metrics` writes each by name (out.won), so a name here is
 # the value written under it wherever it sits (spec.metric_names derives from this)
@@ -44,17 +48,17 @@ def observe(s, cfg, obs):
 
 @njit(cache=True)
 def mask(s, cfg, m):
-    row = m[0]
-    # attack head: waiting is always legal; attacking needs a ready timer
-    row[0] = True
-    row[1] = s.player_attack_timer == 0
-    # prayer head: keep, switch on (if off), switch off (if on)
-    row[2] = True
-    row[3] = not s.praying
-    row[4] = s.praying
-    # eat head
-    row[5] = True
-    row[6] = s.food > 0 and s.player_hp < cfg.player_max_hp and s.eat_timer == 0
+    row = m[0]                      # agent 0's row: each option at its head's start + its number in the head
+    # waiting is always legal; attacking needs a ready timer
+    row[MASK_START.attack + ATTACK.wait] = True
+    row[MASK_START.attack + ATTACK.attack] = s.player_attack_timer == 0
+    # prayer: keep; switch on (if off); switch off (if on)
+    row[MASK_START.prayer + PRAYER.keep] = True
+    row[MASK_START.prayer + PRAYER.protect_melee] = not s.praying
+    row[MASK_START.prayer + PRAYER.off] = s.praying
+    # eat: food left, hitpoints to heal and the eat timer ready
+    row[MASK_START.eat + EAT.no] = True
+    row[MASK_START.eat + EAT.eat] = s.food > 0 and s.player_hp < cfg.player_max_hp and s.eat_timer == 0
 
 
 @njit(cache=True)
