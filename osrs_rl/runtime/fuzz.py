@@ -13,10 +13,10 @@ worker that dies (a segfault), going on with the next trial.
 
     python -m osrs_rl.runtime.fuzz --trials 2000 zulrah pvp template   # figures: a table by field
 
-The worker's Numba cache is a folder named by a hash of every source file of the package and the
-Numba version, so cached kernels always match the code (a stale cache is what the tests' fresh
-``NUMBA_CACHE_DIR`` guards against: docs/guide/conventions.md) and the bounds-checked compile (minutes on
-two cores) is paid once per change of the code.
+The worker's Numba cache is a folder of its own (bounds-checked machine code differs from the package's
+ordinary cache), named like that one by a hash of every source file of the package and the compiler
+versions (``osrs_rl.core.numba_cache``), so cached kernels always match the code and the bounds-checked
+compile (minutes on two cores) is paid once per change of the code.
 """
 
 from __future__ import annotations

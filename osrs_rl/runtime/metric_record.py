@@ -31,7 +31,8 @@ FLOAT64 = np.dtype(np.float64)
 class MetricFamily:
     """Metrics written in a loop: the record's float64 array field ``field``, element ``k`` the metric
     ``names[k]`` (``MetricFamily("taken_by_source", tuple("taken_" + n for n in SOURCE_NAMES))``). Size the
-    loop that writes it from the same constant as ``names``: Numba does not check the index."""
+    loop that writes it from the same constant as ``names``: compiled kernels do not check the index (the
+    bounds fuzz, ``osrs_rl.runtime.fuzz``, runs them with the check on)."""
 
     field: str
     names: tuple[str, ...]
