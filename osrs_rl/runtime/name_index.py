@@ -1,6 +1,10 @@
-"""Names turned into the IntEnums kernels index by (``obs_layout``, ``action_layout``): each name a Python
-identifier a kernel can write, none twice, a family of names checked to lie side by side.
+"""Names turned into the IntEnums kernels index by (``obs_layout``, ``action_layout``, an encounter's reward
+terms): each name a Python identifier a kernel can write, none twice, a family of names checked to lie side by
+side.
 
+>>> REWARD = name_index("REWARD", ("outcome", "damage_dealt"))
+>>> int(REWARD.damage_dealt)
+1
 >>> run_start("ME", ("hp", "set_a", "set_b"), ("set_a", "set_b"))
 1
 """
@@ -43,6 +47,14 @@ def int_enum(name: str, members, module: str | None) -> type[enum.IntEnum]:
 def caller_module() -> str | None:
     """The module of whoever called the function that calls this: where its IntEnum will be bound."""
     return sys._getframe(2).f_globals.get("__name__")
+
+
+def name_index(name: str, names: Sequence[str], module: str | None = None) -> type[enum.IntEnum]:
+    """An IntEnum whose members are ``names``, each valued its position: where a kernel writes the value of that
+    name in a row declared by ``names`` (an encounter's reward terms: ``s.reward_terms[0, REWARD.outcome]``). Bind it
+    to a module global of the same ``name``; ``module`` defaults to the caller's. A name a kernel could not
+    index by is refused, naming it."""
+    return int_enum(name, [(n, k) for k, n in enumerate(check_names(name, names))], module or caller_module())
 
 
 def run_start(owner: str, members: Sequence[str], names: Sequence[str], size: int | None = None,

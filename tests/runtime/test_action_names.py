@@ -9,8 +9,6 @@ its label does.
 """
 
 import enum
-import importlib
-import shutil
 import sys
 from pathlib import Path
 
@@ -24,8 +22,7 @@ from osrs_rl.runtime import registry
 from osrs_rl.runtime.action_layout import head_bounds, head_index, option_index, option_position, option_start
 from osrs_rl.runtime.spec import ActionHead
 from osrs_rl.runtime.vec_env import VecEnv
-
-TEMPLATE = Path(osrs_rl.__file__).parent / "encounters" / "template"
+from tests.runtime.template_copy import replace_counted, swap_lines, template_copy
 
 
 def legal(spec, mask_row) -> dict:
@@ -44,27 +41,12 @@ def action(spec, **chosen) -> np.ndarray:
 def _template_reordered(site: Path):
     """A copy of the template package with two prayer options swapped ("protect_melee" and "off") and the
     attack and eat heads swapped, wherever the package declares them; returns its SPEC."""
-    pkg = site / "action_names_reordered"
-    shutil.copytree(TEMPLATE, pkg, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
-    edits = 0
-    for file in pkg.glob("*.py"):
-        text = file.read_text()
-        edits += text.count('("keep", "protect_melee", "off")')
-        text = text.replace('("keep", "protect_melee", "off")', '("keep", "off", "protect_melee")')
-        lines = text.splitlines(keepends=True)
-        attack = [i for i, line in enumerate(lines) if 'ActionHead("attack"' in line]
-        eat = [i for i, line in enumerate(lines) if 'ActionHead("eat"' in line]
-        if attack and eat:
-            (i,), (j,) = attack, eat
-            lines[i], lines[j] = lines[j], lines[i]
-            edits += 1
-        file.write_text("".join(lines))
-    assert edits == 2, "the template no longer declares its heads as this test edits them: update the test"
-    sys.path.insert(0, str(site))
-    try:
-        return importlib.import_module(pkg.name).SPEC
-    finally:
-        sys.path.remove(str(site))
+    def edit(text):
+        text, options = replace_counted(text, '("keep", "protect_melee", "off")', '("keep", "off", "protect_melee")')
+        text, heads = swap_lines(text, 'ActionHead("attack"', 'ActionHead("eat"')
+        return text, options + heads
+
+    return template_copy(site, "action_names_reordered", edit)
 
 
 def test_the_templates_options_and_heads_reordered_still_mean_their_labels(tmp_path):

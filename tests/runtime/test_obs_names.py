@@ -8,8 +8,6 @@ sits, never which name it carries.
 """
 
 import enum
-import importlib
-import shutil
 import sys
 from pathlib import Path
 
@@ -23,8 +21,7 @@ from osrs_rl.runtime import registry
 from osrs_rl.runtime.obs_layout import family_start, feature_index, position, segment_bounds
 from osrs_rl.runtime.spec import ObsSegment
 from osrs_rl.runtime.vec_env import VecEnv
-
-TEMPLATE = Path(osrs_rl.__file__).parent / "encounters" / "template"
+from tests.runtime.template_copy import replace_counted, swap_lines, template_copy
 
 
 def by_name(spec, row) -> dict:
@@ -48,27 +45,12 @@ def _check(spec, row, want: dict) -> None:
 def _template_reordered(site: Path):
     """A copy of the template package with two player features swapped ("hp" and "food") and the two segments
     swapped, wherever the package declares them; returns its SPEC."""
-    pkg = site / "obs_names_reordered"
-    shutil.copytree(TEMPLATE, pkg, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
-    edits = 0
-    for file in pkg.glob("*.py"):
-        text = file.read_text()
-        edits += text.count('"hp", "food",')
-        text = text.replace('"hp", "food",', '"food", "hp",')
-        lines = text.splitlines(keepends=True)
-        player = [i for i, line in enumerate(lines) if 'ObsSegment("player"' in line]
-        npc = [i for i, line in enumerate(lines) if 'ObsSegment("npc"' in line]
-        if player and npc:
-            (i,), (j,) = player, npc
-            lines[i], lines[j] = lines[j], lines[i]
-            edits += 1
-        file.write_text("".join(lines))
-    assert edits == 2, "the template no longer declares its segments as this test edits them: update the test"
-    sys.path.insert(0, str(site))
-    try:
-        return importlib.import_module(pkg.name).SPEC
-    finally:
-        sys.path.remove(str(site))
+    def edit(text):
+        text, features = replace_counted(text, '"hp", "food",', '"food", "hp",')
+        text, segments = swap_lines(text, 'ObsSegment("player"', 'ObsSegment("npc"')
+        return text, features + segments
+
+    return template_copy(site, "obs_names_reordered", edit)
 
 
 def test_the_templates_features_and_segments_reordered_still_read_their_own_values(tmp_path):

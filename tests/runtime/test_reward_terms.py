@@ -11,11 +11,12 @@ import pytest
 from numba import njit
 
 from osrs_rl.encounters.template import mechanics as TM
-from osrs_rl.encounters.template.state import R_DEALT
+from osrs_rl.encounters.template.state import REWARD
 from osrs_rl.runtime.checks import ContractError, check_encounter, random_legal_actions
 from osrs_rl.runtime.registry import get_spec
 from osrs_rl.runtime.vec_env import VecEnv
 from tests.runtime import counting
+from tests.runtime.template_copy import replace_counted, template_copy
 
 BONUS = 0.25
 
@@ -25,7 +26,7 @@ def _step_with_a_bonus_term(s, cfg, actions):
     """The template's tick plus a term of its own, written into the state only: when each step also wrote its
     reward by hand, a term left out of that sum went unseen by the learner."""
     terminated, truncated = TM.step(s, cfg, actions)
-    s.reward_terms[0, R_DEALT] += BONUS
+    s.reward_terms[0, REWARD.damage_dealt] += BONUS
     return terminated, truncated
 
 
@@ -55,7 +56,7 @@ def test_the_reward_is_the_sum_of_the_terms_step_wrote():
         want = terms.astype(np.float64).sum(axis=-1).astype(np.float32)     # float64, column order, rounded once
         np.testing.assert_array_equal(rew, want)
         on = ~ended                                      # the others started an episode on this call: no terms
-        assert (terms[on, R_DEALT] >= BONUS).all()          # the bonus is in every stepped env's reward
+        assert (terms[on, REWARD.damage_dealt] >= BONUS).all()          # the bonus is in every stepped env's reward
         assert (terms[ended] == 0).all() and (rew[ended] == 0).all()
         stepped += int(on.sum())
         ended = term | trunc
@@ -80,9 +81,29 @@ def test_an_episodes_reward_sums_are_the_sum_of_its_rewards():
         ended = term | trunc
         for i in np.flatnonzero(ended):
             assert sums[i].sum() == pytest.approx(returns[i], rel=1e-5, abs=1e-5)
-            assert sums[i, R_DEALT] >= BONUS * env.states["tick"][i] - 1e-3     # the bonus of every tick
+            assert sums[i, REWARD.damage_dealt] >= BONUS * env.states["tick"][i] - 1e-3     # the bonus of every tick
             episodes += 1
     assert episodes >= 8
+
+
+def test_the_templates_terms_reordered_still_sum_under_their_own_names(tmp_path):
+    """The reward terms' names swapped in the declaration: each episode's sums, read by name, still hold that
+    term (dealt damage never negative, taken never positive): step writes each by name (REWARD.damage_dealt)."""
+    def edit(text):
+        return replace_counted(text, '("damage_dealt", "damage_taken", "outcome")',
+                               '("damage_taken", "damage_dealt", "outcome")')
+
+    spec = template_copy(tmp_path, "reward_terms_reordered", edit, edits=1)   # one declaration, read by all
+    assert spec.reward_terms == ("damage_taken", "damage_dealt", "outcome")
+    env = VecEnv(spec, num_envs=16, seed=4)
+    env.reset()
+    rng = np.random.default_rng(4)
+    dealt, taken = spec.reward_terms.index("damage_dealt"), spec.reward_terms.index("damage_taken")
+    for _ in range(60):
+        env.step(random_legal_actions(env, rng))
+        sums = env.states["reward_sums"][:, 0]
+        assert (sums[:, dealt] >= 0).all() and (sums[:, taken] <= 0).all(), sums
+    assert (sums[:, dealt] > 0).any() and (sums[:, taken] < 0).any()
 
 
 def test_every_agent_gets_its_own_row_and_sums():

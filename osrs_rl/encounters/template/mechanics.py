@@ -38,7 +38,7 @@ from osrs_rl.core.events import (
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.pending_hits import STYLE_MELEE
 
-from .state import ATTACK, EAT, ENT_NPC, ENT_PLAYER, HEAD, PRAYER, R_DEALT, R_OUTCOME, R_TAKEN
+from .state import ATTACK, EAT, ENT_NPC, ENT_PLAYER, HEAD, PRAYER, REWARD
 
 EAT_ATTACK_DELAY = 3
 EAT_DELAY = 3                         # ticks between bites (OSRS wiki "Food")
@@ -124,15 +124,15 @@ def step(s, cfg, actions):
     if s.eat_timer > 0:
         s.eat_timer -= 1
     # 5. outcome; each reward term goes into the state (the runtime adds them up into the reward)
-    s.reward_terms[0, R_DEALT] += dealt / cfg.npc_max_hp
-    s.reward_terms[0, R_TAKEN] -= taken / cfg.player_max_hp
+    s.reward_terms[0, REWARD.damage_dealt] += dealt / cfg.npc_max_hp
+    s.reward_terms[0, REWARD.damage_taken] -= taken / cfg.player_max_hp
     terminated = False
     if s.npc_hp <= 0:
-        s.reward_terms[0, R_OUTCOME] += cfg.win_reward
+        s.reward_terms[0, REWARD.outcome] += cfg.win_reward
         record_event(s, EV_DEATH, ENT_NPC, ENTITY_NONE, -1, 0, EVF_KILLED, 0, 0)
         terminated = True
     elif s.player_hp <= 0:
-        s.reward_terms[0, R_OUTCOME] -= cfg.win_reward
+        s.reward_terms[0, REWARD.outcome] -= cfg.win_reward
         record_event(s, EV_DEATH, ENT_PLAYER, ENTITY_NONE, -1, 0, EVF_KILLED, 0, 0)
         terminated = True
     return terminated, (not terminated) and s.tick >= cfg.max_ticks

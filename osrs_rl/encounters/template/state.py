@@ -5,13 +5,14 @@ import numpy as np
 from osrs_rl.core.events import event_fields
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.runtime.action_layout import head_index, option_index
+from osrs_rl.runtime.name_index import name_index
 from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 MAX_FOOD = 28          # a full inventory; scales the food observation
 ENT_PLAYER, ENT_NPC = 0, 1             # entity ids of the event buffer (core.events)
 EVENT_CAPACITY = 8     # a tick holds at most 2 attacks, 2 hits and 2 deaths
 REWARD_TERMS = ("damage_dealt", "damage_taken", "outcome")
-R_DEALT, R_TAKEN, R_OUTCOME = range(3)
+REWARD = name_index("REWARD", REWARD_TERMS)   # step writes each term by name: s.reward_terms[0, REWARD.outcome]
 
 # the actions, one head per choice a tick (option 0 of each is the no-op), declared once: the mechanics read an
 # agent's action row by these names (a[HEAD.eat] == EAT.eat) and the mask writes them (view.py), so an option's
