@@ -88,9 +88,11 @@ BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN = 1, 5   # OSRS wiki "Amulet of blo
 BLOOD_FURY_HEAL_PCT = 30     # ... heals 30 % of the damage dealt (RULES 9.5)
 INPUTS_PER_TICK = 10         # user events the server handles per player and tick (RULES 1.1)
 PVP_PROTECTED_FREEZE_HALVED = False  # RULES.md: the wiki names halving only for Tele Block [M]
-# the prayer each option of the overhead head clicks on (core.player_input.set_overhead; KEEP is not a click)
-_OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE, PI.NO_PRAYER,
-                    P.SMITE, P.REDEMPTION)
+# the prayer each option of the overhead head clicks on (core.player_input.set_overhead; keep is not a click, off
+# clicks none on), listed by option name and laid out in the head's order
+_PRAYER_OF_OVERHEAD = dict(keep=PI.NO_PRAYER, magic=P.PROTECT_FROM_MAGIC, missiles=P.PROTECT_FROM_MISSILES,
+                           melee=P.PROTECT_FROM_MELEE, off=PI.NO_PRAYER, smite=P.SMITE, redemption=P.REDEMPTION)
+_OVERHEAD_PRAYER = tuple(_PRAYER_OF_OVERHEAD[o.name] for o in ST.OVERHEAD)
 FLAG_PROTECTED = 1 << 8      # encounter flag on a queued hit: the defender prayed against it when it was made
 FLAG_REFLECTED = 1 << 9      # Vengeance damage: typeless, reflects nothing itself (RULES 9.1)
 _SPAWN = (5, 9)               # starting x of the two players (same y): four tiles apart
@@ -314,7 +316,7 @@ def _switch(s, cfg, me, loadout):
     pl = s.players[me]
     if loadout == ST.LOADOUT_KEEP:
         return
-    pl.set = loadout - 1
+    pl.set = loadout - ST.LOADOUT_SET_0
     PI.wear(pl.p, cfg.set_worn[pl.build, pl.kit, pl.set])
 
 
@@ -335,15 +337,16 @@ def _consume(s, cfg, me, food, karambwan, potion):
     """Food, then a potion dose, then a karambwan: the one same-tick combo (core.consumables)."""
     pl = s.players[me]
     ids = cfg.supply_consumable
-    if food and PI.use_supply(pl.p, pl.supplies, ST.SUP_FOOD, ids[pl.build, ST.SUP_FOOD], cfg.consumables):
+    if food != ST.FOOD.no and PI.use_supply(pl.p, pl.supplies, ST.SUP_FOOD, ids[pl.build, ST.SUP_FOOD],
+                                            cfg.consumables):
         pl.food_used += 1
     if potion != ST.POTION_NONE:
         slot = ST.SUP_BREW if potion == ST.POTION_BREW else (
             ST.SUP_RESTORE if potion == ST.POTION_RESTORE else _boost_slot(s, cfg, me))
         if PI.use_supply(pl.p, pl.supplies, slot, ids[pl.build, slot], cfg.consumables) and slot == ST.SUP_BREW:
             pl.brews_used += 1
-    if karambwan and PI.use_supply(pl.p, pl.supplies, ST.SUP_KARAMBWAN, ids[pl.build, ST.SUP_KARAMBWAN],
-                                   cfg.consumables):
+    if karambwan != ST.KARAMBWAN.no and PI.use_supply(pl.p, pl.supplies, ST.SUP_KARAMBWAN,
+                                                      ids[pl.build, ST.SUP_KARAMBWAN], cfg.consumables):
         pl.food_used += 1
 
 
@@ -528,7 +531,7 @@ def _bits(mask):
 # The helpers take options, not the action row: passing the row array to them measured slower.
 @njit(cache=True)
 def _new_set(pl, loadout):
-    return pl.set if loadout == ST.LOADOUT_KEEP else loadout - 1
+    return pl.set if loadout == ST.LOADOUT_KEEP else loadout - ST.LOADOUT_SET_0
 
 
 @njit(cache=True)
@@ -608,14 +611,14 @@ def inputs(s, cfg, me, a, accepted):
     ``accepted`` inputs of its row, in IN_* order)."""
     # RULES 2.1: supplies before the gear switch (so ``boost`` drinks for the set the player saw);
     # prayers after it, so ``offensive on`` picks the prayer of the style about to attack
-    _consume(s, cfg, me, a[ST.H_FOOD] if accepted > IN_FOOD else 0,
-             a[ST.H_KARAMBWAN] if accepted > IN_KARAMBWAN else 0,
+    _consume(s, cfg, me, a[ST.H_FOOD] if accepted > IN_FOOD else ST.FOOD.no,
+             a[ST.H_KARAMBWAN] if accepted > IN_KARAMBWAN else ST.KARAMBWAN.no,
              a[ST.H_POTION] if accepted > IN_POTION else ST.POTION_NONE)
     if accepted > IN_SWITCH:
         _switch(s, cfg, me, a[ST.H_LOADOUT])
     _prayers(s, cfg, me, a[ST.H_OVERHEAD] if accepted > IN_OVERHEAD else ST.OVERHEAD_KEEP,
              a[ST.H_OFFENSIVE] if accepted > IN_OFFENSIVE else ST.OFFENSIVE_KEEP)
-    if accepted > IN_VENGEANCE and a[ST.H_VENGEANCE] and can_cast_vengeance(s, cfg, me):
+    if accepted > IN_VENGEANCE and a[ST.H_VENGEANCE] != ST.VENGEANCE.no and can_cast_vengeance(s, cfg, me):
         pl = s.players[me]
         pl.vengeance = 1
         pl.vengeance_cooldown = VENGEANCE_COOLDOWN

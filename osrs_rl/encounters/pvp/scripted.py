@@ -62,7 +62,7 @@ from osrs_rl.core.skills import HITPOINTS, MAGIC, NUM_SKILLS, PRAYER, RANGED
 
 from . import mechanics as M
 from . import state as ST
-from .view import HP_BAR_STEPS, mask_player
+from .view import HP_BAR_STEPS, MASK_START, MASK_STOP, mask_player
 
 # ---- tier parameters (columns) ------------------------------------------------------------------
 (T_MISTAKE, T_PRAY, T_REACTION, T_GUESS, T_OFFPRAY, T_SPEC_HP, T_FREEZE, T_TANK, T_EAT_HP, T_COMBO_HP,
@@ -95,30 +95,24 @@ _OVERHEAD_FOR = (ST.OVERHEAD_MELEE, ST.OVERHEAD_MISSILES, ST.OVERHEAD_MAGIC)   #
 _SET_FOR = (ST.SET_MELEE, ST.SET_RANGED, ST.SET_MAGE)                           # by pending-hit style
 
 
+# each head's (start, stop) in the flat mask, by its element of the action row (ST.HEAD): what _random_legal loops
+_HEAD_BOUNDS = tuple((int(MASK_START[h.name]), int(MASK_STOP[h.name])) for h in ST.HEADS)
+
+
 @njit(cache=True)
 def _random_legal(s, mask, out):
-    off = 0
-    for h in range(len(ST.HEAD_SIZES)):
-        n = ST.HEAD_SIZES[h]
+    for h in range(len(_HEAD_BOUNDS)):
+        start, stop = _HEAD_BOUNDS[h]
         legal = 0
-        for j in range(n):
-            legal += mask[off + j]
+        for j in range(stop - start):
+            legal += mask[start + j]
         pick = R.below(s.rng, legal)
-        for j in range(n):
-            if mask[off + j]:
+        for j in range(stop - start):
+            if mask[start + j]:
                 if pick == 0:
                     out[h] = j
                     break
                 pick -= 1
-        off += n
-
-
-@njit(cache=True)
-def _legal(mask, head, option):
-    off = 0
-    for h in range(head):
-        off += ST.HEAD_SIZES[h]
-    return mask[off + option]
 
 
 @njit(cache=True)
@@ -182,7 +176,7 @@ def decide(s, cfg, me, t, intent, mask, out):  # noqa: C901 - one tick's choice 
     # ---- 2. protection prayer ----
     foe_set = foe.set
     if read and intent[ST.H_LOADOUT] != ST.LOADOUT_KEEP:
-        foe_set = intent[ST.H_LOADOUT] - 1
+        foe_set = intent[ST.H_LOADOUT] - ST.LOADOUT_SET_0
     foe_style = _set_style(cfg, foe, foe_set)
     over = M.overhead(p)
     want = -1
@@ -201,7 +195,7 @@ def decide(s, cfg, me, t, intent, mask, out):  # noqa: C901 - one tick's choice 
                 want = foe_style
             else:
                 want = (foe_style + 1 + R.below(s.rng, 2)) % 3
-    if want >= 0 and want != over and _legal(mask, ST.H_OVERHEAD, _OVERHEAD_FOR[want]):
+    if want >= 0 and want != over and mask[MASK_START.overhead + _OVERHEAD_FOR[want]]:
         out[ST.H_OVERHEAD] = _OVERHEAD_FOR[want]
 
     # ---- 3. attack ----
@@ -248,50 +242,50 @@ def decide(s, cfg, me, t, intent, mask, out):  # noqa: C901 - one tick's choice 
             if M.set_attack_type(cfg, pl, new_set) == S.MAGIC and new_set == pl.set:
                 hurt = p.levels[HITPOINTS] < 0.9 * p.base_levels[HITPOINTS]
                 attack = ST.ATTACK_BLOOD if (hurt or q.freeze_ticks > 0) else ST.ATTACK_ICE
-            if not _legal(mask, ST.H_ATTACK, attack):
+            if not mask[MASK_START.attack + attack]:
                 attack = ST.ATTACK_NONE
     elif R.uniform(s.rng) < t[T_TANK]:
         new_set = ST.SET_TANK              # ---- 4. tank between attacks
     if new_set != pl.set:
-        if _legal(mask, ST.H_LOADOUT, 1 + new_set):
-            out[ST.H_LOADOUT] = 1 + new_set
+        if mask[MASK_START.loadout + ST.LOADOUT_SET_0 + new_set]:
+            out[ST.H_LOADOUT] = ST.LOADOUT_SET_0 + new_set
         else:
             new_set = pl.set
     out[ST.H_ATTACK] = attack
 
     # ---- 5. movement ----
     if attack != ST.ATTACK_NONE and M.set_reach(cfg, pl, new_set) <= 1:
-        if not adjacent and _legal(mask, ST.H_MOVE, ST.MOVE_TOWARD):
+        if not adjacent and mask[MASK_START.move + ST.MOVE_TOWARD]:
             out[ST.H_MOVE] = ST.MOVE_TOWARD
     elif q.freeze_ticks > 0 and dist <= 1 and R.uniform(s.rng) < t[T_FREEZE] \
-            and _legal(mask, ST.H_MOVE, ST.MOVE_AWAY):
+            and mask[MASK_START.move + ST.MOVE_AWAY]:
         out[ST.H_MOVE] = ST.MOVE_AWAY       # farcast: out of the frozen player's melee reach
-    elif dist > M.set_reach(cfg, pl, ST.SET_RANGED) and _legal(mask, ST.H_MOVE, ST.MOVE_TOWARD):
+    elif dist > M.set_reach(cfg, pl, ST.SET_RANGED) and mask[MASK_START.move + ST.MOVE_TOWARD]:
         out[ST.H_MOVE] = ST.MOVE_TOWARD
 
     # ---- 6. offensive prayer: the one of the style it attacks with, flicked on for each attack
     if t[T_OFFENSIVE] > 0:
-        if attack != ST.ATTACK_NONE and _legal(mask, ST.H_OFFENSIVE, ST.OFFENSIVE_ON):
+        if attack != ST.ATTACK_NONE and mask[MASK_START.offensive + ST.OFFENSIVE_ON]:
             out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
-        elif p.attack_timer == 1 and _legal(mask, ST.H_OFFENSIVE, ST.OFFENSIVE_OFF):
+        elif p.attack_timer == 1 and mask[MASK_START.offensive + ST.OFFENSIVE_OFF]:
             out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
 
     # ---- 7. supplies ----
     my_bar = p.levels[HITPOINTS] / max(1, p.base_levels[HITPOINTS])
     combo = my_bar < t[T_COMBO_HP]
     eat = my_bar < t[T_EAT_HP] and (combo or attack == ST.ATTACK_NONE) and (react or combo)
-    if eat and _legal(mask, ST.H_FOOD, 1):
-        out[ST.H_FOOD] = 1
+    if eat and mask[MASK_START.food + ST.FOOD.eat]:
+        out[ST.H_FOOD] = ST.FOOD.eat
     drained = p.levels[MAGIC] < p.base_levels[MAGIC] - 8 or p.levels[RANGED] < p.base_levels[RANGED] - 8
-    if (p.levels[PRAYER] < 20 or (drained and not combo)) and _legal(mask, ST.H_POTION, ST.POTION_RESTORE):
+    if (p.levels[PRAYER] < 20 or (drained and not combo)) and mask[MASK_START.potion + ST.POTION_RESTORE]:
         out[ST.H_POTION] = ST.POTION_RESTORE
-    elif (combo or (eat and pl.supplies[ST.SUP_FOOD] == 0)) and _legal(mask, ST.H_POTION, ST.POTION_BREW):
+    elif (combo or (eat and pl.supplies[ST.SUP_FOOD] == 0)) and mask[MASK_START.potion + ST.POTION_BREW]:
         out[ST.H_POTION] = ST.POTION_BREW
-    if combo and _legal(mask, ST.H_KARAMBWAN, 1):
-        out[ST.H_KARAMBWAN] = 1
+    if combo and mask[MASK_START.karambwan + ST.KARAMBWAN.eat]:
+        out[ST.H_KARAMBWAN] = ST.KARAMBWAN.eat
     # ---- 8. Vengeance (Lunar builds) whenever it is ready, unless this tick is a slip
-    if _legal(mask, ST.H_VENGEANCE, 1):
-        out[ST.H_VENGEANCE] = 1
+    if mask[MASK_START.vengeance + ST.VENGEANCE.cast]:
+        out[ST.H_VENGEANCE] = ST.VENGEANCE.cast
     _fit_budget(s, cfg, me, out)
 
 
@@ -304,11 +298,11 @@ def _fit_budget(s, cfg, me, out):
     if M.accepted_inputs(s, cfg, me, out) == M.NUM_INPUTS:
         return
     for h in _PUT_OFF:
-        out[h] = 0
+        out[h] = 0                         # option 0 of every head is its no-op
         if M.accepted_inputs(s, cfg, me, out) == M.NUM_INPUTS:
             return
     out[ST.H_LOADOUT] = ST.LOADOUT_KEEP
     out[ST.H_ATTACK] = ST.ATTACK_NONE
     out[ST.H_MOVE] = ST.MOVE_STAY
     if M.accepted_inputs(s, cfg, me, out) < M.NUM_INPUTS:
-        out[ST.H_FOOD] = 0
+        out[ST.H_FOOD] = ST.FOOD.no

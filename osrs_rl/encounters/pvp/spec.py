@@ -4,7 +4,7 @@ import dataclasses
 from functools import partial
 from pathlib import Path
 
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, Outcome
+from osrs_rl.runtime.spec import EncounterSpec, Outcome
 
 from . import mechanics as M
 from . import state as ST
@@ -15,18 +15,6 @@ from .opponents import CONTROL
 from .scene import scene
 from .scripted import TIER_NAMES
 
-HEADS = (
-    ActionHead("loadout", ST.HEAD_SIZES[ST.H_LOADOUT], ("keep",) + ST.SET_NAMES),
-    ActionHead("attack", ST.HEAD_SIZES[ST.H_ATTACK], ("none", "weapon", "ice barrage", "blood barrage")),
-    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], ("stay", "toward", "under", "away", "diagonal", "farcast")),
-    ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD],
-               ("keep", "magic", "missiles", "melee", "off", "smite", "redemption")),
-    ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
-    ActionHead("food", ST.HEAD_SIZES[ST.H_FOOD], ("no", "eat")),
-    ActionHead("karambwan", ST.HEAD_SIZES[ST.H_KARAMBWAN], ("no", "eat")),
-    ActionHead("potion", ST.HEAD_SIZES[ST.H_POTION], ("none", "brew", "restore", "boost")),
-    ActionHead("vengeance", ST.HEAD_SIZES[ST.H_VENGEANCE], ("no", "cast")),
-)
 SEGMENTS = V.OBS_SEGMENTS      # declared beside the kernel that writes each feature by name (privileged: a critic's)
 
 
@@ -51,7 +39,8 @@ _COMMON = dict(
                           # 6: core.player.prayer_was_on (a one-tick flick is free), kits fit 28 slots (5 was
                           # once this field under another layout, taken back: not reused);
                           # 4: reward terms and an event buffer in the state
-    state_dtype=ST.STATE_DTYPE, action_heads=HEADS,
+    state_dtype=ST.STATE_DTYPE,
+    action_heads=ST.HEADS,  # one choice per head a tick: the mechanics read and the mask writes them by name
     obs_segments=SEGMENTS, metric_record=V.METRICS, phase_names=V.PHASE_NAMES, reset=M.reset,
     metrics=V.metrics, config_hook=fill_config, opponents=CONTROL, reward_terms=ST.REWARD_TERMS,
     state_bounds=ST.STATE_BOUNDS,

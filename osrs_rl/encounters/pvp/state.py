@@ -20,8 +20,9 @@ from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
+from osrs_rl.runtime.action_layout import head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
-from osrs_rl.runtime.spec import ConfigField
+from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 # ---- sizes -----------------------------------------------------------------------------------
 MAX_BUILDS = 8                # capacity of the per-build tables (loadouts.builds refuses more)
@@ -53,19 +54,54 @@ NUM_SUPPLIES = 6
 SUPPLY_NAMES = ("food", "karambwan", "brew", "restore", "combat", "ranging")
 DOSES_PER_POTION = 4
 
-# ---- action heads (index 0 is always the no-op) ------------------------------------------------
-H_LOADOUT, H_ATTACK, H_MOVE, H_OVERHEAD, H_OFFENSIVE, H_FOOD, H_KARAMBWAN, H_POTION, H_VENGEANCE = range(9)
-LOADOUT_KEEP = 0              # 1..5: switch to SET_* (value - 1)
-ATTACK_NONE, ATTACK_WEAPON, ATTACK_ICE, ATTACK_BLOOD = range(4)
-# toward: into melee reach; under: onto a frozen opponent's tile; away: run from it; diagonal: to a
-# tile diagonal to it (a frozen player cannot melee there); farcast: out of melee reach but inside
-# the worn weapon's range (step away when adjacent, toward when out of range)
-MOVE_STAY, MOVE_TOWARD, MOVE_UNDER, MOVE_AWAY, MOVE_DIAGONAL, MOVE_FARCAST = range(6)
-OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE, OVERHEAD_OFF, OVERHEAD_SMITE, \
-    OVERHEAD_REDEMPTION = range(7)
-OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)
-POTION_NONE, POTION_BREW, POTION_RESTORE, POTION_BOOST = range(4)
-HEAD_SIZES = (1 + NUM_SETS, 4, 6, 7, 3, 2, 2, 4, 2)
+# ---- action heads (option 0 of each is the no-op) ------------------------------------------------
+# declared once: the mechanics read an agent's action row by these names (a[HEAD.overhead] == OVERHEAD.magic),
+# the mask writes them (view.py) and the scripted opponent reads its legal row by them, so an option's label
+# is what the rules do with it wherever it sits
+HEADS = (
+    ActionHead("loadout", 1 + NUM_SETS, ("keep",) + SET_NAMES),
+    ActionHead("attack", 4, ("none", "weapon", "ice_barrage", "blood_barrage")),
+    # toward: into melee reach; under: onto a frozen opponent's tile; away: run from it; diagonal: to a
+    # tile diagonal to it (a frozen player cannot melee there); farcast: out of melee reach but inside
+    # the worn weapon's range (step away when adjacent, toward when out of range)
+    ActionHead("move", 6, ("stay", "toward", "under", "away", "diagonal", "farcast")),
+    ActionHead("overhead", 7, ("keep", "magic", "missiles", "melee", "off", "smite", "redemption")),
+    ActionHead("offensive", 3, ("keep", "on", "off")),
+    ActionHead("food", 2, ("no", "eat")),
+    ActionHead("karambwan", 2, ("no", "eat")),
+    ActionHead("potion", 4, ("none", "brew", "restore", "boost")),
+    ActionHead("vengeance", 2, ("no", "cast")),
+)
+HEAD = head_index("HEAD", HEADS)                         # HEAD.move: the move head's element of an action row
+LOADOUT = option_index("LOADOUT", HEADS[HEAD.loadout])   # LOADOUT.keep: that option's number in its head
+ATTACK = option_index("ATTACK", HEADS[HEAD.attack])
+MOVE = option_index("MOVE", HEADS[HEAD.move])
+OVERHEAD = option_index("OVERHEAD", HEADS[HEAD.overhead])
+OFFENSIVE = option_index("OFFENSIVE", HEADS[HEAD.offensive])
+FOOD = option_index("FOOD", HEADS[HEAD.food])
+KARAMBWAN = option_index("KARAMBWAN", HEADS[HEAD.karambwan])
+POTION = option_index("POTION", HEADS[HEAD.potion])
+VENGEANCE = option_index("VENGEANCE", HEADS[HEAD.vengeance])
+# the loadout options after "keep" are the gear sets in SET_* order: option LOADOUT_SET_0 + SET_X wears set X
+LOADOUT_SET_0 = option_start(HEADS[HEAD.loadout], SET_NAMES, NUM_SETS)
+if LOADOUT_SET_0 != 1 + SET_MAGE or LOADOUT.keep != 0:
+    raise ValueError(f"the loadout head must be keep, then the sets from SET_MAGE (option 1 + SET_*), not "
+                     f"{HEADS[HEAD.loadout].labels}")
+# the names the kernels and tests use, each bound to its head or option by name
+H_LOADOUT, H_ATTACK, H_MOVE, H_OVERHEAD = HEAD.loadout, HEAD.attack, HEAD.move, HEAD.overhead
+H_OFFENSIVE, H_FOOD, H_KARAMBWAN, H_POTION, H_VENGEANCE = \
+    HEAD.offensive, HEAD.food, HEAD.karambwan, HEAD.potion, HEAD.vengeance
+LOADOUT_KEEP = LOADOUT.keep   # LOADOUT_SET_0 + SET_*: switch to that set
+ATTACK_NONE, ATTACK_WEAPON = ATTACK.none, ATTACK.weapon
+ATTACK_ICE, ATTACK_BLOOD = ATTACK.ice_barrage, ATTACK.blood_barrage      # manual casts (any gear)
+MOVE_STAY, MOVE_TOWARD, MOVE_UNDER, MOVE_AWAY = MOVE.stay, MOVE.toward, MOVE.under, MOVE.away
+MOVE_DIAGONAL, MOVE_FARCAST = MOVE.diagonal, MOVE.farcast
+OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE = \
+    OVERHEAD.keep, OVERHEAD.magic, OVERHEAD.missiles, OVERHEAD.melee
+OVERHEAD_OFF, OVERHEAD_SMITE, OVERHEAD_REDEMPTION = OVERHEAD.off, OVERHEAD.smite, OVERHEAD.redemption
+OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = OFFENSIVE.keep, OFFENSIVE.on, OFFENSIVE.off
+POTION_NONE, POTION_BREW, POTION_RESTORE, POTION_BOOST = POTION.none, POTION.brew, POTION.restore, POTION.boost
+HEAD_SIZES = tuple(h.size for h in HEADS)
 MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- who drives player 1 (STATE.opponent_kind) --------------------------------------------------

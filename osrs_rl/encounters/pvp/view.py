@@ -18,6 +18,7 @@ from osrs_rl.core.pending_hits import HIT_PENDING
 from osrs_rl.core.player import RUN_ENERGY_MAX
 from osrs_rl.core.skills import ATTACK, DEFENCE, HITPOINTS, MAGIC, PRAYER, RANGED, STRENGTH
 from osrs_rl.core.status import FREEZE_IMMUNITY_TICKS, can_move
+from osrs_rl.runtime.action_layout import head_bounds
 from osrs_rl.runtime.obs_layout import family_start, feature_index, segment_bounds
 from osrs_rl.runtime.spec import MetricRecord, ObsSegment
 
@@ -88,6 +89,9 @@ OPPONENT_OVERHEAD_0 = family_start(OPPONENT, _OVERHEADS, NUM_OVERHEAD_ICONS)
 OPPONENT_LAST_0 = family_start(OPPONENT, _LAST, 3)
 OPPONENT_BUILD_0 = family_start(OPPONENT, _BUILDS, ST.MAX_BUILDS)
 PRIVILEGED_SUPPLY_0 = family_start(PRIVILEGED, ST.SUPPLY_NAMES, ST.NUM_SUPPLIES)
+# where each action head's options lie in an agent's flat mask (the heads are declared in state.py): the mask
+# writes an option at its head's start plus the option's number (MASK_START.overhead + ST.OVERHEAD.magic)
+MASK_START, MASK_STOP = head_bounds(ST.HEADS)
 
 
 @njit(cache=True)
@@ -192,64 +196,59 @@ def observe_two(s, cfg, obs):
 
 @njit(cache=True)
 def mask_player(s, cfg, me, m):
+    """Player ``me``'s legal options into its row ``m``: each at its head's start + its number in the head."""
     pl, foe = s.players[me], s.players[1 - me]
     p, q = pl.p, foe.p
     m[:] = False
-    off = 0
     # loadout: keep, or any other set (the spec set needs the energy for one special)
-    m[off] = True
+    m[MASK_START.loadout + ST.LOADOUT.keep] = True
     for j in range(ST.NUM_SETS):
         ok = j != pl.set
         if j == ST.SET_SPEC:
             ok = ok and p.spec_energy >= M.spec_cost(cfg, pl)
-        m[off + 1 + j] = ok
-    off += ST.HEAD_SIZES[ST.H_LOADOUT]
-    for j in range(4):                       # attack
-        m[off + j] = M.can_attack(s, cfg, me, j)
-    off += ST.HEAD_SIZES[ST.H_ATTACK]
+        m[MASK_START.loadout + ST.LOADOUT_SET_0 + j] = ok
+    # attack: each option (ST.ATTACK_*) as mechanics.can_attack judges it
+    for j in range(MASK_STOP.attack - MASK_START.attack):
+        m[MASK_START.attack + j] = M.can_attack(s, cfg, me, j)
     mobile = can_move(p)                     # move
-    m[off] = True
-    m[off + ST.MOVE_TOWARD] = mobile and not in_melee_reach(p.x, p.y, 1, q.x, q.y, 1)
-    m[off + ST.MOVE_UNDER] = mobile and q.freeze_ticks > 0 and not overlaps(p.x, p.y, 1, q.x, q.y, 1) \
+    m[MASK_START.move + ST.MOVE.stay] = True
+    m[MASK_START.move + ST.MOVE.toward] = mobile and not in_melee_reach(p.x, p.y, 1, q.x, q.y, 1)
+    m[MASK_START.move + ST.MOVE.under] = mobile and q.freeze_ticks > 0 and not overlaps(p.x, p.y, 1, q.x, q.y, 1) \
         and chebyshev_distance(p.x, p.y, 1, q.x, q.y, 1) <= 1
-    m[off + ST.MOVE_AWAY] = mobile
-    m[off + ST.MOVE_DIAGONAL] = mobile and not (abs(p.x - q.x) == 1 and abs(p.y - q.y) == 1)
+    m[MASK_START.move + ST.MOVE.away] = mobile
+    m[MASK_START.move + ST.MOVE.diagonal] = mobile and not (abs(p.x - q.x) == 1 and abs(p.y - q.y) == 1)
     d = chebyshev_distance(p.x, p.y, 1, q.x, q.y, 1)
-    m[off + ST.MOVE_FARCAST] = mobile and not (d >= 2 and d <= M.set_reach(cfg, pl, pl.set))
-    off += ST.HEAD_SIZES[ST.H_MOVE]
+    m[MASK_START.move + ST.MOVE.farcast] = mobile and not (d >= 2 and d <= M.set_reach(cfg, pl, pl.set))
     over = M.overhead_icon(p)                # overhead
     has_prayer = p.levels[PRAYER] > 0
-    m[off] = True
-    m[off + ST.OVERHEAD_MAGIC] = has_prayer and over != 2
-    m[off + ST.OVERHEAD_MISSILES] = has_prayer and over != 1
-    m[off + ST.OVERHEAD_MELEE] = has_prayer and over != 0
-    m[off + ST.OVERHEAD_OFF] = over >= 0
-    m[off + ST.OVERHEAD_SMITE] = has_prayer and over != 3 and cfg.build_smite[pl.build] != 0
-    m[off + ST.OVERHEAD_REDEMPTION] = has_prayer and over != 4 and cfg.build_redemption[pl.build] != 0
-    off += ST.HEAD_SIZES[ST.H_OVERHEAD]
+    m[MASK_START.overhead + ST.OVERHEAD.keep] = True
+    m[MASK_START.overhead + ST.OVERHEAD.magic] = has_prayer and over != 2
+    m[MASK_START.overhead + ST.OVERHEAD.missiles] = has_prayer and over != 1
+    m[MASK_START.overhead + ST.OVERHEAD.melee] = has_prayer and over != 0
+    m[MASK_START.overhead + ST.OVERHEAD.off] = over >= 0
+    m[MASK_START.overhead + ST.OVERHEAD.smite] = has_prayer and over != 3 and cfg.build_smite[pl.build] != 0
+    m[MASK_START.overhead + ST.OVERHEAD.redemption] = has_prayer and over != 4 \
+        and cfg.build_redemption[pl.build] != 0
     offensive_on = (np.uint32(p.active_prayers) & M.offensive_mask(cfg, pl.build)) != 0   # offensive
-    m[off] = True
+    m[MASK_START.offensive + ST.OFFENSIVE.keep] = True
     # "on" picks the prayer of the style worn after this tick's switch, so it stays legal while one
     # is on (a switch of style and of offensive prayer share the tick)
-    m[off + ST.OFFENSIVE_ON] = has_prayer and M.offensive_mask(cfg, pl.build) != 0
-    m[off + ST.OFFENSIVE_OFF] = offensive_on
-    off += ST.HEAD_SIZES[ST.H_OFFENSIVE]
+    m[MASK_START.offensive + ST.OFFENSIVE.on] = has_prayer and M.offensive_mask(cfg, pl.build) != 0
+    m[MASK_START.offensive + ST.OFFENSIVE.off] = offensive_on
     hurt = p.levels[HITPOINTS] < p.base_levels[HITPOINTS]
-    m[off] = True                            # food
-    m[off + 1] = pl.supplies[ST.SUP_FOOD] > 0 and p.food_timer <= 0 and hurt
-    off += 2
-    m[off] = True                            # karambwan
-    m[off + 1] = pl.supplies[ST.SUP_KARAMBWAN] > 0 and p.karambwan_timer <= 0 and hurt
-    off += 2
+    m[MASK_START.food + ST.FOOD.no] = True
+    m[MASK_START.food + ST.FOOD.eat] = pl.supplies[ST.SUP_FOOD] > 0 and p.food_timer <= 0 and hurt
+    m[MASK_START.karambwan + ST.KARAMBWAN.no] = True
+    m[MASK_START.karambwan + ST.KARAMBWAN.eat] = pl.supplies[ST.SUP_KARAMBWAN] > 0 and p.karambwan_timer <= 0 \
+        and hurt
     drink = p.potion_timer <= 0              # potion
-    m[off] = True
-    m[off + ST.POTION_BREW] = drink and pl.supplies[ST.SUP_BREW] > 0
-    m[off + ST.POTION_RESTORE] = drink and pl.supplies[ST.SUP_RESTORE] > 0
+    m[MASK_START.potion + ST.POTION.none] = True
+    m[MASK_START.potion + ST.POTION.brew] = drink and pl.supplies[ST.SUP_BREW] > 0
+    m[MASK_START.potion + ST.POTION.restore] = drink and pl.supplies[ST.SUP_RESTORE] > 0
     boost = ST.SUP_RANGING if M.set_attack_type(cfg, pl, pl.set) == S.RANGED else ST.SUP_COMBAT
-    m[off + ST.POTION_BOOST] = drink and pl.supplies[boost] > 0
-    off += ST.HEAD_SIZES[ST.H_POTION]
-    m[off] = True                            # vengeance
-    m[off + 1] = M.can_cast_vengeance(s, cfg, me)
+    m[MASK_START.potion + ST.POTION.boost] = drink and pl.supplies[boost] > 0
+    m[MASK_START.vengeance + ST.VENGEANCE.no] = True
+    m[MASK_START.vengeance + ST.VENGEANCE.cast] = M.can_cast_vengeance(s, cfg, me)
 
 
 @njit(cache=True)
