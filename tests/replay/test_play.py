@@ -36,7 +36,7 @@ def test_template_clicks_buttons_and_masks(tmp_path):
     assert s.tick == 0                                           # refused steps change nothing
     with pytest.raises(PlayError, match="nothing to save"):
         s.to_replay()
-    state = s.step({"attack": 1, "prayer": "protect from melee on"})
+    state = s.step({"attack": 1, "prayer": "protect_melee"})
     player = _entity(state, "player")
     assert state["tick"] == 1 and player["overhead"] == "melee" and player["attack_timer"] == 3
     assert s.legal()[1]["legal"] == [True, False, True]          # on now: only "off" switches it

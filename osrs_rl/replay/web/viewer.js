@@ -16,10 +16,10 @@ const LABEL_REACH = 5;            // a label moves at most this many lines from 
 const PLAY_TICK_MS = 600;         // one game tick
 const HOTKEYS = {                 // "head:label" -> key, for the heads an encounter has
   "loadout:mage": "1", "loadout:ranged": "2", "loadout:melee": "3", "loadout:tank": "4", "loadout:spec": "5",
-  "attack:weapon": "j", "attack:attack": "j", "attack:ice barrage": "i", "attack:blood barrage": "o",
+  "attack:weapon": "j", "attack:attack": "j", "attack:ice_barrage": "i", "attack:blood_barrage": "o",
   "overhead:magic": "q", "overhead:missiles": "w", "overhead:melee": "e", "overhead:off": "t",
   "overhead:smite": "y", "overhead:redemption": "u",
-  "prayer:protect from melee on": "e", "prayer:off": "t",
+  "prayer:protect_melee": "e", "prayer:off": "t",
   "offensive:on": "a", "offensive:off": "s",
   "food:eat": "f", "eat:eat": "f", "karambwan:eat": "k",
   "potion:brew": "b", "potion:restore": "g", "potion:boost": "h", "vengeance:cast": "v",
