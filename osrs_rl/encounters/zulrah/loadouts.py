@@ -39,9 +39,10 @@ from . import state as ST
 
 GEAR_PATH = Path(__file__).resolve().parent / "gear.json"
 MAP_PATH = Path(__file__).resolve().parent / "shrine_map.json"
-# walk directions (moves 1..8): N, NE, E, SE, S, SW, W, NW
+# walk directions (move options from state.MOVE_WALK, labelled state.WALK_LABELS): N, NE, E, SE, S, SW, W, NW
 WALK = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-# run destinations (moves 9..24): the 16 tiles two steps away, clockwise from north
+# run destinations (move options from state.MOVE_RUN, labelled state.RUN_LABELS): the 16 tiles two steps away,
+# clockwise from north
 RUN = ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (2, -1), (2, -2), (1, -2),
        (0, -2), (-1, -2), (-2, -2), (-2, -1), (-2, 0), (-2, 1), (-2, 2), (-1, 2))
 
@@ -100,8 +101,14 @@ def platform(cfg) -> None:
     w = walkable()
     flags = map_flags()
     cfg["collision"] = flags
-    steps = [((0, 0), (0, 0))] + [((dx, dy), (0, 0)) for dx, dy in WALK] + [_run_steps(dx, dy) for dx, dy in RUN]
-    for m, (a, b) in enumerate(steps):
+    if (len(WALK), len(RUN)) != (len(ST.WALK_LABELS), len(ST.RUN_LABELS)):
+        raise ValueError(f"{len(WALK)} walk and {len(RUN)} run steps for the move head's "
+                         f"{len(ST.WALK_LABELS)} walk and {len(ST.RUN_LABELS)} run options")
+    # each move option's one or two steps, at its number in the move head (the idle move stays (0, 0))
+    steps = {ST.MOVE_IDLE: ((0, 0), (0, 0))}
+    steps.update({ST.MOVE_WALK + k: ((dx, dy), (0, 0)) for k, (dx, dy) in enumerate(WALK)})
+    steps.update({ST.MOVE_RUN + k: _run_steps(dx, dy) for k, (dx, dy) in enumerate(RUN)})
+    for m, (a, b) in steps.items():
         cfg["move_dx"][m] = (a[0], b[0])
         cfg["move_dy"][m] = (a[1], b[1])
     ok = np.zeros((RT.GRID_W, RT.GRID_H), dtype=np.uint32)
@@ -109,8 +116,8 @@ def platform(cfg) -> None:
         for y in range(RT.GRID_H):
             if not w[x, y]:
                 continue
-            bits = 1
-            for m in range(1, ST.NUM_MOVES):
+            bits = 0
+            for m in range(ST.NUM_MOVES):      # idle takes no step: its bit marks a walkable tile (the solver reads it)
                 cx, cy, good = x, y, True
                 for k in range(2):
                     dx, dy = int(cfg["move_dx"][m, k]), int(cfg["move_dy"][m, k])

@@ -112,8 +112,6 @@ SNAKELING_MAGIC = (1, 4)       # 1/4 magic variant (2046), else melee (2045) [M:
 SNAKELING_SPEED = 3            # attack speed [M: wiki export via npcs.json; ZEN uses 4]
 SNAKELING_MAGIC_RANGE = 6      # [M: ZEN attack distance]
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in pvp)
-# the prayer each option of the overhead head clicks on (core.player_input.set_overhead; KEEP is not a click)
-_OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, PI.NO_PRAYER)
 _SOURCE_OF_FORM = (ST.SRC_SERPENTINE, ST.SRC_MAGMA, ST.SRC_TANZANITE)
 
 
@@ -274,37 +272,42 @@ def reset(s, cfg, seed):
 def _consume(s, cfg, eat, drink):
     """Food, then a potion dose (core.consumables: the only same-tick order)."""
     ids = cfg.supply_consumable
-    if eat and PI.use_supply(s.p, s.supplies, ST.SUP_FOOD, ids[s.tier, ST.SUP_FOOD], cfg.consumables):
+    if eat == ST.EAT.eat and PI.use_supply(s.p, s.supplies, ST.SUP_FOOD, ids[s.tier, ST.SUP_FOOD], cfg.consumables):
         s.supplies_used[ST.SUP_FOOD] += 1
-    if drink != ST.DRINK_NONE:
-        slot = drink                # DRINK_PRAYER.. == SUP_PRAYER..
+    if drink != ST.DRINK.none:
+        slot = drink                # a drink option's number is its dose's supply (checked: state._check_doses)
         if PI.use_supply(s.p, s.supplies, slot, ids[s.tier, slot], cfg.consumables):
             s.supplies_used[slot] += 1
 
 
 @njit(cache=True)
 def _switch(s, cfg, gear):
-    if gear == ST.GEAR_KEEP or gear - 1 == s.set or cfg.set_present[s.tier, gear - 1] == 0:
+    if gear == ST.GEAR.keep or gear - ST.GEAR_SET == s.set or cfg.set_present[s.tier, gear - ST.GEAR_SET] == 0:
         return
-    s.set = gear - 1
+    s.set = gear - ST.GEAR_SET
     PI.wear(s.p, cfg.set_worn[s.tier, s.set])
 
 
 @njit(cache=True)
 def _prayers(s, cfg, over, offensive):
-    if ST.OVERHEAD_KEEP < over < len(_OVERHEAD_PRAYER):
-        PI.set_overhead(s.p, _OVERHEAD_PRAYER[over])
-    if offensive == ST.OFFENSIVE_ON:
+    # the prayer each overhead option clicks on (core.player_input.set_overhead; keep is not a click)
+    if over == ST.OVERHEAD.magic:
+        PI.set_overhead(s.p, P.PROTECT_FROM_MAGIC)
+    elif over == ST.OVERHEAD.missiles:
+        PI.set_overhead(s.p, P.PROTECT_FROM_MISSILES)
+    elif over == ST.OVERHEAD.off:
+        PI.set_overhead(s.p, PI.NO_PRAYER)
+    if offensive == ST.OFFENSIVE.on:
         PI.set_offensive(s.p, cfg.set_offensive_all[s.tier], cfg.set_offensive[s.tier, s.set])
-    elif offensive == ST.OFFENSIVE_OFF:
+    elif offensive == ST.OFFENSIVE.off:
         PI.clear_prayers(s.p, cfg.set_offensive_all[s.tier])
 
 
 @njit(cache=True)
 def inputs(s, cfg, a):
-    _consume(s, cfg, a[ST.H_EAT], a[ST.H_DRINK])
-    _switch(s, cfg, a[ST.H_GEAR])
-    _prayers(s, cfg, a[ST.H_OVERHEAD], a[ST.H_OFFENSIVE])
+    _consume(s, cfg, a[ST.HEAD.eat], a[ST.HEAD.drink])
+    _switch(s, cfg, a[ST.HEAD.gear])
+    _prayers(s, cfg, a[ST.HEAD.overhead], a[ST.HEAD.offensive])
 
 
 # ---- phase 2a: hits on NPCs ---------------------------------------------------------------------
@@ -603,9 +606,9 @@ def land_player_hits(s):
 def move(s, cfg, m):
     """Walk one or run two tiles as move ``m`` asks; returns the tiles moved."""
     p = s.p
-    if m == 0 or s.stun > 0 or not (cfg.move_ok[p.x, p.y] >> np.uint32(m)) & np.uint32(1):
+    if m == ST.MOVE_IDLE or s.stun > 0 or not (cfg.move_ok[p.x, p.y] >> np.uint32(m)) & np.uint32(1):
         return 0
-    if m >= 9 and p.run_energy < RUN_MIN_TO_RUN:
+    if m >= ST.MOVE_RUN and p.run_energy < RUN_MIN_TO_RUN:
         return 0
     moved = 0
     for k in range(2):
@@ -620,7 +623,7 @@ def move(s, cfg, m):
 
 @njit(cache=True)
 def attack(s, cfg, target, special):
-    """The player's attack on Zulrah (1) or snakeling slot target - 2, if possible now; ``special``:
+    """The player's attack (an attack option: Zulrah or a snakeling slot), if possible now; ``special``:
     make it the worn weapon's special attack when it has one and the energy allows."""
     if target == ST.ATTACK_NONE:
         return
@@ -630,12 +633,12 @@ def attack(s, cfg, target, special):
         row = cfg.npc_rows[s.form]          # the Jad phase uses the serpentine model [M: ZEN]
         tx, ty, size, hit_target = s.zx, s.zy, RT.ZULRAH_SIZE, ST.TARGET_ZULRAH
     else:
-        k = target - 2
+        k = target - ST.ATTACK_SNAKELING
         if not can_attack_snakeling(s, cfg, k):
             return
         sn = s.snakelings[k]
         row = cfg.npc_rows[ST.NPC_SNAKELING_MAGIC if sn.kind == 1 else ST.NPC_SNAKELING_MELEE]
-        tx, ty, size, hit_target = sn.x, sn.y, 1, target
+        tx, ty, size, hit_target = sn.x, sn.y, 1, 2 + k          # a hit's target: 2 + k is snakeling slot k
     refresh_combat(s, cfg)
     c = s.combat[0]
     sp = cfg.set_row[s.tier, s.set]
@@ -754,8 +757,8 @@ def tick(s, cfg, a):
     taken = land_player_hits(s)
     moved = 0
     if s.p.levels[HITPOINTS] > 0:
-        moved = move(s, cfg, a[ST.H_MOVE])
-        attack(s, cfg, a[ST.H_ATTACK], a[ST.H_SPEC] == ST.SPEC_USE)
+        moved = move(s, cfg, a[ST.HEAD.move])
+        attack(s, cfg, a[ST.HEAD.attack], a[ST.HEAD.spec] == ST.SPEC.special)
     taken += clouds_turn(s)
     # 4. end of tick
     taken += end_of_tick(s, cfg, moved >= 2)

@@ -73,6 +73,7 @@ from osrs_rl.core.skills import HITPOINTS, MAGIC, NUM_SKILLS, PRAYER, RANGED
 from . import mechanics as M
 from . import rotations as RT
 from . import state as ST
+from .view import MASK_START
 from .view import mask as legal_actions
 
 # ---- stand tiles: RL-R RotationType's stand location of every phase (names of rotations.STAND_TILES)
@@ -122,8 +123,7 @@ COST_OFF_SAFESPOT = 40.0              # a magma phase's slams never hit the mele
 STAND = 3.0                           # per tile away from the stand tile
 TRAVEL = 2.0                          # per tile away from the player
 
-_HEAD_OFFSET = np.cumsum(np.array((0,) + ST.HEAD_SIZES[:-1], dtype=np.int64))
-_RUN_FIRST_MOVE = 9                   # moves 9..24 run two tiles (state.py)
+_WALK_STOP = ST.MOVE_WALK + len(ST.WALK_LABELS)   # walk moves: MOVE_WALK.._WALK_STOP - 1 (state.py)
 _UNREACHED = np.int16(10_000)
 
 
@@ -199,7 +199,9 @@ def best_set(s, cfg, form, scratch):
 # ---- tiles ------------------------------------------------------------------------------------------
 @njit(cache=True)
 def _walkable(cfg, x, y):
-    return 0 <= x < RT.GRID_W and 0 <= y < RT.GRID_H and (cfg.move_ok[x, y] & np.uint32(1)) != 0
+    # the move table's idle bit is set on every walkable tile (loadouts.platform)
+    return 0 <= x < RT.GRID_W and 0 <= y < RT.GRID_H \
+        and (cfg.move_ok[x, y] >> np.uint32(ST.MOVE_IDLE)) & np.uint32(1) != 0
 
 
 @njit(cache=True)
@@ -298,7 +300,7 @@ def walk_distances(cfg, gx, gy, dist, queue):
     while head < tail:
         x, y = queue[head] // RT.GRID_H, queue[head] % RT.GRID_H
         head += 1
-        for m in range(1, _RUN_FIRST_MOVE):
+        for m in range(ST.MOVE_WALK, _WALK_STOP):
             if (cfg.move_ok[x, y] >> np.uint32(m)) & np.uint32(1):
                 nx, ny = x + cfg.move_dx[m, 0], y + cfg.move_dy[m, 0]
                 if dist[nx, ny] == _UNREACHED:
@@ -312,15 +314,15 @@ def choose_move(s, cfg, legal, gx, gy, dist, queue):
     """The legal move that ends nearest the goal, avoiding hazards at the end of the move."""
     p = s.p
     if p.x == gx and p.y == gy and _hazard(s, cfg, p.x, p.y) == 0.0:
-        return 0
+        return ST.MOVE_IDLE
     walk_distances(cfg, gx, gy, dist, queue)
-    best, pick = 1e18, 0
+    best, pick = 1e18, ST.MOVE_IDLE
     for m in range(ST.NUM_MOVES):
-        if not legal[_HEAD_OFFSET[ST.H_MOVE] + m]:
+        if not legal[MASK_START.move + m]:
             continue
         x = p.x + cfg.move_dx[m, 0] + cfg.move_dx[m, 1]
         y = p.y + cfg.move_dy[m, 0] + cfg.move_dy[m, 1]
-        score = _hazard(s, cfg, x, y) + 10.0 * dist[x, y] + (1.0 if m >= _RUN_FIRST_MOVE else 0.0)
+        score = _hazard(s, cfg, x, y) + 10.0 * dist[x, y] + (1.0 if m >= ST.MOVE_RUN else 0.0)
         if score < best:
             best, pick = score, m
     return pick
@@ -342,12 +344,12 @@ def _threatens(sn, x, y, magic_prayed):
 def choose_target(s, cfg, legal, x, y, set_index, magic_prayed):
     """Attack option for this tick when the player ends its move on (x, y) wearing ``set_index``."""
     reach = cfg.set_range[s.tier, set_index]
-    off = _HEAD_OFFSET[ST.H_ATTACK]
+    off = MASK_START.attack
     best_threat, threat = 1 << 20, -1
     spare = -1
     for k in range(ST.SNAKELING_SLOTS):
         sn = s.snakelings[k]
-        if not legal[off + 2 + k]:
+        if not legal[off + ST.ATTACK_SNAKELING + k]:
             continue
         if not M.tile_sees(cfg, x, y, sn.x, sn.y, reach):
             continue
@@ -357,13 +359,13 @@ def choose_target(s, cfg, legal, x, y, set_index, magic_prayed):
         elif spare < 0:
             spare = k
     if threat >= 0:
-        return 2 + threat
+        return ST.ATTACK_SNAKELING + threat
     # a hit that lands while Zulrah dives waits for it to rise (mechanics.land_npc_hits): no loss
     sees = M.spot_sees(cfg, s.spot, x, y, reach)
     if legal[off + ST.ATTACK_ZULRAH] and sees:
         return ST.ATTACK_ZULRAH
     if spare >= 0 and not M.zulrah_targetable(s, cfg):
-        return 2 + spare
+        return ST.ATTACK_SNAKELING + spare
     return ST.ATTACK_NONE
 
 
@@ -384,20 +386,20 @@ def choose_overhead(s, cfg, legal):
     """Zulrah's style on the tick of its attack; between its attacks magic while a magic snakeling
     is near, else the style of Zulrah's next attack; off when the phase has no attack left."""
     code = RT.ACT_NONE if _diving(s, cfg) else next_attack(s, cfg)
-    want = ST.OVERHEAD_OFF
+    want = ST.OVERHEAD.off
     if code == RT.ACT_RANGED:
-        want = ST.OVERHEAD_MISSILES
+        want = ST.OVERHEAD.missiles
     elif code == RT.ACT_MAGIC or code == RT.ACT_TANZANITE:
-        want = ST.OVERHEAD_MAGIC            # tanzanite's ranged shots give no tell: pray magic
+        want = ST.OVERHEAD.magic            # tanzanite's ranged shots give no tell: pray magic
     if _ticks_to_attack(s, cfg) > 0 and _magic_snakeling_near(s):
-        want = ST.OVERHEAD_MAGIC
+        want = ST.OVERHEAD.magic
     p = s.p
     on_magic = M.has_prayer(p, P.PROTECT_FROM_MAGIC)
     on_missiles = M.has_prayer(p, P.PROTECT_FROM_MISSILES)
-    if (want == ST.OVERHEAD_MAGIC and on_magic) or (want == ST.OVERHEAD_MISSILES and on_missiles) \
-            or (want == ST.OVERHEAD_OFF and not (on_magic or on_missiles)):
-        return ST.OVERHEAD_KEEP
-    return want if legal[_HEAD_OFFSET[ST.H_OVERHEAD] + want] else ST.OVERHEAD_KEEP
+    if (want == ST.OVERHEAD.magic and on_magic) or (want == ST.OVERHEAD.missiles and on_missiles) \
+            or (want == ST.OVERHEAD.off and not (on_magic or on_missiles)):
+        return ST.OVERHEAD.keep
+    return want if legal[MASK_START.overhead + want] else ST.OVERHEAD.keep
 
 
 @njit(cache=True)
@@ -422,27 +424,27 @@ def choose_supplies(s, cfg, legal, want_set, threatened, ready):
     # tanzanite's ranged shots cannot be prayed: top up for them when no snakeling needs the attack
     tanzanite = next_attack(s, cfg) == RT.ACT_TANZANITE and hp <= TANZANITE_EAT_AT and not threatened
     want = urgent or (fits and (free or tanzanite))
-    eat = 1 if want and legal[_HEAD_OFFSET[ST.H_EAT] + 1] else 0
-    off = _HEAD_OFFSET[ST.H_DRINK]
-    healthy = hp >= DRINK_SAFE_HP * base and eat == 0
+    eat = ST.EAT.eat if want and legal[MASK_START.eat + ST.EAT.eat] else ST.EAT.no
+    off = MASK_START.drink
+    healthy = hp >= DRINK_SAFE_HP * base and eat == ST.EAT.no
     quiet = _ticks_to_attack(s, cfg) > 3
     prayer = p.levels[PRAYER]
-    if prayer < PRAYER_URGENT and legal[off + ST.DRINK_PRAYER]:
-        return eat, ST.DRINK_PRAYER
+    if prayer < PRAYER_URGENT and legal[off + ST.DRINK.prayer]:
+        return eat, ST.DRINK.prayer
     if not (healthy or quiet):
-        return eat, ST.DRINK_NONE
-    if p.venom != 0 and legal[off + ST.DRINK_ANTIVENOM]:
-        return eat, ST.DRINK_ANTIVENOM
-    if prayer <= p.base_levels[PRAYER] - _restore_amount(cfg, s, ST.SUP_PRAYER) and legal[off + ST.DRINK_PRAYER]:
-        return eat, ST.DRINK_PRAYER
+        return eat, ST.DRINK.none
+    if p.venom != 0 and legal[off + ST.DRINK.antivenom]:
+        return eat, ST.DRINK.antivenom
+    if prayer <= p.base_levels[PRAYER] - _restore_amount(cfg, s, ST.SUP_PRAYER) and legal[off + ST.DRINK.prayer]:
+        return eat, ST.DRINK.prayer
     ranged_planned = want_set == ST.SET_RANGED or want_set == ST.SET_SPEC
     if ranged_planned and p.levels[RANGED] - p.base_levels[RANGED] < BOOST_AGAIN \
-            and legal[off + ST.DRINK_RANGED_BOOST]:
-        return eat, ST.DRINK_RANGED_BOOST
+            and legal[off + ST.DRINK.ranged_boost]:
+        return eat, ST.DRINK.ranged_boost
     if want_set == ST.SET_MAGIC and p.levels[MAGIC] - p.base_levels[MAGIC] < MAGIC_BOOST_AGAIN \
-            and legal[off + ST.DRINK_MAGIC_BOOST]:
-        return eat, ST.DRINK_MAGIC_BOOST
-    return eat, ST.DRINK_NONE
+            and legal[off + ST.DRINK.magic_boost]:
+        return eat, ST.DRINK.magic_boost
+    return eat, ST.DRINK.none
 
 
 # ---- the decision ------------------------------------------------------------------------------------
@@ -456,32 +458,31 @@ def decide(s, cfg, legal_rows, scratch, dist, queue, out):
     form = cfg.phase_form[rot, ph]
     want_set = best_set(s, cfg, form, scratch)
     if want_set != s.set:
-        out[ST.H_GEAR] = 1 + want_set
+        out[ST.HEAD.gear] = ST.GEAR_SET + want_set
     gx, gy = choose_tile(s, cfg, rot, ph, want_set)
     move = choose_move(s, cfg, legal, gx, gy, dist, queue)
-    out[ST.H_MOVE] = move
+    out[ST.HEAD.move] = move
     x = s.p.x + cfg.move_dx[move, 0] + cfg.move_dx[move, 1]
     y = s.p.y + cfg.move_dy[move, 0] + cfg.move_dy[move, 1]
     over = choose_overhead(s, cfg, legal)
-    out[ST.H_OVERHEAD] = over
-    magic_prayed = over == ST.OVERHEAD_MAGIC or (over == ST.OVERHEAD_KEEP and M.has_prayer(s.p, P.PROTECT_FROM_MAGIC))
+    out[ST.HEAD.overhead] = over
+    magic_prayed = over == ST.OVERHEAD.magic or (over == ST.OVERHEAD.keep and M.has_prayer(s.p, P.PROTECT_FROM_MAGIC))
     target = choose_target(s, cfg, legal, x, y, want_set, magic_prayed)
-    out[ST.H_ATTACK] = target
+    out[ST.HEAD.attack] = target
     every = np.uint32(cfg.set_offensive_all[s.tier])
     on = (np.uint32(s.p.active_prayers) & every) != 0
-    off = _HEAD_OFFSET[ST.H_OFFENSIVE]
-    if target != ST.ATTACK_NONE and legal[off + ST.OFFENSIVE_ON]:
-        out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
+    if target != ST.ATTACK_NONE and legal[MASK_START.offensive + ST.OFFENSIVE.on]:
+        out[ST.HEAD.offensive] = ST.OFFENSIVE.on
     elif target == ST.ATTACK_NONE and on:
-        out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
+        out[ST.HEAD.offensive] = ST.OFFENSIVE.off
     threatened = False
     for k in range(ST.SNAKELING_SLOTS):
         threatened |= s.snakelings[k].active != 0 and _threatens(s.snakelings[k], x, y, magic_prayed)
     eat, drink = choose_supplies(s, cfg, legal, want_set, threatened, target != ST.ATTACK_NONE)
-    out[ST.H_EAT] = eat
-    out[ST.H_DRINK] = drink
-    if target == ST.ATTACK_ZULRAH and want_set == s.set and legal[_HEAD_OFFSET[ST.H_SPEC] + ST.SPEC_USE]:
-        out[ST.H_SPEC] = ST.SPEC_USE
+    out[ST.HEAD.eat] = eat
+    out[ST.HEAD.drink] = drink
+    if target == ST.ATTACK_ZULRAH and want_set == s.set and legal[MASK_START.spec + ST.SPEC.special]:
+        out[ST.HEAD.spec] = ST.SPEC.special
 
 
 @njit(cache=True)

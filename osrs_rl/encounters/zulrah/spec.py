@@ -3,7 +3,7 @@
 import dataclasses
 from pathlib import Path
 
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, Outcome, ScriptedPolicy
+from osrs_rl.runtime.spec import EncounterSpec, Outcome, ScriptedPolicy
 
 from . import mechanics as M
 from . import state as ST
@@ -13,21 +13,6 @@ from .scene import scene
 from .solver import solver_actions
 from .truth import TRUTH
 
-_WALK = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
-_RUN = ("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
-                            "s", "ssw", "sw", "wsw", "w", "wnw", "nw", "nnw"))
-
-HEADS = (
-    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], ("idle",) + _WALK + tuple(_RUN)),
-    ActionHead("attack", ST.HEAD_SIZES[ST.H_ATTACK],
-               ("none", "zulrah") + tuple(f"snakeling_{k}" for k in range(ST.SNAKELING_SLOTS))),
-    ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD], ("keep", "magic", "missiles", "off")),
-    ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
-    ActionHead("gear", ST.HEAD_SIZES[ST.H_GEAR], ("keep",) + ST.SET_NAMES),
-    ActionHead("eat", ST.HEAD_SIZES[ST.H_EAT], ("no", "eat")),
-    ActionHead("drink", ST.HEAD_SIZES[ST.H_DRINK], ("none",) + ST.SUPPLY_NAMES[1:]),
-    ActionHead("spec", ST.HEAD_SIZES[ST.H_SPEC], ("none", "special")),     # this tick's attack is a special
-)
 SEGMENTS = V.OBS_SEGMENTS      # declared beside the kernel that writes each feature by name
 
 # gear_tier's values by name, for the command line (--set gear_tier=max) and the solver's table rows
@@ -53,7 +38,7 @@ SPEC = EncounterSpec(
     description="One player against Zulrah: four rotations, three forms, venom clouds and snakelings",
     state_dtype=ST.STATE_DTYPE,
     config_fields=CONFIG_FIELDS,
-    action_heads=HEADS,
+    action_heads=ST.HEADS,      # declared in state.py: the mechanics read and the mask writes each option by name
     obs_segments=SEGMENTS,
     metric_record=V.METRICS,
     phase_names=V.PHASE_NAMES,

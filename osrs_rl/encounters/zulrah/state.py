@@ -18,8 +18,9 @@ from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
+from osrs_rl.runtime.action_layout import head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
-from osrs_rl.runtime.spec import ConfigField
+from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 from . import rotations as RT
 
@@ -53,18 +54,70 @@ SRC_SERPENTINE, SRC_MAGMA, SRC_TANZANITE, SRC_JAD, SRC_CLOUDS, SRC_VENOM, SRC_SN
 SOURCE_NAMES = ("serpentine", "magma", "tanzanite", "jad", "clouds", "venom", "snakelings")
 NUM_SOURCES = 7                                # damage-taken sources (SRC_PLAYER marks the player's hits)
 
-# ---- action heads (index 0 is always the no-op) ------------------------------------------------
-H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_GEAR, H_EAT, H_DRINK, H_SPEC = range(8)
+# ---- action heads (option 0 of each is the no-op) ----------------------------------------------
+# declared once, by name: the mechanics read an agent's action row by these names (a[HEAD.drink] ==
+# DRINK.prayer), the mask (view.py) and the solver write and read the flat mask at each head's start plus
+# the option's number, so an option's label is what the rules do with it wherever it sits
 NUM_MOVES = 25                # idle, 8 walk directions, 16 run destinations (rotations.py frame)
-ATTACK_NONE, ATTACK_ZULRAH = 0, 1              # 2 + k: snakeling slot k
-OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_OFF = range(4)
-OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)
-GEAR_KEEP = 0                                  # 1 + SET_*
-DRINK_NONE, DRINK_PRAYER, DRINK_ANTIVENOM, DRINK_RANGED_BOOST, DRINK_MAGIC_BOOST = range(5)   # == SUP_* of the dose
-SPEC_NONE, SPEC_USE = range(2)                 # SPEC_USE: this tick's attack is the worn weapon's special
-# drink: none, then each potion supply (every supply but food)
-HEAD_SIZES = (NUM_MOVES, 2 + SNAKELING_SLOTS, 4, 3, 1 + NUM_SETS, 2, NUM_SUPPLIES, 2)
+WALK_LABELS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")        # loadouts.WALK's steps, in this order
+RUN_LABELS = tuple("run_" + d for d in ("n", "nne", "ne", "ene", "e", "ese", "se", "sse",
+                                        "s", "ssw", "sw", "wsw", "w", "wnw", "nw", "nnw"))   # loadouts.RUN's
+SNAKELING_LABELS = tuple(f"snakeling_{k}" for k in range(SNAKELING_SLOTS))
+HEADS = (
+    ActionHead("move", NUM_MOVES, ("idle",) + WALK_LABELS + RUN_LABELS),
+    ActionHead("attack", 2 + SNAKELING_SLOTS, ("none", "zulrah") + SNAKELING_LABELS),
+    ActionHead("overhead", 4, ("keep", "magic", "missiles", "off")),
+    ActionHead("offensive", 3, ("keep", "on", "off")),
+    ActionHead("gear", 1 + NUM_SETS, ("keep",) + SET_NAMES),
+    ActionHead("eat", 2, ("no", "eat")),
+    ActionHead("drink", NUM_SUPPLIES, ("none",) + SUPPLY_NAMES[1:]),   # none, then each potion (every supply but food)
+    ActionHead("spec", 2, ("none", "special")),     # special: this tick's attack is the worn weapon's special
+)
+HEAD = head_index("HEAD", HEADS)                              # HEAD.drink: the drink head's element of an action row
+OVERHEAD = option_index("OVERHEAD", HEADS[HEAD.overhead])     # OVERHEAD.magic: that option's number in its head
+OFFENSIVE = option_index("OFFENSIVE", HEADS[HEAD.offensive])
+GEAR = option_index("GEAR", HEADS[HEAD.gear])
+EAT = option_index("EAT", HEADS[HEAD.eat])
+DRINK = option_index("DRINK", HEADS[HEAD.drink])
+SPEC = option_index("SPEC", HEADS[HEAD.spec])
+# the families written in loops (tile offsets, snakeling slots, gear sets): their first option's number, checked
+# to lie side by side in the head's labels
+MOVE_IDLE = option_start(HEADS[HEAD.move], ("idle",), 1)
+MOVE_WALK = option_start(HEADS[HEAD.move], WALK_LABELS, 8)        # MOVE_WALK + k walks one tile toward WALK_LABELS[k]
+MOVE_RUN = option_start(HEADS[HEAD.move], RUN_LABELS, 16)         # MOVE_RUN + k runs two tiles to RUN_LABELS[k]
+ATTACK_NONE = option_start(HEADS[HEAD.attack], ("none",), 1)
+ATTACK_ZULRAH = option_start(HEADS[HEAD.attack], ("zulrah",), 1)
+ATTACK_SNAKELING = option_start(HEADS[HEAD.attack], SNAKELING_LABELS, SNAKELING_SLOTS)   # + k: snakeling slot k
+GEAR_SET = option_start(HEADS[HEAD.gear], SET_NAMES, NUM_SETS)   # GEAR_SET + SET_*: wear that set
+
+# the names other modules use, each bound to its option by name
+H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE = HEAD.move, HEAD.attack, HEAD.overhead, HEAD.offensive
+H_GEAR, H_EAT, H_DRINK, H_SPEC = HEAD.gear, HEAD.eat, HEAD.drink, HEAD.spec
+OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_OFF = (OVERHEAD.keep, OVERHEAD.magic, OVERHEAD.missiles,
+                                                                  OVERHEAD.off)
+OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = OFFENSIVE.keep, OFFENSIVE.on, OFFENSIVE.off
+GEAR_KEEP = GEAR.keep
+DRINK_NONE, DRINK_PRAYER, DRINK_ANTIVENOM = DRINK.none, DRINK.prayer, DRINK.antivenom
+DRINK_RANGED_BOOST, DRINK_MAGIC_BOOST = DRINK.ranged_boost, DRINK.magic_boost
+SPEC_NONE, SPEC_USE = SPEC.none, SPEC.special
+HEAD_SIZES = tuple(h.size for h in HEADS)
 MASK_SIZE = sum(HEAD_SIZES)
+
+
+def _check_doses():
+    """A drink option's number is its dose's supply index, SUP_* (the mechanics drink from supply slot `drink`):
+    checked by name, so a reordered label or supply raises here instead of drinking another potion."""
+    doses = {"prayer": SUP_PRAYER, "antivenom": SUP_ANTIVENOM, "ranged_boost": SUP_RANGED_BOOST,
+             "magic_boost": SUP_MAGIC_BOOST}
+    if set(DRINK.__members__) != {"none", *doses}:
+        raise ValueError(f"the drink options {tuple(DRINK.__members__)} are not none and the doses {tuple(doses)}")
+    for name, sup in doses.items():
+        if DRINK[name] != sup or SUPPLY_NAMES[sup] != name:
+            raise ValueError(f"drink option {name!r} is number {int(DRINK[name])}, supply {SUPPLY_NAMES[sup]!r} is "
+                             f"SUP_* {sup}: a drink option's number must be its dose's supply index")
+
+
+_check_doses()
 
 # ---- outcome ---------------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_KILL, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)

@@ -14,6 +14,7 @@ from osrs_rl.core import prayers as P
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.skills import HITPOINTS, MAGIC, PRAYER, RANGED
+from osrs_rl.runtime.action_layout import head_bounds
 from osrs_rl.runtime.obs_layout import family_start, feature_index, segment_bounds
 from osrs_rl.runtime.spec import MetricFamily, MetricRecord, ObsSegment
 
@@ -85,6 +86,9 @@ CLOUD = feature_index("CLOUD", CLOUD_NAMES)
 SNAKELING = feature_index("SNAKELING", SNAKELING_NAMES)
 SCAFFOLDING = feature_index("SCAFFOLDING", SCAFFOLDING_NAMES)
 START, STOP = segment_bounds(OBS_SEGMENTS)
+# where each action head's options lie in the flat mask: `mask` writes (and the solver reads) an option at its
+# head's start plus the option's number (MASK_START.drink + ST.DRINK.prayer), both from state.HEADS
+MASK_START, MASK_STOP = head_bounds(ST.HEADS)
 SET_0 = family_start(SELF, _SETS, ST.NUM_SETS)
 TIER_0 = family_start(SELF, _TIERS, ST.NUM_TIERS)
 FORM_0 = family_start(ZULRAH, RT.FORM_NAMES)                # by s.form (RT.SERPENTINE ...)
@@ -326,59 +330,53 @@ def observe(s, cfg, obs):
 # ---- mask ----------------------------------------------------------------------------------------
 @njit(cache=True)
 def mask(s, cfg, m):
-    row = m[0]
+    row = m[0]                  # agent 0's row: each option at its head's start + its number in the head
     p = s.p
-    k = 0
     # move: the platform's move table at this tile; nothing while stunned; running needs energy
     bits = cfg.move_ok[p.x, p.y]
     can_run = p.run_energy >= RUN_MIN_TO_RUN
     for mv in range(ST.NUM_MOVES):
         ok = (bits >> np.uint32(mv)) & np.uint32(1) != 0
-        row[k + mv] = mv == 0 or (ok and s.stun == 0 and (mv < 9 or can_run))
-    k += ST.NUM_MOVES
+        row[MASK_START.move + mv] = mv == ST.MOVE_IDLE or (ok and s.stun == 0 and (mv < ST.MOVE_RUN or can_run))
     # attack: Zulrah or a snakeling slot
-    row[k] = True
-    row[k + 1] = M.can_attack_zulrah(s, cfg)
+    row[MASK_START.attack + ST.ATTACK_NONE] = True
+    row[MASK_START.attack + ST.ATTACK_ZULRAH] = M.can_attack_zulrah(s, cfg)
     for j in range(ST.SNAKELING_SLOTS):
-        row[k + 2 + j] = M.can_attack_snakeling(s, cfg, j)
-    k += 2 + ST.SNAKELING_SLOTS
-    # overhead
+        row[MASK_START.attack + ST.ATTACK_SNAKELING + j] = M.can_attack_snakeling(s, cfg, j)
+    # overhead: a protection needs prayer points and not to be on already; off needs one on
     praying = p.levels[PRAYER] > 0
     on_magic = M.has_prayer(p, P.PROTECT_FROM_MAGIC)
     on_missiles = M.has_prayer(p, P.PROTECT_FROM_MISSILES)
-    row[k] = True
-    row[k + 1] = praying and not on_magic
-    row[k + 2] = praying and not on_missiles
-    row[k + 3] = on_magic or on_missiles
-    k += 4
-    # offensive
+    row[MASK_START.overhead + ST.OVERHEAD.keep] = True
+    row[MASK_START.overhead + ST.OVERHEAD.magic] = praying and not on_magic
+    row[MASK_START.overhead + ST.OVERHEAD.missiles] = praying and not on_missiles
+    row[MASK_START.overhead + ST.OVERHEAD.off] = on_magic or on_missiles
+    # offensive: on needs prayer points and the worn set's prayers not exactly those on; off needs one on
     wanted = np.uint32(cfg.set_offensive[s.tier, s.set])
     every = np.uint32(cfg.set_offensive_all[s.tier])
     active = np.uint32(p.active_prayers) & every
-    row[k] = True
-    row[k + 1] = praying and active != wanted
-    row[k + 2] = active != 0
-    k += 3
-    # gear
-    row[k] = True
+    row[MASK_START.offensive + ST.OFFENSIVE.keep] = True
+    row[MASK_START.offensive + ST.OFFENSIVE.on] = praying and active != wanted
+    row[MASK_START.offensive + ST.OFFENSIVE.off] = active != 0
+    # gear: another set this tier has
+    row[MASK_START.gear + ST.GEAR.keep] = True
     for j in range(ST.NUM_SETS):
-        row[k + 1 + j] = s.set != j and cfg.set_present[s.tier, j] != 0
-    k += 1 + ST.NUM_SETS
+        row[MASK_START.gear + ST.GEAR_SET + j] = s.set != j and cfg.set_present[s.tier, j] != 0
     # eat
-    row[k] = True
-    row[k + 1] = s.supplies[ST.SUP_FOOD] > 0 and p.food_timer <= 0 and p.levels[HITPOINTS] < p.base_levels[HITPOINTS]
-    k += 2
-    # drink
+    row[MASK_START.eat + ST.EAT.no] = True
+    row[MASK_START.eat + ST.EAT.eat] = s.supplies[ST.SUP_FOOD] > 0 and p.food_timer <= 0 \
+        and p.levels[HITPOINTS] < p.base_levels[HITPOINTS]
+    # drink: a dose left and the potion timer ready (a prayer dose: points to restore)
     ready = p.potion_timer <= 0
-    row[k] = True
-    row[k + 1] = ready and s.supplies[ST.SUP_PRAYER] > 0 and p.levels[PRAYER] < p.base_levels[PRAYER]
-    row[k + 2] = ready and s.supplies[ST.SUP_ANTIVENOM] > 0
-    row[k + 3] = ready and s.supplies[ST.SUP_RANGED_BOOST] > 0
-    row[k + 4] = ready and s.supplies[ST.SUP_MAGIC_BOOST] > 0
-    k += ST.NUM_SUPPLIES
+    row[MASK_START.drink + ST.DRINK.none] = True
+    row[MASK_START.drink + ST.DRINK.prayer] = ready and s.supplies[ST.SUP_PRAYER] > 0 \
+        and p.levels[PRAYER] < p.base_levels[PRAYER]
+    row[MASK_START.drink + ST.DRINK.antivenom] = ready and s.supplies[ST.SUP_ANTIVENOM] > 0
+    row[MASK_START.drink + ST.DRINK.ranged_boost] = ready and s.supplies[ST.SUP_RANGED_BOOST] > 0
+    row[MASK_START.drink + ST.DRINK.magic_boost] = ready and s.supplies[ST.SUP_MAGIC_BOOST] > 0
     # spec: the worn weapon has a special and the energy for it (spent only if the attack happens)
-    row[k] = True
-    row[k + 1] = M.can_special(s, cfg)
+    row[MASK_START.spec + ST.SPEC.none] = True
+    row[MASK_START.spec + ST.SPEC.special] = M.can_special(s, cfg)
 
 
 # ---- metrics -------------------------------------------------------------------------------------
