@@ -22,6 +22,7 @@ from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
 from osrs_rl.runtime.action_layout import head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
+from osrs_rl.runtime.name_index import name_index
 from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 # ---- sizes -----------------------------------------------------------------------------------
@@ -41,7 +42,9 @@ EVENT_CAPACITY = 24           # a tick's events: every queued hit landing, two a
 
 # ---- reward terms (per player, written by mechanics.reward_for; summed by the runtime) ----------------
 REWARD_TERMS = ("damage", "outcome")
-R_DAMAGE, R_OUTCOME = range(2)
+REWARD = name_index("REWARD", REWARD_TERMS)   # each term's column, by name (reordering the names moves it)
+R_DAMAGE = REWARD.damage
+R_OUTCOME = REWARD.outcome
 
 # ---- gear sets (index into a build's sets) --------------------------------------------------
 SET_MAGE, SET_RANGED, SET_MELEE, SET_TANK, SET_SPEC = range(5)

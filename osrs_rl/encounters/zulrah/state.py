@@ -20,6 +20,7 @@ from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
 from osrs_rl.runtime.action_layout import head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
+from osrs_rl.runtime.name_index import name_index
 from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 from . import rotations as RT
@@ -124,7 +125,11 @@ OUTCOME_NONE, OUTCOME_KILL, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
 # reward terms: the last tick's in ``reward_terms`` [1, terms] (written by step), their episode sums in
 # ``reward_sums`` [1, terms] (kept by the runtime; the reward_* metrics): outcome, then each shaping term
 REWARD_TERMS = ("outcome", "damage_dealt", "damage_taken", "prayer")
-R_OUTCOME, R_DEALT, R_TAKEN, R_PRAYER = range(4)
+REWARD = name_index("REWARD", REWARD_TERMS)   # each term's column, by name (reordering the names moves it)
+R_OUTCOME = REWARD.outcome
+R_DEALT = REWARD.damage_dealt
+R_TAKEN = REWARD.damage_taken
+R_PRAYER = REWARD.prayer
 NUM_REWARD_TERMS = len(REWARD_TERMS)
 
 # ---- entity ids of the event buffer (core.events) ------------------------------------------------
