@@ -157,7 +157,7 @@ def in_footprint(m, size, x, y):
 
 @njit(cache=True)
 def blob_scans_now(s, cfg, m):
-    """A blob that will read the overhead this tick (kinds ``_blob_turn``)."""
+    """A blob that will read the overhead this tick (kinds ``blob_turn``)."""
     if m.kind != ST.K_BLOB or m.stun > 0 or not MON.monster_sees(s, cfg, m, s.p.x, s.p.y, 1):
         return False
     return m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 1)
