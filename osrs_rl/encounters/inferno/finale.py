@@ -69,11 +69,11 @@ def attack_speed_of(s, cfg, m):
 
 @njit(cache=True)
 def _spawn(s, cfg, kind, x, y, target, stun, parent=-1):
-    """``kind`` at (x, y) in a spare slot (``_spare_slot``), stunned ``stun`` ticks (its spawn delay); the slot
+    """``kind`` at (x, y) in a spare slot (``spare_slot``), stunned ``stun`` ticks (its spawn delay); the slot
     or -1 when none is left (APPROXIMATION of the slot capacity: with 16 alive the monster is not spawned)."""
-    slot = SPN._spare_slot(s)
+    slot = SPN.spare_slot(s)
     if slot >= 0:
-        SPN._place(s, cfg, slot, kind, x, y, target)
+        SPN.place(s, cfg, slot, kind, x, y, target)
         s.monsters[slot].stun = stun
         s.monsters[slot].parent = parent
     return slot
@@ -94,7 +94,7 @@ def jad_attack(s, cfg, k):
     compilation states the same: "the overhead must be up when the projectile is released"]. Returns a melee's
     prayer score."""
     m = s.monsters[k]
-    style = MON._distance_or_melee(s, cfg, m)
+    style = MON.distance_or_melee(s, cfg, m)
     if style == STYLE_MELEE:
         return MON.monster_attack(s, cfg, k, STYLE_MELEE)
     m.scan = style
@@ -144,7 +144,7 @@ def jad_hurt(s, cfg, k):
                     x = m.x + R.below(s.rng, 11) - 5
                     y = m.y - 4 + R.below(s.rng, 15)
             if 0 <= x < A.GRID_W and 0 <= y < A.GRID_H and not (flags[x, y] & BLOCKED) and \
-                    MON._free_of_monsters(s, cfg, k, x, y, 1):
+                    MON.free_of_monsters(s, cfg, k, x, y, 1):
                 break
             x, y = np.int64(m.x), np.int64(m.y)
         _spawn(s, cfg, ST.K_JAD_HEALER, x, y, ST.TARGET_SLOT + k, 1, k)
@@ -414,7 +414,7 @@ def land_sparks(s):
 
 
 @njit(cache=True)
-def _attack_glyph(s, cfg, k):
+def attack_glyph(s, cfg, k):
     """A set monster or Jad on the glyph attacks it (a Jad shows its style first: ``jad_attack``)."""
     m = s.monsters[k]
     if not shield_alive(s):
@@ -484,7 +484,7 @@ def spawn_finale(s, cfg):
         s.p.x, s.p.y = A.PLAYER_START_69
         PLY.clear_destination(s)
         # the glyph aims at nothing: its target is itself, so nothing that reads "aims at the player" counts it
-        SPN._place(s, cfg, SHIELD_SLOT, ST.K_SHIELD, A.SHIELD[0], A.SHIELD[1], ST.TARGET_SHIELD)
+        SPN.place(s, cfg, SHIELD_SLOT, ST.K_SHIELD, A.SHIELD[0], A.SHIELD[1], ST.TARGET_SHIELD)
         g = s.monsters[SHIELD_SLOT]
         g.stun = 0
         g.frozen = 1
@@ -496,7 +496,7 @@ def spawn_finale(s, cfg):
             s.shield_dir = 1
         else:
             s.shield_dir = 1 if R.chance(s.rng, 1, 2) else -1
-        SPN._place(s, cfg, ZUK_SLOT, ST.K_ZUK, A.ZUK[0], A.ZUK[1], ST.TARGET_PLAYER)
+        SPN.place(s, cfg, ZUK_SLOT, ST.K_ZUK, A.ZUK[0], A.ZUK[1], ST.TARGET_PLAYER)
         z = s.monsters[ZUK_SLOT]
         s.zuk_start = z.hp
         z.stun = ZUK_STUN

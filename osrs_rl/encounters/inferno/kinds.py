@@ -52,7 +52,7 @@ REVIVE_FALLBACK = (11, 22)
 
 # ---- the blob (Jal-Ak): its scan and its split -------------------------------------------------------
 @njit(cache=True)
-def _blob_turn(s, cfg, k, sees):
+def blob_turn(s, cfg, k, sees):
     """The blob's cycle (InfernoTrainer JalAk.ts): with sight, a new sight or a ready timer without a pending
     scan reads the player's overhead and sets the timer to 3; 3 ticks later it fires the style the overhead
     does not block (Missiles -> magic, Magic -> ranged, neither -> 50/50 drawn when it fires: InfernoTrainer
@@ -86,7 +86,7 @@ def _blob_turn(s, cfg, k, sees):
     if not sees and cfg.blob_shot_rule == 1:
         pillar = PIL.blocking_pillar(s, cfg, k)
         if pillar >= 0:
-            MON._pillar_takes(s, cfg, k, style, pillar)
+            MON.pillar_takes(s, cfg, k, style, pillar)
             m.attack_timer = BLOB_SCAN_DELAY
             return 0
         if style != STYLE_MELEE:
@@ -116,17 +116,17 @@ def split_blob(s, cfg, x, y):
     it is not spawned (APPROXIMATION of the slot capacity)."""
     kinds = (ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE, ST.K_BLOBLET_MAGIC)
     for j in range(3):
-        slot = SPN._spare_slot(s)
+        slot = SPN.spare_slot(s)
         if slot >= 0:
             off = BLOBLET_OFFSETS[j]
-            SPN._place(s, cfg, slot, kinds[j], x + off, y + off, ST.TARGET_PLAYER)
+            SPN.place(s, cfg, slot, kinds[j], x + off, y + off, ST.TARGET_PLAYER)
             # +1: a bloblet takes its first turn in this tick's monster phase, which counts the timer down
             s.monsters[slot].attack_timer = BLOBLET_COOLDOWN + 1
 
 
 # ---- the nibbler (Jal-Nib) ---------------------------------------------------------------------------
 @njit(cache=True)
-def _nibbler_chew(s, cfg, k):
+def nibbler_chew(s, cfg, k):
     m = s.monsters[k]
     damage = R.inclusive(s.rng, NIBBLER_PILLAR_MAX)
     record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PILLAR + m.target, STYLE_MELEE, 0, 0, m.x, m.y)
@@ -191,7 +191,7 @@ def meleer_dig(s, cfg, k, sees):
 
 
 @njit(cache=True)
-def _underground(s, cfg, k):
+def underground(s, cfg, k):
     """A tick underground; at the end of the 6th it resurfaces on its dig tile, frozen 2 ticks, its next
     attack 6 ticks away (InfernoTrainer JalImKot.endDig)."""
     m = s.monsters[k]
@@ -219,7 +219,7 @@ def revivable(s, k):
 def _revive_tile(s, cfg, k, size):
     for x in range(REVIVE_X[0], REVIVE_X[1] + 1):
         for y in range(REVIVE_Y[0], REVIVE_Y[1] - 1, -1):
-            if _open_for(s, cfg, x, y, size) and MON._free_of_monsters(s, cfg, k, x, y, size):
+            if _open_for(s, cfg, x, y, size) and MON.free_of_monsters(s, cfg, k, x, y, size):
                 return np.int64(x), np.int64(y)
     return np.int64(REVIVE_FALLBACK[0]), np.int64(REVIVE_FALLBACK[1])
 
@@ -244,7 +244,7 @@ def mager_revive(s, cfg, k):
             r -= 1
     d = s.monsters[j]
     x, y = _revive_tile(s, cfg, j, MON.size_of(cfg, d))
-    SPN._place(s, cfg, j, d.kind, x, y, ST.TARGET_PLAYER, ST.ENT_MONSTER + k, ST.EVF_REVIVED)
+    SPN.place(s, cfg, j, d.kind, x, y, ST.TARGET_PLAYER, ST.ENT_MONSTER + k, ST.EVF_REVIVED)
     d.hp = cfg.kind_row[d.kind].hitpoints // 2
     d.stun = 0
     d.attack_timer = cfg.kind_speed[d.kind]

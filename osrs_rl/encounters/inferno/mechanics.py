@@ -120,7 +120,7 @@ def tick(s, cfg, a):
     taken = land_sparks(s) + land_player_hits(s)
     moved = 0
     if s.p.levels[HITPOINTS] > 0:
-        moved = move_or_attack(s, cfg, a[ST.H_MOVE], a[ST.H_ATTACK], a[ST.H_SPEC] == ST.SPEC_USE)
+        moved = move_or_attack(s, cfg, a[ST.HEAD.move], a[ST.HEAD.attack], a[ST.HEAD.spec] == ST.SPEC.use)
     # 5. end of tick and the wave clock
     cleared = 0
     if s.p.levels[HITPOINTS] > 0:

@@ -91,7 +91,7 @@ def sees_player(s, cfg, k):
 
 
 @njit(cache=True)
-def _free_of_monsters(s, cfg, k, x, y, size):
+def free_of_monsters(s, cfg, k, x, y, size):
     """No other living monster's footprint overlaps (x, y, size) (InfernoTrainer Pathing.canTileBePathedTo
     with the mover excluded); nibblers take no space, so nothing is stopped by one (InfernoTrainer JalNib.ts
     ``consumesSpace`` null)."""
@@ -108,7 +108,7 @@ def _free_of_monsters(s, cfg, k, x, y, size):
 def _can_move(s, cfg, flags, k, dx, dy):
     m = s.monsters[k]
     size = size_of(cfg, m)
-    return can_step(flags, m.x, m.y, size, dx, dy) and _free_of_monsters(s, cfg, k, m.x + dx, m.y + dy, size)
+    return can_step(flags, m.x, m.y, size, dx, dy) and free_of_monsters(s, cfg, k, m.x + dx, m.y + dy, size)
 
 
 @njit(cache=True)
@@ -134,7 +134,7 @@ def _chase(s, cfg, k, tx, ty, tsize):
 
 
 @njit(cache=True)
-def _pick_pillar(s):
+def pick_pillar(s):
     """A standing pillar drawn uniformly, -1 (the player) when none stands."""
     n = 0
     for p in range(A.NUM_PILLARS):
@@ -211,7 +211,7 @@ def monster_attack(s, cfg, k, style, released=False):
 
 
 @njit(cache=True)
-def _pillar_takes(s, cfg, k, style, pillar):
+def pillar_takes(s, cfg, k, style, pillar):
     """Monster ``k``'s attack on the player, fired without a clear line, hits ``pillar`` instead: damage
     0..max, no accuracy roll, no prayer [M: an unpublished compilation's description of the pillars, "attacks
     aimed at a player but blocked by a pillar damage the pillar" (no public source found); APPROXIMATION: the
@@ -225,7 +225,7 @@ def _pillar_takes(s, cfg, k, style, pillar):
 
 
 @njit(cache=True)
-def _distance_or_melee(s, cfg, m):
+def distance_or_melee(s, cfg, m):
     """The style of a ranger's, mager's or Jad's next attack: melee half the time when the player stands in
     melee reach, else its distance style."""
     if m.target == ST.TARGET_PLAYER and cfg.kind_melee[m.kind] \
@@ -249,7 +249,7 @@ def _move_turn(s, cfg, k, tx, ty, tsize):
     if overlaps(m.x, m.y, size, tx, ty, tsize):
         if m.frozen <= 0:
             nx, ny = npc_unstack_step(PIL.arena_map(s, cfg), m.x, m.y, size, R.below(s.rng, 4))
-            if _free_of_monsters(s, cfg, k, nx, ny, size):
+            if free_of_monsters(s, cfg, k, nx, ny, size):
                 m.x = nx
                 m.y = ny
         if overlaps(m.x, m.y, size, tx, ty, tsize):
@@ -275,7 +275,7 @@ def monster_turn(s, cfg, k):  # noqa: C901 - each monster kind's turn in the gam
     if m.attack_timer <= 0 and m.dig_left <= 0:
         m.activity = ST.ACT_NONE
     if m.dig_left > 0:
-        KIN._underground(s, cfg, k)
+        KIN.underground(s, cfg, k)
         return 0
     released = 0
     if m.windup > 0:             # a Jad's shown attack leaves JAD_RELEASE ticks after its animation
@@ -295,7 +295,7 @@ def monster_turn(s, cfg, k):  # noqa: C901 - each monster kind's turn in the gam
         FIN.zuk_healer_turn(s, cfg, k)
         return 0
     if m.kind == ST.K_NIBBLER and m.target >= 0 and s.pillar_hp[m.target] <= 0:
-        m.target = _pick_pillar(s)
+        m.target = pick_pillar(s)
     if m.kind == ST.K_MELEER:
         # dig_rule 0: ticks its attack has been ready (InfernoTrainer's attackDelay below 0); 1: all ticks
         if cfg.dig_rule == 1 or m.attack_timer <= 0:
@@ -312,18 +312,18 @@ def monster_turn(s, cfg, k):  # noqa: C901 - each monster kind's turn in the gam
         return released
     score = 0
     if m.kind == ST.K_BLOB:
-        score = KIN._blob_turn(s, cfg, k, sees)
+        score = KIN.blob_turn(s, cfg, k, sees)
     elif sees and m.attack_timer <= 0 and m.windup <= 0:
         if m.target >= ST.TARGET_SLOT:
             FIN.heal_turn(s, cfg, k)
         elif m.target == ST.TARGET_SHIELD:
-            FIN._attack_glyph(s, cfg, k)
+            FIN.attack_glyph(s, cfg, k)
         elif m.target >= 0:
-            KIN._nibbler_chew(s, cfg, k)
+            KIN.nibbler_chew(s, cfg, k)
         elif m.kind == ST.K_JAD:
             score = FIN.jad_attack(s, cfg, k)
         elif not (m.kind == ST.K_MAGER and s.wave < W.ZUK_WAVE and KIN.mager_revive(s, cfg, k)):
-            score = monster_attack(s, cfg, k, _distance_or_melee(s, cfg, m))
+            score = monster_attack(s, cfg, k, distance_or_melee(s, cfg, m))
             if m.kind == ST.K_MELEER and cfg.dig_rule == 0:
                 m.dig_timer = 0
     m.had_los = 1 if sees else 0

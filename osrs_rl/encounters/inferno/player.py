@@ -34,42 +34,44 @@ from . import monsters as MON
 from . import pillars as PIL
 from . import state as ST
 
-_OVERHEAD_PRAYER = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE,
-                    PI.NO_PRAYER)
-CLICK_DX = np.array([d[0] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # offset of click o (options 1 + o and
-CLICK_DY = np.array([d[1] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # 1 + NUM_CLICKS + o)
+# the prayer each overhead option sets, by the option's name ("off" sets none: set_overhead clears them)
+_PRAYER_OF = {"magic": P.PROTECT_FROM_MAGIC, "missiles": P.PROTECT_FROM_MISSILES, "melee": P.PROTECT_FROM_MELEE}
+_OVERHEAD_PRAYER = tuple(_PRAYER_OF.get(o.name, PI.NO_PRAYER) for o in ST.OVERHEAD)   # by option number
+CLICK_DX = np.array([d[0] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # offset of click o (move options
+CLICK_DY = np.array([d[1] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # WALK_0 + o and RUN_0 + o)
 
 
 # ---- clicks: potions, gear, prayers ------------------------------------------------------------------
 @njit(cache=True)
 def inputs(s, cfg, a):
     p = s.p
-    drink = a[ST.H_DRINK]
-    if drink != ST.DRINK_NONE:
-        slot = drink - 1
+    drink = a[ST.HEAD.drink]
+    if drink != ST.DRINK.none:
+        slot = drink - ST.DRINK_SUPPLY_0
         if PI.use_supply(p, s.supplies, slot, cfg.supply_consumable[slot], cfg.consumables):
             s.supplies_used[slot] += 1
-    switch_gear(s, cfg, a[ST.H_GEAR])
-    over = a[ST.H_OVERHEAD]
-    if ST.OVERHEAD_KEEP < over < len(_OVERHEAD_PRAYER):
+    switch_gear(s, cfg, a[ST.HEAD.gear])
+    over = a[ST.HEAD.overhead]
+    if ST.OVERHEAD.keep < over < len(_OVERHEAD_PRAYER):
         PI.set_overhead(p, _OVERHEAD_PRAYER[over])
-    if a[ST.H_OFFENSIVE] == ST.OFFENSIVE_ON:
+    if a[ST.HEAD.offensive] == ST.OFFENSIVE.on:
         PI.set_offensive(p, cfg.offensive, cfg.set_offensive[s.gear_set])
-    elif a[ST.H_OFFENSIVE] == ST.OFFENSIVE_OFF:
+    elif a[ST.HEAD.offensive] == ST.OFFENSIVE.off:
         PI.clear_prayers(p, cfg.offensive)
 
 
 @njit(cache=True)
 def switch_gear(s, cfg, gear):
-    """Put on set ``gear - 1`` (GEAR_KEEP: none). Equipping takes no tick of its own, and an attack in the same
+    """Put on set ``gear - GEAR_SET_0`` (GEAR.keep: none). Equipping takes no tick of its own, and an attack in the same
     tick is the new weapon's, with its speed and range [M: Henke's model of the tick (runescapeguides.com "A
     Guide For Tick Manipulation Mechanics"): every player's client input (the equip clicks) is processed
     before the NPCs' and players' turns, so the attack in the player's turn uses what is worn by then;
     runedocs "queue": "combat delay is that of the last weapon attacked with", so a switch does not reset the
     attack timer]. The offensive prayer stays as it was (the ``offensive`` head turns on the new set's)."""
-    if gear == ST.GEAR_KEEP or gear < 0 or gear > ST.NUM_SETS or gear - 1 == s.gear_set:
+    if gear == ST.GEAR.keep or gear < ST.GEAR_SET_0 or gear >= ST.GEAR_SET_0 + ST.NUM_SETS \
+            or gear - ST.GEAR_SET_0 == s.gear_set:
         return
-    s.gear_set = gear - 1
+    s.gear_set = gear - ST.GEAR_SET_0
     PI.wear(s.p, cfg.set_worn[s.gear_set])
 
 
@@ -81,16 +83,16 @@ def move_option(dx, dy, run):
     r = ST.MOVE_RADIUS
     if dx < -r or dx > r or dy < -r or dy > r:
         return -1
-    return 1 + (dx + r) * (2 * r + 1) + dy + r + (ST.NUM_CLICKS if run else 0)
+    return (ST.RUN_0 if run else ST.WALK_0) + (dx + r) * (2 * r + 1) + dy + r    # MOVE_OFFSETS: dx, then dy
 
 
 @njit(cache=True)
 def move_click(mv):
     """(dx, dy, run) of move option ``mv`` (the inverse of ``move_option``); (0, 0, False) for MOVE_NONE."""
-    if mv <= ST.MOVE_NONE or mv >= ST.NUM_MOVES:
+    if mv < ST.WALK_0 or mv >= ST.RUN_0 + ST.NUM_CLICKS:
         return 0, 0, False
-    run = mv > ST.NUM_CLICKS
-    i = (mv - 1) % ST.NUM_CLICKS
+    run = mv >= ST.RUN_0
+    i = mv - (ST.RUN_0 if run else ST.WALK_0)
     side = 2 * ST.MOVE_RADIUS + 1
     return i // side - ST.MOVE_RADIUS, i % side - ST.MOVE_RADIUS, run
 
@@ -238,12 +240,12 @@ def _barrage_splash(s, cfg, c, sp, k, delay, freeze):
 
 @njit(cache=True)
 def attack(s, cfg, target, special=False):
-    """The player's attack on monster slot target - 1 with the worn set, if possible now; ``special``: the
+    """The player's attack on monster slot target - ATTACK_SLOT_0 with the worn set, if possible now; ``special``: the
     worn weapon's special when it has one and the energy allows (the blowpipe's Toxic Siphon: its special
     row's rolls, 50 % energy, heals half the damage dealt when it lands [core.specials: specials.json "Toxic
     blowpipe", OSRS wiki "Toxic blowpipe"; osrs-sdk Blowpipe.specialAttack heals floor(damage / 2)]).
     Returns whether it attacked."""
-    k = target - 1
+    k = target - ST.ATTACK_SLOT_0
     if target == ST.ATTACK_NONE or not can_attack(s, cfg, k):
         return False
     m = s.monsters[k]
@@ -286,7 +288,7 @@ def move_or_attack(s, cfg, mv, target, special=False):
     [M-H: 2004Scape wiki "World Processing Cycle": one pathfinding request per tick, then movement, then
     interactions; osrs-sdk Player.movementStep/attackStep: the destination is the target]."""
     click(s, cfg, mv)
-    if target != ST.ATTACK_NONE and can_attack(s, cfg, target - 1):
+    if target != ST.ATTACK_NONE and can_attack(s, cfg, target - ST.ATTACK_SLOT_0):
         attack(s, cfg, target, special)
         clear_destination(s)
         return 0

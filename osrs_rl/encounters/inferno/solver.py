@@ -74,6 +74,7 @@ from . import player as PLY
 from . import spawns as SPN
 from . import state as ST
 from . import waves as W
+from .view import MASK_START
 from .view import mask as legal_actions
 
 # ---- thresholds and weights (the solver's choices, not game facts) --------------------------------------
@@ -101,8 +102,7 @@ HOLD_FIRE = 150.0              # move instead of shooting when the current tile 
 HOLD_FIRE_STEPS = 2            # ... and the better tile is this few walk steps away (one run)
 UNREACHED = 10_000
 
-_HEAD_OFFSET = np.cumsum(np.array((0,) + ST.HEAD_SIZES[:-1], dtype=np.int64))
-_OVERHEAD_FOR = (ST.OVERHEAD_MELEE, ST.OVERHEAD_MISSILES, ST.OVERHEAD_MAGIC)   # by pending-hit STYLE_*
+_OVERHEAD_FOR = (ST.OVERHEAD.melee, ST.OVERHEAD.missiles, ST.OVERHEAD.magic)   # by pending-hit STYLE_*
 _PRAYER_FOR = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
 _STEP_X = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)   # the 8 walk steps of the distance search
 _STEP_Y = np.array([1, 1, 0, -1, -1, -1, 0, 1], dtype=np.int64)
@@ -157,7 +157,7 @@ def in_footprint(m, size, x, y):
 
 @njit(cache=True)
 def blob_scans_now(s, cfg, m):
-    """A blob that will read the overhead this tick (kinds ``_blob_turn``)."""
+    """A blob that will read the overhead this tick (kinds ``blob_turn``)."""
     if m.kind != ST.K_BLOB or m.stun > 0 or not MON.monster_sees(s, cfg, m, s.p.x, s.p.y, 1):
         return False
     return m.had_los == 0 or (m.scan < 0 and m.attack_timer <= 1)
@@ -210,11 +210,11 @@ def wanted_style(s, cfg):
 def choose_overhead(s, cfg, legal):
     style = wanted_style(s, cfg)
     if style < 0:
-        return ST.OVERHEAD_KEEP          # keep what is on: nothing due that it can tell
+        return ST.OVERHEAD.keep          # keep what is on: nothing due that it can tell
     if has_prayer(s.p, _PRAYER_FOR[style]):
-        return ST.OVERHEAD_KEEP
+        return ST.OVERHEAD.keep
     want = _OVERHEAD_FOR[style]
-    return want if legal[_HEAD_OFFSET[ST.H_OVERHEAD] + want] else ST.OVERHEAD_KEEP
+    return want if legal[MASK_START.overhead + want] else ST.OVERHEAD.keep
 
 
 # ---- 3. the target ------------------------------------------------------------------------------------------
@@ -284,7 +284,7 @@ def best_target(s, cfg, legal_only, legal):
         m = s.monsters[k]
         if m.state != ST.SLOT_ALIVE or m.dig_left > 0:
             continue
-        if legal_only and not legal[_HEAD_OFFSET[ST.H_ATTACK] + 1 + k]:
+        if legal_only and not legal[MASK_START.attack + ST.ATTACK_SLOT_0 + k]:
             continue
         score = priority(s, cfg, m) * 1000 + m.hp
         if score < best:
@@ -327,7 +327,7 @@ def barrage_target(s, cfg, legal):
     best, pick = -1, -1
     for k in range(ST.MONSTER_SLOTS):
         m = s.monsters[k]
-        if not legal[_HEAD_OFFSET[ST.H_ATTACK] + 1 + k] or not is_small(m):
+        if not legal[MASK_START.attack + ST.ATTACK_SLOT_0 + k] or not is_small(m):
             continue
         n = barrage_catch(s, cfg, k)
         score = 100 * n - priority(s, cfg, m)      # the most caught, then the most urgent target
@@ -429,7 +429,7 @@ def move_to(s, cfg, legal, gx, gy, dist, queue):
     ``RUN_ENERGY_MIN`` energy. On the goal: no click while nothing else is stored, else a click on its own
     tile stops the walk. The one place that knows the move head's layout (player.move_option)."""
     p = s.p
-    off = _HEAD_OFFSET[ST.H_MOVE]
+    off = MASK_START.move
     if p.x == gx and p.y == gy:
         if s.dest_x < 0 or (s.dest_x == gx and s.dest_y == gy):
             return ST.MOVE_NONE
@@ -460,31 +460,31 @@ def move_to(s, cfg, legal, gx, gy, dist, queue):
 @njit(cache=True)
 def choose_drink(s, cfg, legal):
     p = s.p
-    off = _HEAD_OFFSET[ST.H_DRINK]
-    brew, restore = off + 1 + ST.SUP_BREW, off + 1 + ST.SUP_RESTORE
-    bastion, stamina = off + 1 + ST.SUP_BASTION, off + 1 + ST.SUP_STAMINA
+    off = MASK_START.drink
+    brew, restore = off + ST.DRINK.brew, off + ST.DRINK.restore
+    bastion, stamina = off + ST.DRINK.bastion, off + ST.DRINK.stamina
     if p.levels[PRAYER] < PRAYER_CRITICAL and p.levels[HITPOINTS] > HP_CRITICAL and legal[restore]:
-        return 1 + ST.SUP_RESTORE
+        return ST.DRINK.restore
     if p.levels[HITPOINTS] <= BREW_AT and legal[brew]:
-        return 1 + ST.SUP_BREW
+        return ST.DRINK.brew
     if (p.levels[PRAYER] < RESTORE_PRAYER or p.levels[RANGED] <= p.base_levels[RANGED] - RESTORE_RANGED) \
             and legal[restore]:
-        return 1 + ST.SUP_RESTORE
+        return ST.DRINK.restore
     fighting = s.next_wave_in == 0 and SPN.wave_left(s) > 0     # a dying blob's bloblets are still to come
     if fighting and p.levels[RANGED] <= p.base_levels[RANGED] and legal[bastion]:
-        return 1 + ST.SUP_BASTION
+        return ST.DRINK.bastion
     if p.run_energy < STAMINA_AT and p.stamina_ticks <= 0 and legal[stamina]:
-        return 1 + ST.SUP_STAMINA
-    return ST.DRINK_NONE
+        return ST.DRINK.stamina
+    return ST.DRINK.none
 
 
 # ---- the decision ---------------------------------------------------------------------------------------------
 @njit(cache=True)
 def fire(legal, shot, rigour, out):
     """Attack slot ``shot`` with the worn set's offensive prayer on (Rigour, Augury) if it is not yet."""
-    out[ST.H_ATTACK] = 1 + shot
-    if not rigour and legal[_HEAD_OFFSET[ST.H_OFFENSIVE] + ST.OFFENSIVE_ON]:
-        out[ST.H_OFFENSIVE] = ST.OFFENSIVE_ON
+    out[ST.HEAD.attack] = ST.ATTACK_SLOT_0 + shot
+    if not rigour and legal[MASK_START.offensive + ST.OFFENSIVE.on]:
+        out[ST.HEAD.offensive] = ST.OFFENSIVE.on
 
 
 @njit(cache=True)
@@ -494,8 +494,8 @@ def decide(s, cfg, legal_rows, dist, queue, out):
     out[:] = 0
     legal_actions(s, cfg, legal_rows)
     legal = legal_rows[0]
-    out[ST.H_OVERHEAD] = choose_overhead(s, cfg, legal)
-    out[ST.H_DRINK] = choose_drink(s, cfg, legal)
+    out[ST.HEAD.overhead] = choose_overhead(s, cfg, legal)
+    out[ST.HEAD.drink] = choose_drink(s, cfg, legal)
     rigour = (np.uint32(s.p.active_prayers) & np.uint32(cfg.offensive)) != 0
     focus = best_target(s, cfg, False, legal)
     shot = best_target(s, cfg, True, legal)
@@ -507,32 +507,32 @@ def decide(s, cfg, legal_rows, dist, queue, out):
     siphon = wants_siphon(s, cfg)
     if shot >= 0 and (here - best < HOLD_FIRE or dist[gx, gy] > HOLD_FIRE_STEPS):
         clump = barrage_target(s, cfg, legal)
-        if siphon and s.gear_set == ST.SET_BLOWPIPE and legal[_HEAD_OFFSET[ST.H_SPEC] + ST.SPEC_USE]:
-            out[ST.H_SPEC] = ST.SPEC_USE                # the shot is the special (the pipe's reach: the mask)
+        if siphon and s.gear_set == ST.SET_BLOWPIPE and legal[MASK_START.spec + ST.SPEC.use]:
+            out[ST.HEAD.spec] = ST.SPEC.use             # the shot is the special (the pipe's reach: the mask)
         elif clump >= 0 and priority(s, cfg, s.monsters[shot]) >= priority(s, cfg, s.monsters[clump]) - 1:
             # the clump is as urgent as the kill order's pick (or one rank below): the switch comes first in
             # the tick and the attack is the spell's (player ``inputs``)
             shot = clump
             if s.gear_set != ST.SET_MAGIC:
-                out[ST.H_GEAR] = 1 + ST.SET_MAGIC
+                out[ST.HEAD.gear] = ST.GEAR.magic
         elif s.gear_set != ST.SET_BOW and shootable_from(s, cfg, shot, s.p.x, s.p.y, ST.SET_BOW):
-            out[ST.H_GEAR] = 1 + ST.SET_BOW
+            out[ST.HEAD.gear] = ST.GEAR.bow
         fire(legal, shot, rigour, out)
         return
     if siphon and s.p.attack_timer > 0 and any_shootable_from_here(s, cfg, ST.SET_BLOWPIPE):
         if s.gear_set != ST.SET_BLOWPIPE:         # the special is masked until the pipe is worn: on now,
-            out[ST.H_GEAR] = 1 + ST.SET_BLOWPIPE  # the special when the timer is ready
+            out[ST.HEAD.gear] = ST.GEAR.blowpipe  # the special when the timer is ready
     elif s.gear_set != ST.SET_BOW:
-        out[ST.H_GEAR] = 1 + ST.SET_BOW           # back to the bow while nothing is shot
+        out[ST.HEAD.gear] = ST.GEAR.bow           # back to the bow while nothing is shot
     if rigour and s.p.attack_timer > 1:
-        out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
+        out[ST.HEAD.offensive] = ST.OFFENSIVE.off
     if SPN.wave_left(s) == 0 or s.next_wave_in > 0:
         return                                # between waves: stay
     if focus >= 0 and not shootable_from(s, cfg, focus, gx, gy, s.gear_set) and best > -BONUS_SHOOT + COST_SEEN:
         # nothing to shoot from any tile near: walk toward the monster first in the kill order
         m = s.monsters[focus]
         gx, gy = np.int64(m.x), np.int64(m.y)
-    out[ST.H_MOVE] = move_to(s, cfg, legal, gx, gy, dist, queue)
+    out[ST.HEAD.move] = move_to(s, cfg, legal, gx, gy, dist, queue)
 
 
 # ---- the Zuk wave ----------------------------------------------------------------------------------------------
@@ -595,13 +595,13 @@ def decide_zuk(s, cfg, legal, shot, rigour, dist, queue, out):
     the waves."""
     if shot >= 0 and safe_to_stand(s, cfg):
         if s.gear_set != ST.SET_BOW and shootable_from(s, cfg, shot, s.p.x, s.p.y, ST.SET_BOW):
-            out[ST.H_GEAR] = 1 + ST.SET_BOW
+            out[ST.HEAD.gear] = ST.GEAR.bow
         fire(legal, shot, rigour, out)
         return
     if rigour and s.p.attack_timer > 1:
-        out[ST.H_OFFENSIVE] = ST.OFFENSIVE_OFF
+        out[ST.HEAD.offensive] = ST.OFFENSIVE.off
     gx, gy = zuk_goal(s, cfg, 2)
-    out[ST.H_MOVE] = move_to(s, cfg, legal, gx, gy, dist, queue)
+    out[ST.HEAD.move] = move_to(s, cfg, legal, gx, gy, dist, queue)
 
 
 @njit(cache=True)

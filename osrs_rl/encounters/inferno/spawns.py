@@ -1,4 +1,4 @@
-"""Waves and spawns: a monster appearing in a slot (``_place``; mid-wave ones take a spare slot), a wave's
+"""Waves and spawns: a monster appearing in a slot (``place``; mid-wave ones take a spare slot), a wave's
 spawn and the wave clock (end of tick, mechanics.tick phase 5): the last monster dead -> the next wave spawns
 9 ticks later [M: InfernoTrainer InfernoRegion.ts], on the nine spawn tiles shuffled (Fisher-Yates) and
 assigned magers, rangers, meleers, blobs, bats in that order, nibblers on distinct tiles of the central block;
@@ -21,7 +21,7 @@ from . import waves as W
 
 
 @njit(cache=True)
-def _place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
+def place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
     """Monster ``kind`` appears in ``slot`` at (x, y), aiming at ``target``; an EV_SPAWN (``by``, ``flags``:
     the mager and EVF_REVIVED of a resurrection)."""
     m = s.monsters[slot]
@@ -53,7 +53,7 @@ def _place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
 
 
 @njit(cache=True)
-def _spare_slot(s):
+def spare_slot(s):
     """A slot for a monster that appears mid-wave: a free one, else the slot of a dead monster that can never
     be revived (a nibbler, a bloblet, one revived already; on waves 67-69 any: nothing is revived there, IT
     JalZek revives only on the regular waves); -1 when none is left."""
@@ -95,17 +95,17 @@ def spawn_wave(s, cfg):
     for c in ST.SPAWN_ORDER:
         for _ in range(counts[c]):
             t = order[tile]
-            _place(s, cfg, slot, ST.WAVE_KIND[c], cfg.spawn_xy[t, 0], cfg.spawn_xy[t, 1], ST.TARGET_PLAYER)
+            place(s, cfg, slot, ST.WAVE_KIND[c], cfg.spawn_xy[t, 0], cfg.spawn_xy[t, 1], ST.TARGET_PLAYER)
             slot += 1
             tile += 1
     nib = np.arange(9)
     for i in range(8, 0, -1):
         j = R.below(s.rng, i + 1)
         nib[i], nib[j] = nib[j], nib[i]
-    pillar = MON._pick_pillar(s)
+    pillar = MON.pick_pillar(s)
     for i in range(counts[0]):
         t = nib[i]
-        _place(s, cfg, slot, ST.K_NIBBLER, cfg.nibbler_xy[t, 0], cfg.nibbler_xy[t, 1], pillar)
+        place(s, cfg, slot, ST.K_NIBBLER, cfg.nibbler_xy[t, 0], cfg.nibbler_xy[t, 1], pillar)
         slot += 1
     s.wave_tick = 0
     s.next_wave_in = 0

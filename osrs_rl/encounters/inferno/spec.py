@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from osrs_rl.runtime.spec import ActionHead, EncounterSpec, Outcome, ScriptedPolicy
+from osrs_rl.runtime.spec import EncounterSpec, Outcome, ScriptedPolicy
 
 from . import mechanics as M
 from . import state as ST
@@ -12,19 +12,6 @@ from .scene import scene
 from .solver import solver_actions
 from .truth import TRUTH
 
-# move: "none", then a click on each offset (east, north) of MOVE_OFFSETS, walking, then the same running
-_CLICKS = tuple(f"{dx:+d}_{dy:+d}" for dx, dy in ST.MOVE_OFFSETS)
-_MOVES = ("none",) + tuple("walk_" + c for c in _CLICKS) + tuple("run_" + c for c in _CLICKS)
-
-HEADS = (
-    ActionHead("move", ST.HEAD_SIZES[ST.H_MOVE], _MOVES),
-    ActionHead("attack", ST.HEAD_SIZES[ST.H_ATTACK], ("none",) + tuple(f"slot_{k}" for k in range(ST.MONSTER_SLOTS))),
-    ActionHead("overhead", ST.HEAD_SIZES[ST.H_OVERHEAD], ("keep", "magic", "missiles", "melee", "off")),
-    ActionHead("offensive", ST.HEAD_SIZES[ST.H_OFFENSIVE], ("keep", "on", "off")),
-    ActionHead("drink", ST.HEAD_SIZES[ST.H_DRINK], ("none",) + ST.SUPPLY_NAMES),
-    ActionHead("gear", ST.HEAD_SIZES[ST.H_GEAR], ("keep",) + ST.SET_NAMES),
-    ActionHead("spec", ST.HEAD_SIZES[ST.H_SPEC], ("none", "use")),
-)
 SEGMENTS = V.OBS_SEGMENTS      # declared beside the kernels that write each feature by name
 
 # the solver's table: one row per curriculum band, each started on the band's first wave
@@ -46,7 +33,7 @@ SPEC = EncounterSpec(
     description="The Inferno, waves 1-69: pillars, shuffled spawns, six wave monsters, the Jads, TzKal-Zuk",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,
-    action_heads=HEADS,
+    action_heads=ST.HEADS,   # declared beside the constants the mechanics read them by (state.py)
     obs_segments=SEGMENTS,
     metric_record=V.METRICS,
     category_metrics=V.CATEGORY_METRICS,

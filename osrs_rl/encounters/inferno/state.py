@@ -26,8 +26,9 @@ from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
+from osrs_rl.runtime.action_layout import head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
-from osrs_rl.runtime.spec import ConfigField
+from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 from . import arena as A
 from . import waves as W
@@ -107,32 +108,79 @@ SET_NAMES = ("bow", "blowpipe", "magic")
 NUM_SETS = 3
 NUM_LOADOUTS = 2
 
-# ---- action heads (index 0 is always the no-op) ------------------------------------------------
-# gear and spec came later (part 2) and are appended, so the first five keep their indices and sizes
-H_MOVE, H_ATTACK, H_OVERHEAD, H_OFFENSIVE, H_DRINK, H_GEAR, H_SPEC = range(7)
-# move: click-to-move (player.click / follow_route). 0: no new click; 1 + o: walk to offset MOVE_OFFSETS[o]
-# from the player's tile; 1 + NUM_CLICKS + o: run there. The click is stored (dest_x, dest_y, dest_run) and
-# followed every tick along the game's route (cfg.route) until the player stands on it. Offset (0, 0) is a click
-# on the player's own tile: it stops a walk, as "Walk here" on one's own tile does in the game.
+# ---- action heads (option 0 of each is the no-op) ----------------------------------------------------
+# declared once, here: the mechanics read an agent's action row by these names (a[HEAD.overhead] ==
+# OVERHEAD.magic), the mask writes them (view.py) and the policy, replays and viewer show their labels, so an
+# option's label is what the rules do with it wherever it sits. gear and spec came later (part 2) and are
+# appended, so the first five keep their indices and sizes.
+# move: click-to-move (player.click / follow_route). "none": no new click; "walk_<dx>_<dy>": walk to offset
+# (dx, dy) = MOVE_OFFSETS[o] from the player's tile (option WALK_0 + o); "run_<dx>_<dy>": run there (RUN_0 + o).
+# The click is stored (dest_x, dest_y, dest_run) and followed every tick along the game's route (cfg.route)
+# until the player stands on it. Offset (0, 0) is a click on the player's own tile: it stops a walk, as "Walk
+# here" on one's own tile does in the game.
 MOVE_RADIUS = 3                # clicks reach a 7x7 square: 1.5 ticks of running, and any tile further is two
                                # clicks away; the square is what a policy sees sharply at REL_SCALE 30
 MOVE_OFFSETS = tuple((dx, dy) for dx in range(-MOVE_RADIUS, MOVE_RADIUS + 1)
                      for dy in range(-MOVE_RADIUS, MOVE_RADIUS + 1))
 NUM_CLICKS = len(MOVE_OFFSETS)                 # 49
-MOVE_NONE = 0
 NUM_MOVES = 1 + 2 * NUM_CLICKS                 # 99
 # The route table covers every offset a route can reach: on the arena's maps the longest route to a click
 # within MOVE_RADIUS is 6 steps (around a pillar; loadouts.arena_tables checks it), and a tile on a route is
 # never further (Chebyshev) from the destination than the steps left, which a collapse only shortens.
 ROUTE_RADIUS = 6
 ROUTE_SIDE = 2 * ROUTE_RADIUS + 1
-ATTACK_NONE = 0                # 1 + k: monster slot k
-OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES, OVERHEAD_MELEE, OVERHEAD_OFF = range(5)
-OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = range(3)   # ON: the worn set's prayer (Rigour or Augury)
-DRINK_NONE = 0                 # 1 + SUP_*
-GEAR_KEEP = 0                  # 1 + SET_*
-SPEC_NONE, SPEC_USE = range(2) # SPEC_USE: this tick's attack is the worn weapon's special (the blowpipe's)
-HEAD_SIZES = (NUM_MOVES, 1 + MONSTER_SLOTS, 5, 3, 1 + NUM_SUPPLIES, 1 + NUM_SETS, 2)
+_CLICKS = tuple(f"{dx:+d}_{dy:+d}" for dx, dy in MOVE_OFFSETS)        # (east, north) of each click
+_WALKS = tuple("walk_" + c for c in _CLICKS)
+_RUNS = tuple("run_" + c for c in _CLICKS)
+_SLOTS = tuple(f"slot_{k}" for k in range(MONSTER_SLOTS))
+HEADS = (
+    ActionHead("move", NUM_MOVES, ("none",) + _WALKS + _RUNS),
+    ActionHead("attack", 1 + MONSTER_SLOTS, ("none",) + _SLOTS),             # slot_k: monster slot k
+    ActionHead("overhead", 5, ("keep", "magic", "missiles", "melee", "off")),
+    ActionHead("offensive", 3, ("keep", "on", "off")),     # on: the worn set's prayer (Rigour or Augury)
+    ActionHead("drink", 1 + NUM_SUPPLIES, ("none",) + SUPPLY_NAMES),          # a dose of SUP_*
+    ActionHead("gear", 1 + NUM_SETS, ("keep",) + SET_NAMES),                  # put on SET_*
+    ActionHead("spec", 2, ("none", "use")),    # use: this tick's attack is the worn weapon's special (the blowpipe's)
+)
+HEAD = head_index("HEAD", HEADS)               # HEAD.gear: the gear head's element of an action row
+OVERHEAD = option_index("OVERHEAD", HEADS[HEAD.overhead])   # OVERHEAD.magic: that option's number in its head
+OFFENSIVE = option_index("OFFENSIVE", HEADS[HEAD.offensive])
+DRINK = option_index("DRINK", HEADS[HEAD.drink])
+GEAR = option_index("GEAR", HEADS[HEAD.gear])
+SPEC = option_index("SPEC", HEADS[HEAD.spec])
+# the numbered families a loop writes (option WALK_0 + o is MOVE_OFFSETS[o]'s walk, ATTACK_SLOT_0 + k slot k's)
+MOVE_NONE = option_start(HEADS[HEAD.move], ("none",))
+WALK_0 = option_start(HEADS[HEAD.move], _WALKS, NUM_CLICKS)
+RUN_0 = option_start(HEADS[HEAD.move], _RUNS, NUM_CLICKS)
+ATTACK_NONE = option_start(HEADS[HEAD.attack], ("none",))
+ATTACK_SLOT_0 = option_start(HEADS[HEAD.attack], _SLOTS, MONSTER_SLOTS)
+DRINK_SUPPLY_0 = option_start(HEADS[HEAD.drink], SUPPLY_NAMES, NUM_SUPPLIES)   # + SUP_*: a dose of that supply
+GEAR_SET_0 = option_start(HEADS[HEAD.gear], SET_NAMES, NUM_SETS)               # + SET_*: put that set on
+
+
+def _check_family(opts, start, index):
+    """ValueError unless option ``start + index[n]`` of a head is the one labelled ``n``, for each name: the
+    supply and set indices (SUP_*, SET_*) are numbered apart from their names, and the mechanics take option
+    ``start + k`` for index ``k``."""
+    for n, k in index.items():
+        if opts[n] != start + k:
+            raise ValueError(f"action option {n!r} is number {int(opts[n])} of its head, not {start} + its index "
+                             f"{k}: the index and the name disagree")
+
+
+_check_family(DRINK, DRINK_SUPPLY_0, {"brew": SUP_BREW, "restore": SUP_RESTORE, "bastion": SUP_BASTION,
+                                      "stamina": SUP_STAMINA})
+_check_family(GEAR, GEAR_SET_0, {"bow": SET_BOW, "blowpipe": SET_BLOWPIPE, "magic": SET_MAGIC})
+# the names other modules and tests use, bound by name
+H_MOVE, H_ATTACK, H_OVERHEAD = HEAD.move, HEAD.attack, HEAD.overhead
+H_OFFENSIVE, H_DRINK, H_GEAR, H_SPEC = HEAD.offensive, HEAD.drink, HEAD.gear, HEAD.spec
+OVERHEAD_KEEP, OVERHEAD_MAGIC, OVERHEAD_MISSILES = OVERHEAD.keep, OVERHEAD.magic, OVERHEAD.missiles
+OVERHEAD_MELEE, OVERHEAD_OFF = OVERHEAD.melee, OVERHEAD.off
+OFFENSIVE_KEEP, OFFENSIVE_ON, OFFENSIVE_OFF = OFFENSIVE.keep, OFFENSIVE.on, OFFENSIVE.off
+DRINK_NONE = DRINK.none
+GEAR_KEEP = GEAR.keep
+SPEC_NONE, SPEC_USE = SPEC.none, SPEC.use
+HEAD_SIZES = tuple(h.size for h in HEADS)
 MASK_SIZE = sum(HEAD_SIZES)
 
 # ---- outcome and reward --------------------------------------------------------------------------

@@ -143,7 +143,7 @@ def hit_source(s, event) -> str | None:
     """The kind that threw a hit on the player (the spec's ``attacks`` rows name kinds so), read from the slot of
     the event's source in the record after the tick; a falling pillar's damage is not an attack (None). A slot a
     new monster took while its old one's hit flew would be named by the new kind: slots are taken over only from
-    dead nibblers, bloblets and finale monsters (spawns._spare_slot), whose hits land within a tick or two."""
+    dead nibblers, bloblets and finale monsters (spawns.spare_slot), whose hits land within a tick or two."""
     e = int(event["source"])
     k = e - ST.ENT_MONSTER
     if 0 <= k < ST.MONSTER_SLOTS:

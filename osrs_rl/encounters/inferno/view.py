@@ -22,6 +22,7 @@ from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.player import SPEC_MAX
 from osrs_rl.core.skills import DEFENCE, HITPOINTS, PRAYER, RANGED
+from osrs_rl.runtime.action_layout import head_bounds
 from osrs_rl.runtime.obs_layout import family_start, feature_index, segment_bounds
 from osrs_rl.runtime.spec import MetricFamily, MetricRecord, ObsSegment
 
@@ -107,6 +108,9 @@ NEXT_0 = family_start(SCAFFOLDING, _NEXT, 3)
 ATTACKS_IN_0 = family_start(SCAFFOLDING, _ATTACKS_IN, 3 * INCOMING_TICKS)  # [style * INCOMING_TICKS + tick]
 SAFE_0 = family_start(SCAFFOLDING, _SAFE, len(SAFE_DIRS))
 SPARK_0 = family_start(ZUK, _SPARKS, len(SAFE_DIRS))
+# where each action head's options lie in the flat mask: `mask` writes an option at its head's start plus the
+# option's number (the solver reads them there: MASK_START.drink + ST.DRINK.brew), both from state.HEADS
+MASK_START, MASK_STOP = head_bounds(ST.HEADS)
 
 # monster kinds the tallies name (every kind but the glyph)
 TALLY_KINDS = (ST.K_NIBBLER, ST.K_BAT, ST.K_BLOB, ST.K_BLOBLET_MAGIC, ST.K_BLOBLET_RANGED, ST.K_BLOBLET_MELEE,
@@ -328,64 +332,64 @@ def observe(s, cfg, obs):
 # ---- mask ----------------------------------------------------------------------------------------
 @njit(cache=True)
 def mask(s, cfg, m):
-    row = m[0]
+    row = m[0]                     # agent 0's row: each option at its head's start + its number in the head
     p = s.p
-    k = 0
     # move: a click on a walkable tile of the standing pillars' map within MOVE_RADIUS; running needs energy
     # (player.move_legal, one offset at a time for both its walk and its run)
+    mv = row[MASK_START.move:MASK_STOP.move]
     flags = PIL.arena_map(s, cfg)
     can_run = p.run_energy >= RUN_MIN_TO_RUN
-    row[k] = True
+    mv[ST.MOVE_NONE] = True
     for o in range(ST.NUM_CLICKS):
         x = p.x + PLY.CLICK_DX[o]
         y = p.y + PLY.CLICK_DY[o]
         ok = 0 <= x < A.GRID_W and 0 <= y < A.GRID_H and (flags[x, y] & BLOCKED) == 0
-        row[k + 1 + o] = ok
-        row[k + 1 + ST.NUM_CLICKS + o] = ok and can_run
-    k += ST.NUM_MOVES
+        mv[ST.WALK_0 + o] = ok
+        mv[ST.RUN_0 + o] = ok and can_run
     # attack: a living monster in range and sight of the worn set, timer ready. A gear switch in the same tick
     # is applied first (player.switch_gear) and the attack is checked again with the new weapon's range
     # (out of it, the player walks as the move head asks); the mask reads the set worn now
-    row[k] = True
+    at = row[MASK_START.attack:MASK_STOP.attack]
+    at[ST.ATTACK_NONE] = True
     for j in range(ST.MONSTER_SLOTS):
-        row[k + 1 + j] = PLY.can_attack(s, cfg, j)
-    k += 1 + ST.MONSTER_SLOTS
+        at[ST.ATTACK_SLOT_0 + j] = PLY.can_attack(s, cfg, j)
     # overhead: a prayer needs points; off needs one on
     praying = p.levels[PRAYER] > 0
     on_magic = PI.has_prayer(p, P.PROTECT_FROM_MAGIC)
     on_missiles = PI.has_prayer(p, P.PROTECT_FROM_MISSILES)
     on_melee = PI.has_prayer(p, P.PROTECT_FROM_MELEE)
-    row[k] = True
-    row[k + 1] = praying and not on_magic
-    row[k + 2] = praying and not on_missiles
-    row[k + 3] = praying and not on_melee
-    row[k + 4] = on_magic or on_missiles or on_melee
-    k += 5
+    ov = row[MASK_START.overhead:MASK_STOP.overhead]
+    ov[ST.OVERHEAD.keep] = True
+    ov[ST.OVERHEAD.magic] = praying and not on_magic
+    ov[ST.OVERHEAD.missiles] = praying and not on_missiles
+    ov[ST.OVERHEAD.melee] = praying and not on_melee
+    ov[ST.OVERHEAD.off] = on_magic or on_missiles or on_melee
     # offensive: "on" the worn set's prayer (Rigour; Augury with the magic set), "off" any of them
     active = np.uint32(p.active_prayers)
-    row[k] = True
-    row[k + 1] = praying and (active & np.uint32(cfg.set_offensive[s.gear_set])) != np.uint32(
+    of = row[MASK_START.offensive:MASK_STOP.offensive]
+    of[ST.OFFENSIVE.keep] = True
+    of[ST.OFFENSIVE.on] = praying and (active & np.uint32(cfg.set_offensive[s.gear_set])) != np.uint32(
         cfg.set_offensive[s.gear_set])
-    row[k + 2] = (active & np.uint32(cfg.offensive)) != 0
-    k += 3
+    of[ST.OFFENSIVE.off] = (active & np.uint32(cfg.offensive)) != 0
     # drink: a dose left and the potion timer ready; a restore only with prayer or a stat to restore
     ready = p.potion_timer <= 0
-    row[k] = True
-    row[k + 1] = ready and s.supplies[ST.SUP_BREW] > 0
+    dr = row[MASK_START.drink:MASK_STOP.drink]
+    dr[ST.DRINK.none] = True
+    dr[ST.DRINK.brew] = ready and s.supplies[ST.SUP_BREW] > 0
     drained = p.levels[PRAYER] < p.base_levels[PRAYER] or p.levels[RANGED] < p.base_levels[RANGED]
-    row[k + 2] = ready and s.supplies[ST.SUP_RESTORE] > 0 and drained
-    row[k + 3] = ready and s.supplies[ST.SUP_BASTION] > 0
-    row[k + 4] = ready and s.supplies[ST.SUP_STAMINA] > 0
-    k += 1 + ST.NUM_SUPPLIES
+    dr[ST.DRINK.restore] = ready and s.supplies[ST.SUP_RESTORE] > 0 and drained
+    dr[ST.DRINK.bastion] = ready and s.supplies[ST.SUP_BASTION] > 0
+    dr[ST.DRINK.stamina] = ready and s.supplies[ST.SUP_STAMINA] > 0
     # gear: any set but the one worn (equipping needs nothing else)
-    row[k] = True
+    ge = row[MASK_START.gear:MASK_STOP.gear]
+    ge[ST.GEAR.keep] = True
     for g in range(ST.NUM_SETS):
-        row[k + 1 + g] = s.gear_set != g
-    k += 1 + ST.NUM_SETS
+        ge[ST.GEAR_SET_0 + g] = s.gear_set != g
     # spec: the worn weapon has a special and the energy pays for it (the blowpipe's 50 %); a switch to the
     # blowpipe and its special in one tick is masked: the mask reads the set worn now
-    row[k] = True
-    row[k + 1] = PLY.can_special(s, cfg)
+    sp = row[MASK_START.spec:MASK_STOP.spec]
+    sp[ST.SPEC.none] = True
+    sp[ST.SPEC.use] = PLY.can_special(s, cfg)
 
 
 # ---- metrics -------------------------------------------------------------------------------------
