@@ -66,6 +66,7 @@ from osrs_rl.encounters.inferno import arena as A  # noqa: E402
 from osrs_rl.encounters.inferno import kinds as KIN  # noqa: E402
 from osrs_rl.encounters.inferno import monsters as MON  # noqa: E402
 from osrs_rl.encounters.inferno import state as ST  # noqa: E402
+from osrs_rl.runtime.action_layout import option_position
 
 KINDS = {
     "bat": ST.K_BAT, "blob": ST.K_BLOB, "bloblet_magic": ST.K_BLOBLET_MAGIC,
@@ -434,7 +435,7 @@ def replay(env, kind, mask, player, start, ticks=60):
     m["windup"], m["parent"], m["procced"], m["low_hp"] = 0, -1, 0, m["hp"]
     _commit(env)
     a = np.zeros((1, len(ST.HEAD_SIZES)), dtype=np.int64)
-    attack_bit = ST.HEAD_SIZES[0] + 1          # the attack head's slot-0 option in the flat mask
+    attack_bit = option_position(env.spec, "attack", "slot_0")     # in the flat mask
     attacks = digs = shootable = 0
     first = -1
     for t in range(ticks):

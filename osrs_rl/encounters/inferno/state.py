@@ -28,6 +28,7 @@ from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
 from osrs_rl.runtime.action_layout import head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
+from osrs_rl.runtime.name_index import name_index
 from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 from . import arena as A
@@ -187,8 +188,11 @@ MASK_SIZE = sum(HEAD_SIZES)
 OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
 REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "kill", "supplies", "pillar",
                 "hitpoints", "zuk_damage", "jad_damage", "healer_tag", "glyph")
-(R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN, R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR, R_HITPOINTS, R_ZUK, R_JAD,
- R_HEALER_TAG, R_GLYPH) = range(13)
+REWARD = name_index("REWARD", REWARD_TERMS)   # each term's column, by name (reordering the names moves it)
+R_OUTCOME, R_WAVE, R_DEALT, R_TAKEN = REWARD.outcome, REWARD.wave, REWARD.damage_dealt, REWARD.damage_taken
+R_PRAYER, R_KILL, R_SUPPLIES, R_PILLAR = REWARD.prayer, REWARD.kill, REWARD.supplies, REWARD.pillar
+R_HITPOINTS, R_ZUK, R_JAD = REWARD.hitpoints, REWARD.zuk_damage, REWARD.jad_damage
+R_HEALER_TAG, R_GLYPH = REWARD.healer_tag, REWARD.glyph
 PENALTY_TERMS = (R_TAKEN, R_PRAYER, R_SUPPLIES, R_PILLAR)   # the per-tick penalties ``penalty_cap`` bounds
 NUM_BANDS = 7                  # start-wave bands of the curriculum
 BANDS = ((1, 17), (18, 34), (35, 49), (50, 66), (67, 67), (68, 68), (69, 69))

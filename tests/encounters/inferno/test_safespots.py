@@ -7,6 +7,7 @@ A change to the chase that removes them, or lets the meleer stall for good, is a
 from osrs_rl.core.events import EV_ATTACK, EV_DEATH
 from osrs_rl.encounters.inferno import arena as A
 from osrs_rl.encounters.inferno import state as ST
+from osrs_rl.runtime.action_layout import option_position
 
 from .helpers import act, commit, empty_arena, events, inferno, keeper, put
 
@@ -20,7 +21,7 @@ def _only_pillar(env, k):
 
 def _watch(env, ticks):
     """(monster attacks, digs, first attack tick or -1, ticks the attack mask offered slot 0) over ``ticks``."""
-    attack_bit = ST.HEAD_SIZES[0] + 1          # the attack head's slot-0 option in the flat mask
+    attack_bit = option_position(env.spec, "attack", "slot_0")     # in the flat mask
     attacks = digs = shootable = 0
     first = -1
     for t in range(ticks):
