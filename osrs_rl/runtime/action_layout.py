@@ -12,7 +12,8 @@ compile-time constants, and a name the declaration lacks fails to compile.
 
 Options written in a loop (one per tile offset, per monster slot, per gear set) stay a loop: ``option_start``
 checks that their labels lie side by side, in order, and gives the first one's number. A tool outside the
-kernels finds an option through the spec (``option_position``).
+kernels finds an option through the spec (``option_position``); ``check_numbered`` ties indices numbered
+apart from the labels (supply slots, gear sets) to the options the rules take for them.
 
 >>> from osrs_rl.runtime.spec import ActionHead
 >>> HEADS = (ActionHead("attack", 2, ("wait", "hit")), ActionHead("gear", 3, ("keep", "set_a", "set_b")))
@@ -76,6 +77,18 @@ def option_start(head, labels: Sequence[str], size: int | None = None) -> int:
     in order (and that there are ``size`` of them): the anchor a loop counts from (option ``WALK_0 + o`` is
     ``labels[o]``). Raises ValueError naming the first label out of place."""
     return run_start(f"action head {head.name!r}", head.labels, labels, size, "option")
+
+
+def check_numbered(head, start: int, numbered: dict[str, int]) -> None:
+    """ValueError unless option ``start + k`` of ``head`` is the one labelled ``name``, for each ``name: k`` of
+    ``numbered``: where the rules take option ``start + k`` for an index ``k`` numbered apart from the labels
+    (a supply slot, a gear set), this ties each such index to its option by name at import."""
+    for name, k in numbered.items():
+        at = start + k
+        if not 0 <= at < len(head.labels) or head.labels[at] != name:
+            found = repr(head.labels[at]) if 0 <= at < len(head.labels) else "no option"
+            raise ValueError(f"action head {head.name!r}: option {start} + {k} (the index of {name!r}) is {found}, "
+                             f"not {name!r}: the index and the label disagree")
 
 
 def option_position(spec, head: str, label: str) -> int:

@@ -19,7 +19,14 @@ from numba.core.errors import TypingError
 
 import osrs_rl
 from osrs_rl.runtime import registry
-from osrs_rl.runtime.action_layout import head_bounds, head_index, option_index, option_position, option_start
+from osrs_rl.runtime.action_layout import (
+    check_numbered,
+    head_bounds,
+    head_index,
+    option_index,
+    option_position,
+    option_start,
+)
 from osrs_rl.runtime.spec import ActionHead
 from osrs_rl.runtime.vec_env import VecEnv
 from tests.runtime.template_copy import replace_counted, swap_lines, template_copy
@@ -148,6 +155,9 @@ def test_an_option_the_declaration_lacks_fails_to_compile():
     (lambda: option_start(HEADS[0], ("walk_1", "walk_0")), "not consecutive: 'walk_0' lies at 1, not 3"),
     (lambda: option_start(HEADS[0], ("walk_0", "walk_1"), 3), "has 2 names, its loop writes 3"),
     (lambda: option_start(HEADS[0], ("run_0",)), "no option 'run_0'"),
+    (lambda: check_numbered(HEADS[HEAD.gear], 1, {"set_a": 0, "set_b": 0}),
+     r"option 1 \+ 0 \(the index of 'set_b'\) is 'set_a'"),
+    (lambda: check_numbered(HEADS[HEAD.gear], 1, {"set_b": 2}), "is no option, not 'set_b'"),
 ])
 def test_a_bad_declaration_is_refused_with_its_reason(declare, message):
     with pytest.raises(ValueError, match=message):

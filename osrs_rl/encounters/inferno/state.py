@@ -26,7 +26,7 @@ from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
-from osrs_rl.runtime.action_layout import head_index, option_index, option_start
+from osrs_rl.runtime.action_layout import check_numbered, head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.name_index import name_index
 from osrs_rl.runtime.spec import ActionHead, ConfigField
@@ -159,19 +159,10 @@ DRINK_SUPPLY_0 = option_start(HEADS[HEAD.drink], SUPPLY_NAMES, NUM_SUPPLIES)   #
 GEAR_SET_0 = option_start(HEADS[HEAD.gear], SET_NAMES, NUM_SETS)               # + SET_*: put that set on
 
 
-def _check_family(opts, start, index):
-    """ValueError unless option ``start + index[n]`` of a head is the one labelled ``n``, for each name: the
-    supply and set indices (SUP_*, SET_*) are numbered apart from their names, and the mechanics take option
-    ``start + k`` for index ``k``."""
-    for n, k in index.items():
-        if opts[n] != start + k:
-            raise ValueError(f"action option {n!r} is number {int(opts[n])} of its head, not {start} + its index "
-                             f"{k}: the index and the name disagree")
-
-
-_check_family(DRINK, DRINK_SUPPLY_0, {"brew": SUP_BREW, "restore": SUP_RESTORE, "bastion": SUP_BASTION,
-                                      "stamina": SUP_STAMINA})
-_check_family(GEAR, GEAR_SET_0, {"bow": SET_BOW, "blowpipe": SET_BLOWPIPE, "magic": SET_MAGIC})
+# the mechanics drink supply SUP_X at option DRINK_SUPPLY_0 + SUP_X and wear set SET_X at GEAR_SET_0 + SET_X
+check_numbered(HEADS[HEAD.drink], DRINK_SUPPLY_0, {"brew": SUP_BREW, "restore": SUP_RESTORE, "bastion": SUP_BASTION,
+                                                   "stamina": SUP_STAMINA})
+check_numbered(HEADS[HEAD.gear], GEAR_SET_0, {"bow": SET_BOW, "blowpipe": SET_BLOWPIPE, "magic": SET_MAGIC})
 # the names other modules and tests use, bound by name
 H_MOVE, H_ATTACK, H_OVERHEAD = HEAD.move, HEAD.attack, HEAD.overhead
 H_OFFENSIVE, H_DRINK, H_GEAR, H_SPEC = HEAD.offensive, HEAD.drink, HEAD.gear, HEAD.spec

@@ -20,7 +20,7 @@ from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
-from osrs_rl.runtime.action_layout import head_index, option_index, option_start
+from osrs_rl.runtime.action_layout import check_numbered, head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.name_index import name_index
 from osrs_rl.runtime.spec import ActionHead, ConfigField
@@ -87,9 +87,8 @@ POTION = option_index("POTION", HEADS[HEAD.potion])
 VENGEANCE = option_index("VENGEANCE", HEADS[HEAD.vengeance])
 # the loadout options after "keep" are the gear sets in SET_* order: option LOADOUT_SET_0 + SET_X wears set X
 LOADOUT_SET_0 = option_start(HEADS[HEAD.loadout], SET_NAMES, NUM_SETS)
-if LOADOUT_SET_0 != 1 + SET_MAGE or LOADOUT.keep != 0:
-    raise ValueError(f"the loadout head must be keep, then the sets from SET_MAGE (option 1 + SET_*), not "
-                     f"{HEADS[HEAD.loadout].labels}")
+check_numbered(HEADS[HEAD.loadout], LOADOUT_SET_0, {"mage": SET_MAGE, "ranged": SET_RANGED, "melee": SET_MELEE,
+                                                   "tank": SET_TANK, "spec": SET_SPEC})
 # the names the kernels and tests use, each bound to its head or option by name
 H_LOADOUT, H_ATTACK, H_MOVE, H_OVERHEAD = HEAD.loadout, HEAD.attack, HEAD.move, HEAD.overhead
 H_OFFENSIVE, H_FOOD, H_KARAMBWAN, H_POTION, H_VENGEANCE = \

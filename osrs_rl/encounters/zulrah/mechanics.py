@@ -275,7 +275,7 @@ def _consume(s, cfg, eat, drink):
     if eat == ST.EAT.eat and PI.use_supply(s.p, s.supplies, ST.SUP_FOOD, ids[s.tier, ST.SUP_FOOD], cfg.consumables):
         s.supplies_used[ST.SUP_FOOD] += 1
     if drink != ST.DRINK.none:
-        slot = drink                # a drink option's number is its dose's supply (checked: state._check_doses)
+        slot = drink                # a drink option's number is its dose's supply (checked at import: state.py)
         if PI.use_supply(s.p, s.supplies, slot, ids[s.tier, slot], cfg.consumables):
             s.supplies_used[slot] += 1
 

@@ -18,7 +18,7 @@ from osrs_rl.core.player import PLAYER_DTYPE
 from osrs_rl.core.rng import RNG_DTYPE
 from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
-from osrs_rl.runtime.action_layout import head_index, option_index, option_start
+from osrs_rl.runtime.action_layout import check_numbered, head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.name_index import name_index
 from osrs_rl.runtime.spec import ActionHead, ConfigField
@@ -105,20 +105,9 @@ HEAD_SIZES = tuple(h.size for h in HEADS)
 MASK_SIZE = sum(HEAD_SIZES)
 
 
-def _check_doses():
-    """A drink option's number is its dose's supply index, SUP_* (the mechanics drink from supply slot `drink`):
-    checked by name, so a reordered label or supply raises here instead of drinking another potion."""
-    doses = {"prayer": SUP_PRAYER, "antivenom": SUP_ANTIVENOM, "ranged_boost": SUP_RANGED_BOOST,
-             "magic_boost": SUP_MAGIC_BOOST}
-    if set(DRINK.__members__) != {"none", *doses}:
-        raise ValueError(f"the drink options {tuple(DRINK.__members__)} are not none and the doses {tuple(doses)}")
-    for name, sup in doses.items():
-        if DRINK[name] != sup or SUPPLY_NAMES[sup] != name:
-            raise ValueError(f"drink option {name!r} is number {int(DRINK[name])}, supply {SUPPLY_NAMES[sup]!r} is "
-                             f"SUP_* {sup}: a drink option's number must be its dose's supply index")
-
-
-_check_doses()
+# a drink option's number is its dose's supply slot (the mechanics drink from slot `drink`)
+check_numbered(HEADS[HEAD.drink], 0, {"prayer": SUP_PRAYER, "antivenom": SUP_ANTIVENOM,
+                                      "ranged_boost": SUP_RANGED_BOOST, "magic_boost": SUP_MAGIC_BOOST})
 
 # ---- outcome ---------------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_KILL, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
