@@ -17,11 +17,12 @@ of 128 x 2 shared by policy and value, Adam 1e-3, the preset's gamma, lambda 0.9
 2 epochs of 4 minibatches), and move one knob at a time over every value of ``KNOBS`` (epochs 1/2/4, envs
 128/256/512, gamma 0.99 and the preset's, lr 3e-4/1e-3/2.5e-3, shared or separate networks); ``--grid``
 runs every combination instead. Re-centring on a winner (``--center epochs=4,lr=2.5e-3``) and running
-again is coordinate descent; runs already done (a CSV under ``--runs-dir`` named by the configuration
-and seed) are read back, not run again. ``--jobs 2`` runs two at a time, each on half the cores (more runs an
-hour; the steps that score do not depend on the load, the seconds do). The table goes to ``OUT.md`` beside
-this command, the numbers and the winner's textbook_ppo.py arguments to ``OUT.json``, which
-scripts/compare_textbook.py races the preset against (``--reference``).
+again is coordinate descent; ``--move num_envs=64/128/256`` moves only the knobs named, over the values given
+(a winner at the edge of ``KNOBS`` is checked past it); runs already done (a CSV under ``--runs-dir`` named
+by the configuration and seed) are read back, not run again. ``--jobs 2`` runs two at a time, each on half the
+cores (more runs an hour; the steps that score do not depend on the load, the seconds do). The table goes to
+``OUT.md`` beside this command, the numbers and the winner's textbook_ppo.py arguments to ``OUT.json``,
+which scripts/compare_textbook.py races the preset against (``--reference``).
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--center", default="", metavar="KNOB=VALUE,...",
                    help="moves from the practitioner's configuration to start from (e.g. epochs=4,lr=2.5e-3)")
     p.add_argument("--grid", action="store_true", help="every combination of KNOBS, not one knob at a time")
+    p.add_argument("--move", action="append", default=[], metavar="KNOB=V1/V2/...",
+                   help="move only the knobs named (repeatable), over these values (a value beyond KNOBS' is "
+                        "allowed: a winner at the edge of KNOBS is checked past it)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="an encounter setting over the preset's (repeatable)")
     p.add_argument("--jobs", type=int, default=1,
@@ -73,21 +77,21 @@ def parse_args(argv=None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def parse_value(knob: str, text: str):
-    """A ``--center`` value in the type of the knob's listed values."""
+def parse_value(knob: str, text: str, option: str = "--center"):
+    """A ``--center`` (or ``option``'s) value in the type of the knob's listed values."""
     if knob not in KNOBS:
-        raise SystemExit(f"--center: unknown knob {knob!r}; the knobs are {', '.join(KNOBS)}")
+        raise SystemExit(f"{option}: unknown knob {knob!r}; the knobs are {', '.join(KNOBS)}")
     text = text.strip()
     if knob == "shared":
         if text.lower() not in ("true", "false"):
-            raise SystemExit(f"--center shared takes true or false, got {text!r}")
+            raise SystemExit(f"{option} shared takes true or false, got {text!r}")
         return text.lower() == "true"
     if knob == "gamma" and text == "preset":
         return "preset"
     try:
         return int(text) if knob in ("epochs", "num_envs") else float(text)
     except ValueError:
-        raise SystemExit(f"--center {knob}={text!r} is not a number") from None
+        raise SystemExit(f"{option} {knob}={text!r} is not a number") from None
 
 
 def centre(text: str) -> dict:
@@ -100,14 +104,28 @@ def centre(text: str) -> dict:
     return c
 
 
-def configurations(center: dict, grid: bool) -> list[dict]:
-    """The centre first, then each one-knob move from it (or every combination, ``grid``), no repeats."""
+def moves(texts: list[str]) -> dict:
+    """``--move`` texts (``num_envs=64/128/256``) as ``{knob: values}``, each value in its knob's type."""
+    out = {}
+    for text in texts:
+        knob, sep, values = text.partition("=")
+        knob = knob.strip()
+        if not sep or not values.strip():
+            raise SystemExit(f"--move takes KNOB=V1/V2/..., got {text!r}")
+        out[knob] = tuple(parse_value(knob, v, "--move") for v in values.split("/"))
+    return out
+
+
+def configurations(center: dict, grid: bool, knobs: dict | None = None) -> list[dict]:
+    """The centre first, then each one-knob move from it (or every combination, ``grid``), no repeats; the knobs
+    moved and their values are ``knobs`` (default: all of ``KNOBS``; the others stay at the centre)."""
+    knobs = knobs or KNOBS
     if grid:
-        out = [dict(zip(KNOBS, vs, strict=True)) for vs in itertools.product(*KNOBS.values())]
+        out = [{**center, **dict(zip(knobs, vs, strict=True))} for vs in itertools.product(*knobs.values())]
         out.sort(key=lambda c: c != center)
         return out
     out = [dict(center)]
-    for knob, values in KNOBS.items():
+    for knob, values in knobs.items():
         out += [{**center, knob: v} for v in values if v != center[knob]]
     return out
 
@@ -178,7 +196,7 @@ def main(argv=None) -> int:
     claim(runs, dict(encounter=args.encounter, level=args.level, metric=args.metric, window=args.window,
                      budget=args.budget, settings=settings, opponents=opponents, threads=threads))
     rows = []
-    configs = configurations(centre(args.center), args.grid)
+    configs = configurations(centre(args.center), args.grid, moves(args.move))
     print(f"{len(configs)} configurations x {len(seeds)} seeds on {args.encounter}, to {args.metric} {args.level} "
           f"within {args.budget:,} env steps", flush=True)
     todo = [(config, seed) for config in configs for seed in seeds

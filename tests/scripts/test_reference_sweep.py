@@ -27,6 +27,19 @@ def test_one_knob_at_a_time_covers_every_named_value_once(rs):
     assert grid[0] == rs.CENTER and len(grid) == math.prod(len(v) for v in rs.KNOBS.values())
 
 
+def test_move_checks_a_winner_past_the_edge_of_the_knobs(rs):
+    """A second round centred on a winner at the edge (128 envs) moves only the knob named, past KNOBS' values."""
+    centre = {**rs.CENTER, "num_envs": 128}
+    configs = rs.configurations(centre, grid=False, knobs=rs.moves(["num_envs=64/128/256"]))
+    assert [c["num_envs"] for c in configs] == [128, 64, 256]
+    assert all({k: v for k, v in c.items() if k != "num_envs"} == {k: v for k, v in centre.items() if k != "num_envs"}
+               for c in configs)
+    assert rs.moves(["lr=1e-3/2e-3", "shared=true/false"]) == {"lr": (1e-3, 2e-3), "shared": (True, False)}
+    for bad, msg in (("width=3/4", "--move: unknown knob"), ("num_envs", "KNOB=V1/V2"), ("lr=x", "--move lr=")):
+        with pytest.raises(SystemExit, match=msg):
+            rs.moves([bad])
+
+
 def test_centre_parses_each_knob_in_its_type_and_refuses_the_unknown(rs):
     c = rs.centre("epochs=4, lr=2.5e-3,shared=false,gamma=0.99")
     assert c == {**rs.CENTER, "epochs": 4, "lr": 2.5e-3, "shared": False, "gamma": 0.99}
