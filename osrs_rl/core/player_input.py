@@ -75,6 +75,27 @@ def set_overhead(p, prayer):
     p.active_prayers = mask
 
 
+# the prayer an overhead action option clicks on, by the option's name (its label): "off" clicks the one on off
+_OVERHEAD_CLICKS = {"magic": P.PROTECT_FROM_MAGIC, "missiles": P.PROTECT_FROM_MISSILES,
+                    "melee": P.PROTECT_FROM_MELEE, "smite": P.SMITE, "redemption": P.REDEMPTION, "off": NO_PRAYER}
+
+
+def overhead_clicks(options, keep: str = "keep") -> tuple[int, ...]:
+    """The prayer each option of an overhead action head clicks on with ``set_overhead``, by option number,
+    from the options' names (``options``: an IntEnum, ``action_layout.option_index``). Option ``keep`` is no
+    click (``NO_PRAYER`` here; a caller skips it); a name that is neither raises ValueError.
+
+    >>> import enum
+    >>> overhead_clicks(enum.IntEnum("OV", "keep magic off", start=0)) == (NO_PRAYER, P.PROTECT_FROM_MAGIC, NO_PRAYER)
+    True
+    """
+    unknown = [o.name for o in options if o.name != keep and o.name not in _OVERHEAD_CLICKS]
+    if unknown:
+        raise ValueError(f"overhead option {unknown[0]!r} names no overhead prayer (known: {keep}, "
+                         f"{', '.join(_OVERHEAD_CLICKS)})")
+    return tuple(NO_PRAYER if o.name == keep else _OVERHEAD_CLICKS[o.name] for o in options)
+
+
 @njit(cache=True)
 def set_offensive(p, group, wanted):
     """Click offensive prayers on: those of mask ``group`` go off and those of mask ``wanted`` (inside

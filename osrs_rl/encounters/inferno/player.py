@@ -14,7 +14,6 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core import player_input as PI
-from osrs_rl.core import prayers as P
 from osrs_rl.core.attack import rolls_vs_npc, sample_hits
 from osrs_rl.core.collision import BLOCKED
 from osrs_rl.core.damage import CAP_NONE
@@ -35,8 +34,7 @@ from . import pillars as PIL
 from . import state as ST
 
 # the prayer each overhead option sets, by the option's name ("off" sets none: set_overhead clears them)
-_PRAYER_OF = {"magic": P.PROTECT_FROM_MAGIC, "missiles": P.PROTECT_FROM_MISSILES, "melee": P.PROTECT_FROM_MELEE}
-_OVERHEAD_PRAYER = tuple(_PRAYER_OF.get(o.name, PI.NO_PRAYER) for o in ST.OVERHEAD)   # by option number
+_OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD)   # the prayer each overhead option clicks on; keep: none
 CLICK_DX = np.array([d[0] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # offset of click o (move options
 CLICK_DY = np.array([d[1] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # WALK_0 + o and RUN_0 + o)
 

@@ -88,11 +88,7 @@ BLOOD_FURY_CHANCE_NUM, BLOOD_FURY_CHANCE_DEN = 1, 5   # OSRS wiki "Amulet of blo
 BLOOD_FURY_HEAL_PCT = 30     # ... heals 30 % of the damage dealt (RULES 9.5)
 INPUTS_PER_TICK = 10         # user events the server handles per player and tick (RULES 1.1)
 PVP_PROTECTED_FREEZE_HALVED = False  # RULES.md: the wiki names halving only for Tele Block [M]
-# the prayer each option of the overhead head clicks on (core.player_input.set_overhead; keep is not a click, off
-# clicks none on), listed by option name and laid out in the head's order
-_PRAYER_OF_OVERHEAD = dict(keep=PI.NO_PRAYER, magic=P.PROTECT_FROM_MAGIC, missiles=P.PROTECT_FROM_MISSILES,
-                           melee=P.PROTECT_FROM_MELEE, off=PI.NO_PRAYER, smite=P.SMITE, redemption=P.REDEMPTION)
-_OVERHEAD_PRAYER = tuple(_PRAYER_OF_OVERHEAD[o.name] for o in ST.OVERHEAD)
+_OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD)   # the prayer each overhead option clicks on; keep: none
 FLAG_PROTECTED = 1 << 8      # encounter flag on a queued hit: the defender prayed against it when it was made
 FLAG_REFLECTED = 1 << 9      # Vengeance damage: typeless, reflects nothing itself (RULES 9.1)
 _SPAWN = (5, 9)               # starting x of the two players (same y): four tiles apart

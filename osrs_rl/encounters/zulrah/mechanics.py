@@ -41,7 +41,6 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core import player_input as PI
-from osrs_rl.core import prayers as P
 from osrs_rl.core import rng as R
 from osrs_rl.core import styles as S
 from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_accuracy
@@ -288,15 +287,13 @@ def _switch(s, cfg, gear):
     PI.wear(s.p, cfg.set_worn[s.tier, s.set])
 
 
+_OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD)   # the prayer each overhead option clicks on; keep: none
+
+
 @njit(cache=True)
 def _prayers(s, cfg, over, offensive):
-    # the prayer each overhead option clicks on (core.player_input.set_overhead; keep is not a click)
-    if over == ST.OVERHEAD.magic:
-        PI.set_overhead(s.p, P.PROTECT_FROM_MAGIC)
-    elif over == ST.OVERHEAD.missiles:
-        PI.set_overhead(s.p, P.PROTECT_FROM_MISSILES)
-    elif over == ST.OVERHEAD.off:
-        PI.set_overhead(s.p, PI.NO_PRAYER)
+    if ST.OVERHEAD.keep < over < len(_OVERHEAD_PRAYER):          # keep is not a click
+        PI.set_overhead(s.p, _OVERHEAD_PRAYER[over])
     if offensive == ST.OFFENSIVE.on:
         PI.set_offensive(s.p, cfg.set_offensive_all[s.tier], cfg.set_offensive[s.tier, s.set])
     elif offensive == ST.OFFENSIVE.off:
