@@ -85,3 +85,12 @@ def chance(rng, num, den):
 def uniform(rng):
     """Float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(rng) >> _S11) / _TWO_POW_53
+
+
+@njit(cache=True)
+def shuffle(rng, a):
+    """Shuffle array ``a`` in place, every order equally likely (Fisher-Yates from the last element down:
+    Knuth, TAOCP vol. 2, Algorithm P), one ``below`` draw per element after the first."""
+    for i in range(a.shape[0] - 1, 0, -1):
+        j = below(rng, i + 1)
+        a[i], a[j] = a[j], a[i]

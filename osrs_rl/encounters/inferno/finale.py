@@ -7,6 +7,8 @@ Sources above the constants below and beside each rule (README.md section "The f
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import click_move as CM
+from osrs_rl.core import jad as JAD
 from osrs_rl.core import player_input as PI
 from osrs_rl.core import rng as R
 from osrs_rl.core import styles as S
@@ -22,7 +24,6 @@ from osrs_rl.core.skills import HITPOINTS
 from . import arena as A
 from . import monsters as MON
 from . import pillars as PIL
-from . import player as PLY
 from . import spawns as SPN
 from . import state as ST
 from . import waves as W
@@ -31,9 +32,6 @@ from . import waves as W
 # mobs/JalTokJad.ts, mobs/YtHurKot.ts, mobs/TzKalZuk.ts, ZukShield.ts, mobs/JalMejJak.ts,
 # InfernoHealerSpark.ts; the RuneLite inferno plugin (runelite/runelite plugins/inferno) agrees on the set
 # timer [H].
-JAD_RELEASE = 3                # a Jad's attack leaves 3 ticks after its animation shows the style: the overhead
-                               # then decides, and the projectile is 3 ticks shorter (IT JAD_PROJECTILE_DELAY,
-                               # reduceDelay 3; RuneLite ticksAfterAnimation)
 JAD_68_SPEED = 9               # the triple Jads attack every 9 ticks (IT wave 68 attackSpeed 9; 8 elsewhere)
 JAD_HEALERS = (5, 3, 3)        # healers a Jad calls below half hitpoints on waves 67, 68, 69 (IT)
 JAD_HEAL_MAX = 19              # a Yt-HurKot heals its Jad 0..19 a hit (IT HealWeapon floor(rand * 20); the
@@ -88,29 +86,24 @@ def shield_alive(s):
 @njit(cache=True)
 def jad_attack(s, cfg, k):
     """A Jad starts an attack: a stab when the player is adjacent (half the time, at once), else ranged or
-    magic 50/50, shown now by its animation (``scan``: the style, ``windup``) and released JAD_RELEASE ticks
-    later by ``jad_release``, where the overhead then decides [M: IT JalTokJad.ts JadMagicWeapon /
-    JadRangeWeapon: DelayedAction(JAD_PROJECTILE_DELAY = 3) reads the overhead when it fires; an unpublished
-    compilation states the same: "the overhead must be up when the projectile is released"]. Returns a melee's
-    prayer score."""
+    magic 50/50, shown now by its animation (``scan``: the style, ``windup``) and released core.jad.TELL_TICKS
+    later by ``jad_release``, where the overhead then decides (core.jad rule 1; an unpublished compilation
+    states the same: "the overhead must be up when the projectile is released"). Returns a melee's prayer
+    score."""
     m = s.monsters[k]
     style = MON.distance_or_melee(s, cfg, m)
     if style == STYLE_MELEE:
         return MON.monster_attack(s, cfg, k, STYLE_MELEE)
-    m.scan = style
-    m.windup = JAD_RELEASE
+    JAD.show_attack(m, style, attack_speed_of(s, cfg, m))
     m.activity = ST.ACT_ATTACK
-    m.attack_timer = attack_speed_of(s, cfg, m)
     return 0
 
 
 @njit(cache=True)
-def jad_release(s, cfg, k):
-    """The attack a Jad showed JAD_RELEASE ticks ago leaves, at the player (the overhead now decides) or at
-    the glyph. Returns the prayer score."""
+def jad_release(s, cfg, k, style):
+    """The ``style`` attack a Jad showed core.jad.TELL_TICKS ago leaves (core.jad.released_style), at the
+    player (the overhead now decides) or at the glyph. Returns the prayer score."""
     m = s.monsters[k]
-    style = np.int64(m.scan)
-    m.scan = -1
     if m.state != ST.SLOT_ALIVE or style < 0:
         return 0
     if m.target == ST.TARGET_SHIELD:
@@ -128,9 +121,8 @@ def jad_hurt(s, cfg, k):
     IT's offsets with y turned north); here a tile must also be on the floor (APPROXIMATION: IT does not
     check)."""
     m = s.monsters[k]
-    if m.procced or 2 * m.hp >= cfg.kind_row[m.kind].hitpoints:
+    if not JAD.healers_due(m, cfg.kind_row[m.kind].hitpoints):
         return
-    m.procced = 1
     n = JAD_HEALERS[min(max(s.wave - W.JAD_WAVE, 0), 2)]
     flags = PIL.arena_map(s, cfg)
     for _ in range(n):
@@ -167,10 +159,7 @@ def heal_turn(s, cfg, k):
 @njit(cache=True)
 def _heal(s, cfg, j, amount):
     o = s.monsters[j]
-    gained = min(np.int64(amount), np.int64(cfg.kind_row[o.kind].hitpoints) - np.int64(o.hp))
-    gained = max(gained, np.int64(0))
-    o.hp += gained
-    s.healed += gained
+    s.healed += JAD.heal(o, amount, cfg.kind_row[o.kind].hitpoints)
     s.healing_ticks += 1
 
 
@@ -470,9 +459,7 @@ def spawn_finale(s, cfg):
         _spawn(s, cfg, ST.K_JAD, A.JAD_67[0], A.JAD_67[1], ST.TARGET_PLAYER, 1)
     elif s.wave == W.TRIPLE_JAD_WAVE:
         stuns = np.array(A.JAD_68_STUNS)
-        for i in range(2, 0, -1):
-            j = R.below(s.rng, i + 1)
-            stuns[i], stuns[j] = stuns[j], stuns[i]
+        R.shuffle(s.rng, stuns)
         for i in range(3):
             _spawn(s, cfg, ST.K_JAD, A.JADS_68[i][0], A.JADS_68[i][1], ST.TARGET_PLAYER, stuns[i])
     else:
@@ -482,7 +469,7 @@ def spawn_finale(s, cfg):
         # of a click across the cutscene; a teleport ends a walk in the game, and walking on to the old tile
         # would carry the player out of the start]
         s.p.x, s.p.y = A.PLAYER_START_69
-        PLY.clear_destination(s)
+        CM.clear_destination(s)
         # the glyph aims at nothing: its target is itself, so nothing that reads "aims at the player" counts it
         SPN.place(s, cfg, SHIELD_SLOT, ST.K_SHIELD, A.SHIELD[0], A.SHIELD[1], ST.TARGET_SHIELD)
         g = s.monsters[SHIELD_SLOT]

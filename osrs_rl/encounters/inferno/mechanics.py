@@ -20,6 +20,7 @@ by term into ``reward_terms`` (reward.py; the runtime sums them into the reward,
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import click_move as CM
 from osrs_rl.core import player_input as PI
 from osrs_rl.core import rng as R
 from osrs_rl.core.energy import tick_hitpoints, tick_run_energy, tick_spec_regen, tick_stat_restore
@@ -38,7 +39,7 @@ from . import waves as W
 from .finale import land_sparks, sheltered, zuk_start
 from .hits import land_monster_hits, land_player_hits
 from .monsters import monsters_turn
-from .player import can_attack, clear_destination, inputs, move_or_attack
+from .player import can_attack, inputs, move_or_attack
 from .spawns import monsters_alive, spawn_wave, wave_clock
 
 RUN_WEIGHT_KG, AGILITY_LEVEL = 0, 99     # approximation: weight is not tracked (as in zulrah)
@@ -52,7 +53,7 @@ def reset(s, cfg, seed):
     R.seed_rng(s.rng, seed, 0)
     reset_player(s.p, cfg.levels, cfg.start_xy[0], cfg.start_xy[1])
     s.gear_set = ST.SET_BOW
-    clear_destination(s)
+    CM.clear_destination(s)
     PI.wear(s.p, cfg.set_worn[ST.SET_BOW])
     s.supplies[ST.SUP_BREW] = cfg.brews
     s.supplies[ST.SUP_RESTORE] = cfg.restores

@@ -4,16 +4,16 @@ player]. Each one:
   a. counts its attack timer down, then waits out its stun (1 tick after spawning);
   b. nibblers aim at their wave's pillar (another standing one when it falls, the player when none
      stands); every other monster at the player;
-  c. under the player it steps out in a random cardinal direction (core.movement rule 7); else, without
-     line of sight (or melee reach), one chase step (``_chase``: InfernoTrainer Mob.movementStep: diagonal,
-     else x, else y, other monsters and the pillars block, the player does not);
-  d. with line of sight (melee: edge contact, no diagonal) and its timer at 0 it attacks: the roll,
-     the max hit and the overhead are decided now, on the attack tick [osrs-sdk Weapon.attack: the prayer is
-     read when the attack is made]; the hit lands after the style's delay (melee 0, ranged as a bow, magic as
-     a spell, core.hit_delay; Jal-Xil 2 ticks later); rangers, magers and blobs melee an adjacent player
-     half the time (InfernoTrainer Mob.attack); a bat's attack drains 3 % run energy (InfernoTrainer
-     JalMejRah.ts); a blob scans the overhead first and fires the other style 3 ticks later, with or
-     without sight (InfernoTrainer JalAk.ts): an attack without a clear line hits the pillar in the way;
+  c. under the player it steps out in a random cardinal direction; else, without line of sight (or melee
+     reach), one chase step (core.npc_crowd: InfernoTrainer Mob.movementStep:
+     diagonal, else x, else y, other monsters and the pillars block, the player does not);
+  d. with line of sight (melee: edge contact, no diagonal) and its timer at 0 it attacks: the roll, the max
+     hit and the overhead are decided now, on the attack tick (core.npc_attack); the hit lands after the
+     style's delay (melee 0, ranged as a bow, magic as a spell, core.hit_delay; Jal-Xil 2 ticks later);
+     rangers, magers and blobs melee an adjacent player half the time (InfernoTrainer Mob.attack); a bat's
+     attack drains 3 % run energy (InfernoTrainer JalMejRah.ts); a blob scans the overhead first and fires the
+     other style 3 ticks later, with or without sight (InfernoTrainer JalAk.ts): an attack without a clear
+     line hits the pillar in the way;
   e. a nibbler next to its pillar chews it for 0..4 (InfernoTrainer JalNib.ts); a pillar at 0 collapses
      and stops blocking movement and sight.
 Here: where a monster aims, what it sees, its chase, its attack on the player and the turn itself. Each kind's
@@ -24,19 +24,16 @@ kinds.py, the finale's monsters (the Jads and healers, Zuk, the glyph) in finale
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import jad as JAD
+from osrs_rl.core import npc_crowd as CROWD
 from osrs_rl.core import player_input as PI
 from osrs_rl.core import rng as R
-from osrs_rl.core import styles as S
-from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_accuracy
-from osrs_rl.core.collision import can_step
 from osrs_rl.core.damage import roll_npc_damage
-from osrs_rl.core.events import EV_ATTACK, EVF_BLOCKED, record_event
-from osrs_rl.core.formula import NO_TRACE
-from osrs_rl.core.hit_delay import bow_delay, edge_distance, magic_delay
-from osrs_rl.core.hit_events import queue_tracked_hit
-from osrs_rl.core.movement import in_melee_reach, npc_unstack_step, overlaps
-from osrs_rl.core.pending_hits import FLAG_ACCURATE, STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
-from osrs_rl.core.player_input import protected_from
+from osrs_rl.core.events import EV_ATTACK, record_event
+from osrs_rl.core.hooks import implements
+from osrs_rl.core.movement import in_melee_reach
+from osrs_rl.core.npc_attack import npc_attack_player
+from osrs_rl.core.pending_hits import STYLE_MELEE
 
 from . import arena as A
 from . import finale as FIN
@@ -66,7 +63,7 @@ def target_of(s, cfg, m):
     return np.int64(s.p.x), np.int64(s.p.y), np.int64(1)
 
 
-@njit(cache=True)
+@implements(CROWD.sees, ST.STATE_DTYPE)
 def monster_sees(s, cfg, m, tx, ty, tsize):
     """In reach of (tx, ty, tsize): melee kinds by edge contact (no diagonal, core.movement rule 2), the
     others with a clear line within their range (core.line_of_sight over the standing pillars), the ray cast
@@ -90,47 +87,23 @@ def sees_player(s, cfg, k):
         monster_sees(s, cfg, m, s.p.x, s.p.y, 1)
 
 
+@implements(CROWD.solid, ST.STATE_DTYPE)
+def solid(s, cfg, j):
+    """Monster slot ``j`` takes space on the floor (core.npc_crowd): alive and above ground; nibblers take none,
+    so nothing is stopped by one (InfernoTrainer JalNib.ts ``consumesSpace`` null)."""
+    o = s.monsters[j]
+    return o.state == ST.SLOT_ALIVE and o.dig_left <= 0 and o.kind != ST.K_NIBBLER
+
+
+@implements(CROWD.size, ST.STATE_DTYPE)
+def crowd_size(s, cfg, m):
+    return size_of(cfg, m)
+
+
 @njit(cache=True)
 def free_of_monsters(s, cfg, k, x, y, size):
-    """No other living monster's footprint overlaps (x, y, size) (InfernoTrainer Pathing.canTileBePathedTo
-    with the mover excluded); nibblers take no space, so nothing is stopped by one (InfernoTrainer JalNib.ts
-    ``consumesSpace`` null)."""
-    for j in range(ST.MONSTER_SLOTS):
-        o = s.monsters[j]
-        if j == k or o.state != ST.SLOT_ALIVE or o.dig_left > 0 or o.kind == ST.K_NIBBLER:
-            continue
-        if overlaps(x, y, size, o.x, o.y, size_of(cfg, o)):
-            return False
-    return True
-
-
-@njit(cache=True)
-def _can_move(s, cfg, flags, k, dx, dy):
-    m = s.monsters[k]
-    size = size_of(cfg, m)
-    return can_step(flags, m.x, m.y, size, dx, dy) and free_of_monsters(s, cfg, k, m.x + dx, m.y + dy, size)
-
-
-@njit(cache=True)
-def _chase(s, cfg, k, tx, ty, tsize):
-    """One step toward the target's south-west tile by the signs of the differences: the diagonal if the
-    pillars, the walls and the other monsters allow it, else the x step, else the y step (InfernoTrainer
-    Mob.movementStep / getNextMovementStep). A diagonal that would end on the target drops its y part (the
-    corner safespot, core.movement rule 6)."""
-    m = s.monsters[k]
-    size = size_of(cfg, m)
-    flags = PIL.arena_map(s, cfg)
-    sx = np.int64(np.sign(tx - m.x))
-    sy = np.int64(np.sign(ty - m.y))
-    if sx != 0 and sy != 0 and overlaps(m.x + sx, m.y + sy, size, tx, ty, tsize):
-        sy = np.int64(0)
-    if sx != 0 and sy != 0 and _can_move(s, cfg, flags, k, sx, sy):
-        m.x += sx
-        m.y += sy
-    elif sx != 0 and _can_move(s, cfg, flags, k, sx, 0) and not overlaps(m.x + sx, m.y, size, tx, ty, tsize):
-        m.x += sx
-    elif sy != 0 and _can_move(s, cfg, flags, k, 0, sy) and not overlaps(m.x, m.y + sy, size, tx, ty, tsize):
-        m.y += sy
+    """No other solid monster's footprint overlaps (x, y, size) (core.npc_crowd rule 1)."""
+    return CROWD.free_of_others(s, cfg, k, x, y, size)
 
 
 @njit(cache=True)
@@ -153,55 +126,22 @@ def pick_pillar(s):
 
 # ---- attacks on the player ---------------------------------------------------------------------------
 @njit(cache=True)
-def _attack_type(style):
-    if style == STYLE_RANGED:
-        return S.RANGED
-    if style == STYLE_MAGIC:
-        return S.MAGIC
-    return S.CRUSH
-
-
-@njit(cache=True)
 def monster_attack(s, cfg, k, style, released=False):
-    """Monster ``k`` attacks the player with ``style``: accuracy, damage and the overhead are decided now
-    (the attack tick); the hit lands after the style's delay. ``released``: a Jad's attack released
-    JAD_RELEASE ticks after its animation (``jad_release``): its projectile is that much shorter and its
-    attack timer already runs. Returns the prayer score (+1 met, -1 not)."""
+    """Monster ``k`` attacks the player with ``style`` (core.npc_attack: the roll, the max hit and the overhead
+    decided now, on the attack tick; the hit lands after the style's delay). ``released``: a Jad's attack
+    released core.jad.TELL_TICKS after its animation (``jad_release``): its projectile is that much shorter and
+    its attack timer already runs. Returns the prayer score (+1 met, -1 not)."""
     m = s.monsters[k]
-    p = s.p
-    row = cfg.kind_row[m.kind]
-    size = size_of(cfg, m)
-    attack_type = _attack_type(style)
-    PI.refresh_combat(s.combat, p, cfg.set_combat[s.gear_set])     # the worn set's defence bonuses
-    damage = 0
-    flags = 0
-    prayed = protected_from(p, style)
-    accurate = m.kind == ST.K_NIBBLER       # always accurate on players (dps-calc ALWAYS_ACCURATE_MONSTERS)
-    if not accurate:
-        accurate = roll_accuracy(s.rng, npc_attack_roll(NO_TRACE, row, attack_type),
-                                 player_defence_roll(NO_TRACE, s.combat[0], attack_type))
-    if accurate:
-        flags = FLAG_ACCURATE
-        if not prayed:
-            damage = roll_npc_damage(s.rng, cfg.kind_max[m.kind, style])
-    d = edge_distance(m.x, m.y, size, p.x, p.y, 1)
-    delay = 0
-    if style == STYLE_RANGED:
-        delay = bow_delay(d) + cfg.kind_extra_delay[m.kind]
-    elif style == STYLE_MAGIC:
-        delay = magic_delay(d)
-    if cfg.projectile_rule == 1 and delay > 0:
-        delay -= 1        # osrs-sdk's landing tick (README "Open questions", audit F6)
-    if released:
-        delay = max(delay - FIN.JAD_RELEASE, 0)
-    blocked = EVF_BLOCKED if prayed else 0
-    queue_tracked_hit(s, ST.ENT_MONSTER + k, blocked, s.tick + delay, damage, style, m.kind, ST.HT_PLAYER, flags,
-                      0, 0)
-    record_event(s, EV_ATTACK, ST.ENT_MONSTER + k, ST.ENT_PLAYER, style, 0, blocked, m.x, m.y)
+    PI.refresh_combat(s.combat, s.p, cfg.set_combat[s.gear_set])     # the worn set's defence bonuses
+    prayed = npc_attack_player(s, ST.ENT_MONSTER + k, m.kind, cfg.kind_row[m.kind], cfg.kind_max[m.kind, style],
+                               style, m.x, m.y, size_of(cfg, m), cfg.kind_extra_delay[m.kind],
+                               m.kind == ST.K_NIBBLER,   # always accurate (dps-calc ALWAYS_ACCURATE_MONSTERS)
+                               cfg.projectile_rule == 1,  # osrs-sdk's landing tick (README "Open questions", F6)
+                               JAD.TELL_TICKS if released else 0, ST.ENT_PLAYER, ST.HT_PLAYER)
     s.monster_attacks += 1
     m.activity = ST.ACT_ATTACK
     if m.kind == ST.K_BAT:
-        p.run_energy = max(0, p.run_energy - BAT_RUN_DRAIN)
+        s.p.run_energy = max(0, s.p.run_energy - BAT_RUN_DRAIN)
     if not released:
         m.attack_timer = FIN.attack_speed_of(s, cfg, m)
     if prayed:
@@ -232,37 +172,12 @@ def distance_or_melee(s, cfg, m):
             and in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) \
             and R.chance(s.rng, MELEE_IF_CLOSE[0], MELEE_IF_CLOSE[1]):
         return STYLE_MELEE
-    if m.kind == ST.K_JAD:       # ranged or magic 50/50 [M: InfernoTrainer JalTokJad.attackStyleForNewAttack]
-        return STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
+    if m.kind == ST.K_JAD:       # ranged or magic 50/50 (core.jad rule 1)
+        return JAD.distance_style(s.rng)
     return np.int64(cfg.kind_style[m.kind])
 
 
 # ---- the turn ----------------------------------------------------------------------------------------
-@njit(cache=True)
-def _move_turn(s, cfg, k, tx, ty, tsize):
-    """Step out from under the target, or chase it without sight; frozen monsters stay. Returns whether it
-    sees the target after moving, -1 when it is still under it (no attack this tick). A monster that steps
-    out goes on to its sight and attack checks in the same tick, without a chase step [M: osrs-sdk
-    Mob.movementStep steps out, then attackStep -> attackIfPossible recomputes sight the same tick]."""
-    m = s.monsters[k]
-    size = size_of(cfg, m)
-    if overlaps(m.x, m.y, size, tx, ty, tsize):
-        if m.frozen <= 0:
-            nx, ny = npc_unstack_step(PIL.arena_map(s, cfg), m.x, m.y, size, R.below(s.rng, 4))
-            if free_of_monsters(s, cfg, k, nx, ny, size):
-                m.x = nx
-                m.y = ny
-        if overlaps(m.x, m.y, size, tx, ty, tsize):
-            m.had_los = 0
-            return -1
-        return 1 if monster_sees(s, cfg, m, tx, ty, tsize) else 0
-    sees = monster_sees(s, cfg, m, tx, ty, tsize)
-    if not sees and m.frozen <= 0:
-        _chase(s, cfg, k, tx, ty, tsize)
-        sees = monster_sees(s, cfg, m, tx, ty, tsize)
-    return 1 if sees else 0
-
-
 @njit(cache=True)
 def monster_turn(s, cfg, k):  # noqa: C901 - each monster kind's turn in the game's order
     """One monster's turn (index 3 a-e); returns the prayer score of its attack."""
@@ -278,10 +193,9 @@ def monster_turn(s, cfg, k):  # noqa: C901 - each monster kind's turn in the gam
         KIN.underground(s, cfg, k)
         return 0
     released = 0
-    if m.windup > 0:             # a Jad's shown attack leaves JAD_RELEASE ticks after its animation
-        m.windup -= 1
-        if m.windup == 0:
-            released = FIN.jad_release(s, cfg, k)
+    style = JAD.released_style(m)     # a Jad's shown attack leaves core.jad.TELL_TICKS after its animation
+    if style >= 0:
+        released = FIN.jad_release(s, cfg, k, style)
     frozen = m.frozen > 0
     if m.kind == ST.K_ZUK:
         FIN.zuk_set_clock(s, cfg)     # counts on while he is stunned too
@@ -301,7 +215,7 @@ def monster_turn(s, cfg, k):  # noqa: C901 - each monster kind's turn in the gam
         if cfg.dig_rule == 1 or m.attack_timer <= 0:
             m.dig_timer = min(m.dig_timer + 1, 30_000)
     tx, ty, tsize = target_of(s, cfg, m)
-    seen = _move_turn(s, cfg, k, tx, ty, tsize)
+    seen = CROWD.move_turn(s, cfg, k, PIL.arena_map(s, cfg), tx, ty, tsize)
     if frozen:
         m.frozen -= 1
     if seen < 0:

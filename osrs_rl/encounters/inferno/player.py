@@ -3,40 +3,37 @@ restore, core.consumables), the gear switch (one of the loadout's three sets; no
 overhead and the offensive prayer of the set now worn (Rigour, or Augury with the magic set). Phase 4, after
 the monsters: a move click stores its destination; an attack in reach is made and ends the walk; else it walks
 1 or runs 2 tiles along the game's route to the stored destination (core pathfinding's BFS on the standing
-pillars' map, precomputed: cfg.route; monsters do not block it), then it attacks the monster it asked for with
+pillars' map, precomputed: cfg.route; core.click_move), then it attacks the monster it asked for with
 the set it wears when its timer, range and line of sight allow, which also ends the walk (core.attack rolls;
 the bow, the blowpipe and its special Toxic Siphon, or Ice Barrage on every monster in the 3x3 around the
-target, each rolled alone; core.hit_delay + 1 since NPCs go first). Also the move head's layout
-(``move_option``, ``move_click``) and the attack checks the mask reads (``can_attack``, ``can_special``).
+target, each rolled alone; core.hit_delay + 1 since NPCs go first). Also the floor and routes core.click_move
+walks on, and the attack checks the mask reads (``can_attack``, ``can_special``).
 """
 
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import click_move as CM
 from osrs_rl.core import player_input as PI
 from osrs_rl.core.attack import rolls_vs_npc, sample_hits
-from osrs_rl.core.collision import BLOCKED
 from osrs_rl.core.damage import CAP_NONE
-from osrs_rl.core.energy import RUN_MIN_TO_RUN, use_spec
+from osrs_rl.core.energy import use_spec
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.events import EV_ATTACK, EVF_SPECIAL, record_event
 from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import edge_distance, hit_delay
 from osrs_rl.core.hit_events import queue_tracked_hit
+from osrs_rl.core.hooks import implements
 from osrs_rl.core.movement import overlaps
-from osrs_rl.core.pathfinding import STEP_DX, STEP_DY
 from osrs_rl.core.pending_hits import FLAG_ACCURATE, FLAG_SPECIAL, STYLE_MAGIC
 from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
 
-from . import arena as A
 from . import monsters as MON
 from . import pillars as PIL
 from . import state as ST
 
 # the prayer each overhead option sets, by the option's name ("off" sets none: set_overhead clears them)
 _OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD)   # the prayer each overhead option clicks on; keep: none
-CLICK_DX = np.array([d[0] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # offset of click o (move options
-CLICK_DY = np.array([d[1] for d in ST.MOVE_OFFSETS], dtype=np.int64)   # WALK_0 + o and RUN_0 + o)
 
 
 # ---- clicks: potions, gear, prayers ------------------------------------------------------------------
@@ -73,96 +70,17 @@ def switch_gear(s, cfg, gear):
     PI.wear(s.p, cfg.set_worn[s.gear_set])
 
 
-# ---- moves: click-to-move ----------------------------------------------------------------------------
-@njit(cache=True)
-def move_option(dx, dy, run):
-    """The move head's option for a click on offset (dx, dy) from the player (within MOVE_RADIUS; (0, 0): its
-    own tile, a stop), walking or running; -1 for an offset no option clicks."""
-    r = ST.MOVE_RADIUS
-    if dx < -r or dx > r or dy < -r or dy > r:
-        return -1
-    return (ST.RUN_0 if run else ST.WALK_0) + (dx + r) * (2 * r + 1) + dy + r    # MOVE_OFFSETS: dx, then dy
+# ---- moves: click-to-move (core.click_move) on the standing pillars' map -------------------------------
+@implements(CM.floor, ST.STATE_DTYPE)
+def floor(s, cfg):
+    return PIL.arena_map(s, cfg)
 
 
-@njit(cache=True)
-def move_click(mv):
-    """(dx, dy, run) of move option ``mv`` (the inverse of ``move_option``); (0, 0, False) for MOVE_NONE."""
-    if mv < ST.WALK_0 or mv >= ST.RUN_0 + ST.NUM_CLICKS:
-        return 0, 0, False
-    run = mv >= ST.RUN_0
-    i = mv - (ST.RUN_0 if run else ST.WALK_0)
-    side = 2 * ST.MOVE_RADIUS + 1
-    return i // side - ST.MOVE_RADIUS, i % side - ST.MOVE_RADIUS, run
-
-
-@njit(cache=True)
-def move_legal(s, cfg, mv):
-    """A click on a tile of the grid that is walkable on the map of the standing pillars; a run needs energy.
-    The game lets one click any tile (a pillar's walks to its closest approach); those clicks are masked as a
-    redundancy cut: the closest approach is a walkable tile that a legal click reaches by the same route."""
-    if mv == ST.MOVE_NONE:
-        return True
-    if mv < 0 or mv >= ST.NUM_MOVES:
-        return False
-    dx, dy, run = move_click(mv)
-    x, y = s.p.x + dx, s.p.y + dy
-    if x < 0 or y < 0 or x >= A.GRID_W or y >= A.GRID_H or PIL.arena_map(s, cfg)[x, y] & BLOCKED:
-        return False
-    return not run or s.p.run_energy >= RUN_MIN_TO_RUN
-
-
-@njit(cache=True)
-def clear_destination(s):
-    s.dest_x = -1
-    s.dest_y = -1
-    s.dest_run = 0
-
-
-@njit(cache=True)
-def click(s, cfg, mv):
-    """A legal click replaces the stored destination (the game keeps one walk target; a new click re-routes)."""
-    if mv == ST.MOVE_NONE or not move_legal(s, cfg, mv):
-        return
-    dx, dy, run = move_click(mv)
-    s.dest_x = s.p.x + dx
-    s.dest_y = s.p.y + dy
-    s.dest_run = 1 if run else 0
-
-
-@njit(cache=True)
-def follow_route(s, cfg):
-    """Walk 1 or run 2 tiles along the game's route to the stored destination; returns the tiles moved.
-    The route is the router's from where the player stands, on the map of the standing pillars now
-    (cfg.route: core.pathfinding.first_steps_table, rsmod RouteFinding.kt order), so a pillar that collapsed
-    opens the next tick's route [osrs-sdk Player.movementStep: the player's path to its destination is
-    rebuilt by Pathing.path every tick]. Other monsters do not block it [osrs-sdk Pathing.canTileBePathedTo:
-    "Player can walk under mobs", the player's route is searched without mobs]. Standing on the destination
-    clears it. A run with the energy gone walks, and the run is off from then on, as the game's run toggle
-    turns off at 0 energy [OSRS wiki "Energy"]. APPROXIMATION: the game routes once per click and walks the
-    stored waypoints; re-routing from each tile may take another of several equally short routes (never a
-    longer one: each tile of a shortest route is one step nearer)."""
-    p = s.p
-    if s.dest_x < 0:
-        return 0
-    if s.dest_run and p.run_energy < RUN_MIN_TO_RUN:
-        s.dest_run = 0
-    dx = s.dest_x - p.x
-    dy = s.dest_y - p.y
-    if abs(dx) > ST.ROUTE_RADIUS or abs(dy) > ST.ROUTE_RADIUS:   # only a hand-edited state gets here
-        clear_destination(s)
-        return 0
-    code = cfg.route[PIL.map_index(s), p.x, p.y, (dx + ST.ROUTE_RADIUS) * ST.ROUTE_SIDE + dy + ST.ROUTE_RADIUS]
-    moved = 0
-    for j in range(2 if s.dest_run else 1):
-        c = (code >> (4 * j)) & 15
-        if c == 0:
-            break
-        p.x += STEP_DX[c]
-        p.y += STEP_DY[c]
-        moved += 1
-    if moved == 0 or (p.x == s.dest_x and p.y == s.dest_y):
-        clear_destination(s)           # arrived, or no route (the closest approach reached)
-    return moved
+@implements(CM.routes, ST.STATE_DTYPE)
+def routes(s, cfg):
+    """The route table of the standing pillars' map (cfg.route: core.pathfinding.first_steps_table, rsmod
+    RouteFinding.kt order)."""
+    return cfg.route[PIL.map_index(s)]
 
 
 # ---- attacks -----------------------------------------------------------------------------------------
@@ -285,12 +203,12 @@ def move_or_attack(s, cfg, mv, target, special=False):
     later walk click replaces the attack (the model's heads click once each a tick). Returns the tiles moved
     [M-H: 2004Scape wiki "World Processing Cycle": one pathfinding request per tick, then movement, then
     interactions; osrs-sdk Player.movementStep/attackStep: the destination is the target]."""
-    click(s, cfg, mv)
+    CM.click(s, cfg, mv)
     if target != ST.ATTACK_NONE and can_attack(s, cfg, target - ST.ATTACK_SLOT_0):
         attack(s, cfg, target, special)
-        clear_destination(s)
+        CM.clear_destination(s)
         return 0
-    moved = follow_route(s, cfg)
+    moved = CM.follow_route(s, cfg)
     if attack(s, cfg, target, special):
-        clear_destination(s)
+        CM.clear_destination(s)
     return moved

@@ -57,6 +57,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import click_move as CM
 from osrs_rl.core import prayers as P
 from osrs_rl.core.collision import can_step
 from osrs_rl.core.hit_delay import edge_distance
@@ -427,13 +428,13 @@ def move_to(s, cfg, legal, gx, gy, dist, queue):
     in the click square (the game's router walks it around the pillars), else the legal click in the square
     with the fewest walk steps left to the goal. It runs when the goal is 2+ steps away with
     ``RUN_ENERGY_MIN`` energy. On the goal: no click while nothing else is stored, else a click on its own
-    tile stops the walk. The one place that knows the move head's layout (player.move_option)."""
+    tile stops the walk. The one place that knows the move head's layout (core.click_move.move_option)."""
     p = s.p
     off = MASK_START.move
     if p.x == gx and p.y == gy:
         if s.dest_x < 0 or (s.dest_x == gx and s.dest_y == gy):
             return ST.MOVE_NONE
-        stop = PLY.move_option(0, 0, False)
+        stop = CM.move_option(0, 0, False)
         return stop if legal[off + stop] else ST.MOVE_NONE
     walk_distances(s, cfg, gx, gy, dist, queue)
     run = dist[p.x, p.y] >= 2 and p.run_energy >= RUN_ENERGY_MIN
@@ -441,7 +442,7 @@ def move_to(s, cfg, legal, gx, gy, dist, queue):
     best, pick = 1e18, ST.MOVE_NONE
     for dx in range(-r, r + 1):
         for dy in range(-r, r + 1):
-            mv = PLY.move_option(dx, dy, run)
+            mv = CM.move_option(dx, dy, run)
             if (dx == 0 and dy == 0) or not legal[off + mv]:
                 continue
             x, y = p.x + dx, p.y + dy
@@ -450,7 +451,7 @@ def move_to(s, cfg, legal, gx, gy, dist, queue):
             if score < best:
                 best, pick = score, mv
     if pick != ST.MOVE_NONE and s.dest_x >= 0:
-        dx, dy, _ = PLY.move_click(pick)
+        dx, dy, _ = CM.move_click(pick)
         if s.dest_x == p.x + dx and s.dest_y == p.y + dy:
             return ST.MOVE_NONE          # already walking there: no new click
     return pick

@@ -86,9 +86,7 @@ def spawn_wave(s, cfg):
         record_event(s, EV_SPAWN, ENTITY_NONE, ENTITY_NONE, -1, s.wave, ST.EVF_WAVE, s.p.x, s.p.y)
         return
     order = np.arange(A.NUM_SPAWNS)
-    for i in range(A.NUM_SPAWNS - 1, 0, -1):
-        j = R.below(s.rng, i + 1)
-        order[i], order[j] = order[j], order[i]
+    R.shuffle(s.rng, order)
     slot = 0
     tile = 0
     counts = cfg.wave_counts[s.wave]
@@ -99,9 +97,7 @@ def spawn_wave(s, cfg):
             slot += 1
             tile += 1
     nib = np.arange(9)
-    for i in range(8, 0, -1):
-        j = R.below(s.rng, i + 1)
-        nib[i], nib[j] = nib[j], nib[i]
+    R.shuffle(s.rng, nib)
     pillar = MON.pick_pillar(s)
     for i in range(counts[0]):
         t = nib[i]

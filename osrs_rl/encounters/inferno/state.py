@@ -14,6 +14,7 @@ Monster slots: ``MONSTER_SLOTS`` = 16 fixed slots, enough for every wave of the 
 
 import numpy as np
 
+from osrs_rl.core import click_move as CM
 from osrs_rl.core.attack import MAX_HITSPLATS
 from osrs_rl.core.bolts import CTX_LEN
 from osrs_rl.core.combatant import COMBATANT_DTYPE, NPC_DTYPE
@@ -114,28 +115,18 @@ NUM_LOADOUTS = 2
 # OVERHEAD.magic), the mask writes them (view.py) and the policy, replays and viewer show their labels, so an
 # option's label is what the rules do with it wherever it sits. gear and spec came later (part 2) and are
 # appended, so the first five keep their indices and sizes.
-# move: click-to-move (player.click / follow_route). "none": no new click; "walk_<dx>_<dy>": walk to offset
-# (dx, dy) = MOVE_OFFSETS[o] from the player's tile (option WALK_0 + o); "run_<dx>_<dy>": run there (RUN_0 + o).
-# The click is stored (dest_x, dest_y, dest_run) and followed every tick along the game's route (cfg.route)
-# until the player stands on it. Offset (0, 0) is a click on the player's own tile: it stops a walk, as "Walk
-# here" on one's own tile does in the game.
-MOVE_RADIUS = 3                # clicks reach a 7x7 square: 1.5 ticks of running, and any tile further is two
-                               # clicks away; the square is what a policy sees sharply at REL_SCALE 30
-MOVE_OFFSETS = tuple((dx, dy) for dx in range(-MOVE_RADIUS, MOVE_RADIUS + 1)
-                     for dy in range(-MOVE_RADIUS, MOVE_RADIUS + 1))
-NUM_CLICKS = len(MOVE_OFFSETS)                 # 49
-NUM_MOVES = 1 + 2 * NUM_CLICKS                 # 99
+# move: click-to-move (core.click_move, its layout and rules: "none", "walk_<dx>_<dy>", "run_<dx>_<dy>" within
+# MOVE_RADIUS). The click is stored (dest_x, dest_y, dest_run) and followed every tick along the game's route
+# (cfg.route) until the player stands on it.
+MOVE_RADIUS, NUM_CLICKS, NUM_MOVES = CM.MOVE_RADIUS, CM.NUM_CLICKS, CM.NUM_MOVES
 # The route table covers every offset a route can reach: on the arena's maps the longest route to a click
 # within MOVE_RADIUS is 6 steps (around a pillar; loadouts.arena_tables checks it), and a tile on a route is
 # never further (Chebyshev) from the destination than the steps left, which a collapse only shortens.
 ROUTE_RADIUS = 6
 ROUTE_SIDE = 2 * ROUTE_RADIUS + 1
-_CLICKS = tuple(f"{dx:+d}_{dy:+d}" for dx, dy in MOVE_OFFSETS)        # (east, north) of each click
-_WALKS = tuple("walk_" + c for c in _CLICKS)
-_RUNS = tuple("run_" + c for c in _CLICKS)
 _SLOTS = tuple(f"slot_{k}" for k in range(MONSTER_SLOTS))
 HEADS = (
-    ActionHead("move", NUM_MOVES, ("none",) + _WALKS + _RUNS),
+    ActionHead("move", NUM_MOVES, CM.MOVE_LABELS),
     ActionHead("attack", 1 + MONSTER_SLOTS, ("none",) + _SLOTS),             # slot_k: monster slot k
     ActionHead("overhead", 5, ("keep", "magic", "missiles", "melee", "off")),
     ActionHead("offensive", 3, ("keep", "on", "off")),     # on: the worn set's prayer (Rigour or Augury)
@@ -151,8 +142,10 @@ GEAR = option_index("GEAR", HEADS[HEAD.gear])
 SPEC = option_index("SPEC", HEADS[HEAD.spec])
 # the numbered families a loop writes (option WALK_0 + o is MOVE_OFFSETS[o]'s walk, ATTACK_SLOT_0 + k slot k's)
 MOVE_NONE = option_start(HEADS[HEAD.move], ("none",))
-WALK_0 = option_start(HEADS[HEAD.move], _WALKS, NUM_CLICKS)
-RUN_0 = option_start(HEADS[HEAD.move], _RUNS, NUM_CLICKS)
+WALK_0 = option_start(HEADS[HEAD.move], CM.WALK_LABELS, NUM_CLICKS)
+RUN_0 = option_start(HEADS[HEAD.move], CM.RUN_LABELS, NUM_CLICKS)
+if (MOVE_NONE, WALK_0, RUN_0) != (CM.MOVE_NONE, CM.WALK_0, CM.RUN_0):      # core.click_move numbers them so
+    raise ValueError("the move head's options are not core.click_move's MOVE_LABELS in order")
 ATTACK_NONE = option_start(HEADS[HEAD.attack], ("none",))
 ATTACK_SLOT_0 = option_start(HEADS[HEAD.attack], _SLOTS, MONSTER_SLOTS)
 DRINK_SUPPLY_0 = option_start(HEADS[HEAD.drink], SUPPLY_NAMES, NUM_SUPPLIES)   # + SUP_*: a dose of that supply

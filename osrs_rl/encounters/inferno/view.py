@@ -15,6 +15,8 @@ healer heals and whether a monster is on the glyph; ``incoming`` counts typeless
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import click_move as CM
+from osrs_rl.core import jad as JAD
 from osrs_rl.core import player_input as PI
 from osrs_rl.core import prayers as P
 from osrs_rl.core.collision import BLOCKED
@@ -207,7 +209,7 @@ def _observe_monsters(s, cfg, o):
         o[b + MONSTER.revived] = 1.0 if m.revived else 0.0
         o[b + MONSTER.heals] = 1.0 if m.target >= ST.TARGET_SLOT else 0.0
         o[b + MONSTER.on_glyph] = 1.0 if m.target == ST.TARGET_SHIELD else 0.0
-        o[b + MONSTER.windup] = m.windup / FIN.JAD_RELEASE
+        o[b + MONSTER.windup] = m.windup / JAD.TELL_TICKS
 
 
 @njit(cache=True)
@@ -335,17 +337,7 @@ def mask(s, cfg, m):
     row = m[0]                     # agent 0's row: each option at its head's start + its number in the head
     p = s.p
     # move: a click on a walkable tile of the standing pillars' map within MOVE_RADIUS; running needs energy
-    # (player.move_legal, one offset at a time for both its walk and its run)
-    mv = row[MASK_START.move:MASK_STOP.move]
-    flags = PIL.arena_map(s, cfg)
-    can_run = p.run_energy >= RUN_MIN_TO_RUN
-    mv[ST.MOVE_NONE] = True
-    for o in range(ST.NUM_CLICKS):
-        x = p.x + PLY.CLICK_DX[o]
-        y = p.y + PLY.CLICK_DY[o]
-        ok = 0 <= x < A.GRID_W and 0 <= y < A.GRID_H and (flags[x, y] & BLOCKED) == 0
-        mv[ST.WALK_0 + o] = ok
-        mv[ST.RUN_0 + o] = ok and can_run
+    CM.move_mask(s, cfg, row[MASK_START.move:MASK_STOP.move])
     # attack: a living monster in range and sight of the worn set, timer ready. A gear switch in the same tick
     # is applied first (player.switch_gear) and the attack is checked again with the new weapon's range
     # (out of it, the player walks as the move head asks); the mask reads the set worn now

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from osrs_rl.core.events import EV_ATTACK, EVF_BLOCKED
+from osrs_rl.core.jad import TELL_TICKS
 from osrs_rl.core.pending_hits import FLAG_ACCURATE, HIT_PENDING, STYLE_MAGIC, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.skills import HITPOINTS
 from osrs_rl.encounters.inferno import arena as A
@@ -69,11 +70,11 @@ def _jad_release_blocked(pray_at, off_at=None):
     env = inferno(seed=5, hp=BIG_HP, start_wave=67, last_wave=67)
     for _ in range(20):
         run(env, 1)
-        if int(env.states[0]["monsters"][0]["windup"]) == FIN.JAD_RELEASE:
+        if int(env.states[0]["monsters"][0]["windup"]) == TELL_TICKS:
             break
     style = int(env.states[0]["monsters"][0]["scan"])
     assert style in (STYLE_MAGIC, STYLE_RANGED)
-    for t in range(1, FIN.JAD_RELEASE + 1):
+    for t in range(1, TELL_TICKS + 1):
         a = act(overhead=_OVER[style]) if t == pray_at else act(overhead=ST.OVERHEAD_OFF) if t == off_at else act()
         ticks = run(env, 1, a)
     attacks = [e for e in ticks[0] if int(e["kind"]) == EV_ATTACK and int(e["source"]) == MONSTER]
@@ -82,7 +83,7 @@ def _jad_release_blocked(pray_at, off_at=None):
 
 
 def test_jad_overhead_is_read_when_the_attack_leaves_three_ticks_after_its_tell():
-    """The style shows on the animation; the attack leaves JAD_RELEASE = 3 ticks later and the overhead active
+    """The style shows on the animation; the attack leaves core.jad.TELL_TICKS = 3 ticks later and the overhead active
     then decides (InfernoTrainer JalTokJad.ts DelayedAction 3): a prayer clicked on the release tick blocks
     it, one up at the tell and off on the release tick does not."""
     assert _jad_release_blocked(pray_at=3)
@@ -101,7 +102,7 @@ def test_triple_jads_attack_three_ticks_apart_every_nine_ticks():
     for _ in range(40):
         run(env, 1)
         for k in tells:
-            if int(env.states[0]["monsters"][k]["windup"]) == FIN.JAD_RELEASE:
+            if int(env.states[0]["monsters"][k]["windup"]) == TELL_TICKS:
                 tells[k].append(int(env.states[0]["tick"]))
     firsts = sorted(t[0] for t in tells.values())
     assert np.diff(firsts).tolist() == [3, 3]

@@ -3,6 +3,7 @@ the move; a target out of reach is walked to and shot only once in reach), no su
 at the player, and a timeout never pays more than death by default. Sources beside each rule in player.py, spawns.py and
 the README's rules table."""
 
+from osrs_rl.core import click_move as CM
 from osrs_rl.core.events import EV_ATTACK
 from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC
 from osrs_rl.encounters.inferno import player as PLY
@@ -11,7 +12,7 @@ from osrs_rl.encounters.inferno import state as ST
 from .helpers import act, commit, empty_arena, events, inferno, keeper, put
 
 MONSTER = ST.ENT_MONSTER
-RUN_N, RUN_S = PLY.move_option(0, 2, True), PLY.move_option(0, -2, True)   # move head: clicks 2 tiles north / south
+RUN_N, RUN_S = CM.move_option(0, 2, True), CM.move_option(0, -2, True)   # move head: clicks 2 tiles north / south
 
 
 # ---- F2: one route a tick -----------------------------------------------------------------------------

@@ -4,13 +4,13 @@ player.click / follow_route and in the README's rules table."""
 
 import numpy as np
 
+from osrs_rl.core import click_move as CM
 from osrs_rl.core.collision import BLOCKED
 from osrs_rl.core.events import EV_ATTACK
 from osrs_rl.core.movement import advance_path, make_path
 from osrs_rl.core.pathfinding import PATH_FOUND, STEP_DX, STEP_DY, find_path, make_bfs_scratch
 from osrs_rl.encounters.inferno import arena as A
 from osrs_rl.encounters.inferno import loadouts as L
-from osrs_rl.encounters.inferno import player as PLY
 from osrs_rl.encounters.inferno import state as ST
 from osrs_rl.encounters.inferno import view as V
 
@@ -56,15 +56,15 @@ def follow(env, target, tiles, ticks):
 
 def test_move_options_round_trip():
     assert ST.HEAD_SIZES[ST.H_MOVE] == ST.NUM_MOVES == 1 + 2 * 49
-    assert PLY.move_click(ST.MOVE_NONE) == (0, 0, False)
+    assert CM.move_click(ST.MOVE_NONE) == (0, 0, False)
     seen = set()
     for mv in range(1, ST.NUM_MOVES):
-        dx, dy, run = PLY.move_click(mv)
-        assert PLY.move_option(dx, dy, run) == mv and run == (mv > ST.NUM_CLICKS)
+        dx, dy, run = CM.move_click(mv)
+        assert CM.move_option(dx, dy, run) == mv and run == (mv > ST.NUM_CLICKS)
         assert max(abs(dx), abs(dy)) <= ST.MOVE_RADIUS
         seen.add((dx, dy, run))
     assert len(seen) == ST.NUM_MOVES - 1
-    assert PLY.move_option(0, 0, False) == 1 + 24 and PLY.move_option(4, 0, True) == -1   # (0, 0): the centre
+    assert CM.move_option(0, 0, False) == 1 + 24 and CM.move_option(4, 0, True) == -1   # (0, 0): the centre
 
 
 def test_a_destination_behind_a_pillar_is_routed_around_not_masked():
@@ -75,7 +75,7 @@ def test_a_destination_behind_a_pillar_is_routed_around_not_masked():
     target = (px + 3, py + 2)                                       # (20, 26): just north of the pillar
     empty_arena(env, player=(px, py))
     keeper(env)
-    walk = PLY.move_option(3, 2, False)
+    walk = CM.move_option(3, 2, False)
     assert env.action_mask()[0, walk]
     env.step(act(move=walk))
     first = pos(env)
@@ -95,14 +95,14 @@ def test_one_run_click_is_followed_two_tiles_a_tick_and_drains_energy():
     keeper(env)
     env.states[0]["p"]["run_energy"] = 5000
     commit(env)
-    env.step(act(move=PLY.move_option(3, -3, True)))
+    env.step(act(move=CM.move_option(3, -3, True)))
     assert pos(env) == (24, 10) and dest(env) == (25, 9, 1)
     assert int(env.states[0]["p"]["run_energy"]) < 5000
     env.step(act())
     assert pos(env) == (25, 9) and dest(env) == (-1, -1, 0)        # one tile left: one step, then cleared
     # a walk click on the same offset: one tile a tick, energy kept (it regenerates)
     before = int(env.states[0]["p"]["run_energy"])
-    env.step(act(move=PLY.move_option(-3, 3, False)))
+    env.step(act(move=CM.move_option(-3, 3, False)))
     assert pos(env) == (24, 10) and dest(env) == (22, 12, 0)
     assert int(env.states[0]["p"]["run_energy"]) >= before
     env.step(act())
@@ -115,9 +115,9 @@ def test_a_click_on_the_players_own_tile_stops_a_walk():
     env = inferno()
     empty_arena(env, player=(22, 12))
     keeper(env)
-    env.step(act(move=PLY.move_option(-3, 3, False)))
+    env.step(act(move=CM.move_option(-3, 3, False)))
     assert pos(env) == (21, 13) and dest(env) == (19, 15, 0)
-    env.step(act(move=PLY.move_option(0, 0, False)))
+    env.step(act(move=CM.move_option(0, 0, False)))
     assert pos(env) == (21, 13) and dest(env) == (-1, -1, 0)
     env.step(act())
     assert pos(env) == (21, 13)
@@ -130,7 +130,7 @@ def test_a_run_without_energy_is_masked_and_a_stored_run_walks_when_energy_runs_
     env.states[0]["p"]["run_energy"] = 0
     commit(env)
     mask = env.action_mask()[0]
-    assert not mask[PLY.move_option(3, 0, True)] and mask[PLY.move_option(3, 0, False)]
+    assert not mask[CM.move_option(3, 0, True)] and mask[CM.move_option(3, 0, False)]
     s = env.states[0]
     s["dest_x"], s["dest_y"], s["dest_run"] = 13, 10, 1                # stored while there was energy
     commit(env)
@@ -147,7 +147,7 @@ def test_a_collapsing_pillar_opens_the_next_ticks_route():
     empty_arena(env, player=(px, py))
     keeper(env)
     expected = routed(current_map(env), (px, py), target, 1)
-    env.step(act(move=PLY.move_option(3, 3, False)))
+    env.step(act(move=CM.move_option(3, 3, False)))
     assert pos(env) == expected and pos(env)[0] < A.PILLARS[NORTH][0]   # round the west side
     env.states[0]["pillar_hp"][NORTH] = 0
     commit(env)
@@ -164,7 +164,7 @@ def test_monsters_do_not_block_the_players_route():
     empty_arena(env, player=(5, 12))
     keeper(env)
     put(env, 0, ST.K_MELEER, 6, 10, stun=100, frozen=100)
-    env.step(act(move=PLY.move_option(3, 0, False)))
+    env.step(act(move=CM.move_option(3, 0, False)))
     assert pos(env) == (6, 12)
     env.step(act())
     assert pos(env) == (7, 12)
@@ -175,7 +175,7 @@ def test_an_attack_in_reach_ends_the_walk():
     empty_arena(env, player=(15, 15))
     keeper(env)
     put(env, 0, ST.K_RANGER, 15, 22, stun=100, hp=1000)
-    env.step(act(move=PLY.move_option(0, -3, False)))
+    env.step(act(move=CM.move_option(0, -3, False)))
     assert pos(env) == (15, 14) and dest(env) == (15, 12, 0)
     env.step(act(attack=1))
     assert pos(env) == (15, 14) and dest(env) == (-1, -1, 0)
@@ -195,10 +195,10 @@ def test_the_mask_allows_walkable_tiles_only_and_every_legal_click_is_reached():
     mask = env.action_mask()[0][:ST.NUM_MOVES]
     flags = current_map(env)
     for mv in range(1, ST.NUM_MOVES):
-        dx, dy, _ = PLY.move_click(mv)
+        dx, dy, _ = CM.move_click(mv)
         x, y = px + dx, py + dy
         assert mask[mv] == (0 <= x < A.GRID_W and 0 <= y < A.GRID_H and not flags[x, y] & BLOCKED)
-    assert not mask[PLY.move_option(1, 0, False)] and mask[PLY.move_option(-1, 0, False)]
+    assert not mask[CM.move_option(1, 0, False)] and mask[CM.move_option(-1, 0, False)]
     maps, route = L.arena_tables()
     assert L.longest_route(maps, route) == ST.ROUTE_RADIUS           # the radius is tight
 
@@ -234,7 +234,7 @@ def test_the_stored_destination_is_observed():
         return float(np.ravel(env._obs[0])[names.index(name)])
 
     assert self_obs("dest_set") == 0.0
-    env.step(act(move=PLY.move_option(-3, 2, True)))
+    env.step(act(move=CM.move_option(-3, 2, True)))
     x, y = pos(env)
     assert max(abs(x - 10), abs(y - 10)) == 2 and dest(env) == (7, 12, 1)
     assert self_obs("dest_set") == 1.0 and self_obs("dest_run") == 1.0

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 import osrs_rl
+from osrs_rl.core import click_move as CM
 from osrs_rl.core.events import EV_ATTACK, EV_DEATH, EV_HIT, EV_SPAWN, EVF_BLOCKED
 from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
 from osrs_rl.encounters.inferno import arena as A
 from osrs_rl.encounters.inferno import kinds as KIN
-from osrs_rl.encounters.inferno import player as PLY
 from osrs_rl.encounters.inferno import state as ST
 from osrs_rl.runtime.checks import random_legal_actions
 
@@ -56,7 +56,7 @@ def test_a_pillar_blocks_the_player_until_it_collapses():
     px, py = A.PILLARS[0][0] + 3, A.PILLARS[0][1] + 1          # east of the west pillar, facing it
     empty_arena(env, player=(px, py))
     keeper(env)
-    west = PLY.move_option(-1, 0, False)                         # a walk click on the tile west
+    west = CM.move_option(-1, 0, False)                         # a walk click on the tile west
     assert not env.action_mask()[0, west]
     env.states[0]["pillar_hp"][0] = 0
     commit(env)
@@ -380,7 +380,7 @@ def test_collapse_opens_the_map():
     env = inferno()
     empty_arena(env, player=(A.PILLARS[2][0] - 1, A.PILLARS[2][1] + 1))
     keeper(env)
-    east = PLY.move_option(1, 0, False)                          # a walk click on the pillar's tile east
+    east = CM.move_option(1, 0, False)                          # a walk click on the pillar's tile east
     assert not env.action_mask()[0, east]
     env.states[0]["pillar_hp"][2] = 1
     put(env, 0, ST.K_NIBBLER, A.PILLARS[2][0] + 3, A.PILLARS[2][1], target=2)

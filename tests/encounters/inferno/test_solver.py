@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import osrs_rl
+from osrs_rl.core import click_move as CM
 from osrs_rl.core import prayers as P
 from osrs_rl.core.events import EV_ATTACK, EVF_BLOCKED
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_RANGED
@@ -204,7 +205,6 @@ def test_move_to_clicks_the_goal_or_the_legal_tile_nearest_it():
     """A goal in the click square is clicked itself (the router walks it), one beyond it gets the legal click
     nearest it; on the goal nothing is clicked, unless a walk elsewhere is stored: then a click on its own tile
     stops it."""
-    from osrs_rl.encounters.inferno import player as PLY
 
     env = inferno(seed=4)
     empty_arena(env, player=(15, 12))
@@ -213,13 +213,13 @@ def test_move_to_clicks_the_goal_or_the_legal_tile_nearest_it():
     dist = np.zeros((cfg["maps"].shape[1], cfg["maps"].shape[2]), dtype=np.int32)
     queue = np.zeros(dist.size, dtype=np.int64)
     for goal in ((15, 14), (17, 12), (14, 11)):
-        dx, dy, _ = PLY.move_click(SV.move_to(s, cfg, legal, *goal, dist, queue))
+        dx, dy, _ = CM.move_click(SV.move_to(s, cfg, legal, *goal, dist, queue))
         assert (15 + dx, 12 + dy) == goal
-    dx, dy, run = PLY.move_click(SV.move_to(s, cfg, legal, 25, 3, dist, queue))   # 10 east, 9 south
+    dx, dy, run = CM.move_click(SV.move_to(s, cfg, legal, 25, 3, dist, queue))   # 10 east, 9 south
     assert (dx, dy) == (3, -3) and run
     assert SV.move_to(s, cfg, legal, 15, 12, dist, queue) == ST.MOVE_NONE
     s["dest_x"], s["dest_y"] = 18, 12
-    assert SV.move_to(s, cfg, legal, 15, 12, dist, queue) == PLY.move_option(0, 0, False)
+    assert SV.move_to(s, cfg, legal, 15, 12, dist, queue) == CM.move_option(0, 0, False)
 
 
 def test_the_spec_declares_the_solver_by_band():
