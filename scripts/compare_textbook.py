@@ -163,11 +163,13 @@ def smooth(curve: list[tuple[int, float, float, int]], window: int) -> list[tupl
     return out
 
 
-def first_reach(curve: list[tuple[int, float, float, int]], level: float) -> tuple[int, float, int] | None:
-    """(steps, seconds, episodes in the window) where the smoothed curve first reaches ``level``; None if
-    it never does."""
+def first_reach(curve: list[tuple[int, float, float, int]], level: float,
+                window: int = 0) -> tuple[int, float, int] | None:
+    """(steps, seconds, episodes in the window) where the smoothed curve first reaches ``level`` once a whole
+    ``window`` has run (before it a point averages a handful of early fights: two short ones, one won, read
+    0.5); None if it never does."""
     for step, sec, value, n in curve:
-        if value >= level - 1e-12:
+        if step >= window and value >= level - 1e-12:
             return step, sec, n
     return None
 
@@ -183,11 +185,11 @@ def learned(level: float, start: float, episodes: int, rate: bool) -> bool:
     return level - start > margin + 1e-12
 
 
-def reach(tb: list, pr: list, level: float, rate: bool) -> dict:
+def reach(tb: list, pr: list, level: float, rate: bool, window: int = 0) -> dict:
     """Where each smoothed curve first reaches ``level``, and the preset's steps and seconds as shares of
     the textbook's (None where the preset never reaches it); ``learned`` False marks a level that is no
     learning to compare (``learned``), which the medians leave out."""
-    at_tb, at_pr = first_reach(tb, level), first_reach(pr, level)
+    at_tb, at_pr = first_reach(tb, level, window), first_reach(pr, level, window)
     row = dict(level=level, learned=learned(level, tb[0][2], at_tb[2], rate), textbook_steps=at_tb[0],
                textbook_seconds=at_tb[1], preset_steps=None, preset_seconds=None, step_ratio=None, second_ratio=None)
     if at_pr is not None:
@@ -199,11 +201,15 @@ def reach(tb: list, pr: list, level: float, rate: bool) -> dict:
 def compare(textbook: list, preset: list, window: int, rate: bool = True) -> dict:
     """One seed's comparison at two levels of the textbook's smoothed curve: ``final``, where it ended (the
     usual "reaches the baseline's final performance"), and ``best``, the highest it reached on the way (a
-    stricter bar where the textbook peaks and falls back). ``rate``: the metric is a success rate."""
+    stricter bar where the textbook peaks and falls back); each learner is timed to its first reach once a whole
+    ``window`` has run. ``rate``: the metric is a success rate."""
     tb, pr = smooth(textbook, window), smooth(preset, window)
     if not tb:
         raise ValueError("the textbook run logged no finished episode")
-    return dict(final=reach(tb, pr, tb[-1][2], rate), best=reach(tb, pr, max(p[2] for p in tb), rate),
+    # the best level among the points past a whole window (the last point when the run was shorter than one)
+    best = max((p[2] for p in tb if p[0] >= window), default=tb[-1][2])
+    after = min(window, tb[-1][0])
+    return dict(final=reach(tb, pr, tb[-1][2], rate, after), best=reach(tb, pr, best, rate, after),
                 textbook_final=tb[-1][2], preset_final=pr[-1][2] if pr else float("nan"))
 
 

@@ -26,6 +26,17 @@ def test_smoothing_weighs_episodes_within_the_window(ct):
     assert ct.first_reach(got, 0.8) == (400, 4.0, 40) and ct.first_reach(got, 0.9) is None
 
 
+def test_a_point_before_a_whole_window_is_not_a_reach(ct):
+    """A run's first log can hold two short fights, one won: 0.5 before any learning. Neither learner reaches a
+    level there; each is timed from a whole window on (a 128-env preset "reached" 0.45 at 8 K steps so)."""
+    textbook = [(k * 100, k * 1.0, v, 10) for k, v in enumerate([0.0, 0.1, 0.3, 0.4], start=1)]
+    preset = [(50, 0.5, 0.5, 2), (100, 1.0, 0.1, 10), (200, 2.0, 0.2, 10), (300, 3.0, 0.6, 10)]
+    row = ct.compare(textbook, preset, window=150)
+    assert row["final"]["preset_steps"] == 300 and row["best"]["level"] == row["final"]["level"]
+    assert ct.first_reach(ct.smooth(preset, 150), 0.4) == (50, 0.5, 2)          # without the window rule
+    assert ct.first_reach(ct.smooth(preset, 150), 0.4, 150) == (300, 3.0, 20)
+
+
 def test_a_rate_within_two_standard_errors_of_the_start_is_noise(ct):
     assert not ct.learned(0.001, 0.0, 3000, rate=True)          # 3 kills in 3,000: se 0.00058
     assert ct.learned(0.005, 0.0, 3000, rate=True)              # 15 in 3,000: se 0.0013
