@@ -36,8 +36,10 @@ class EnvSection:
     (a rollout is ranks x num_envs x ppo.horizon steps)."""
     overlap: bool = True
     """Split the envs in two halves: one steps in a worker thread while the policy reads the other."""
-    env_threads: int = 1
-    """Numba threads per env half (1 suits a 2-core machine with overlap on)."""
+    env_threads: int = 0
+    """Numba threads per env half; 0: auto (``train.resources.auto_env_threads``): every core but one with the
+    network on a GPU, half the cores on a CPU, so 1 on a 2-core machine, the value its figures were measured
+    with."""
     config: dict = field(default_factory=dict)
     """The encounter's own settings (its config fields), e.g. ``max_ticks`` or ``opponent_tier``."""
     opponents: list = field(default_factory=list)
@@ -291,7 +293,7 @@ class TrainConfig:
         """Raise ValueError naming the first setting out of its range."""
         checks = [
             (self.env.num_envs >= (2 if self.env.overlap else 1), "env.num_envs must be >= 1 (>= 2 with overlap)"),
-            (self.env.env_threads >= 1, "env.env_threads must be >= 1"),
+            (self.env.env_threads >= 0, "env.env_threads must be >= 0 (0: auto)"),
             (self.model.kind in ("mlp", "lstm", "mingru"), "model.kind must be mlp, lstm or mingru"),
             (self.model.hidden >= 1 and self.model.layers >= 1, "model.hidden and model.layers must be >= 1"),
             (self.model.activation in ("relu", "tanh"), "model.activation must be relu or tanh"),

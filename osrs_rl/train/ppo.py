@@ -73,7 +73,7 @@ from osrs_rl.train.logger import (
 from osrs_rl.train.losses import mean_entropy, policy_loss, value_loss
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.policy_view import with_policy_view
-from osrs_rl.train.resources import busy_note, check_memory
+from osrs_rl.train.resources import busy_note, check_memory, machine_cores, thread_plan
 from osrs_rl.train.rollout import Collector, RolloutStorage
 from osrs_rl.train.run_folder import RunFolder, fresh_folder
 from osrs_rl.train.selfplay import SelfPlay
@@ -301,16 +301,10 @@ class Trainer:
             raise ValueError("a self-play league (league.enabled) does not run under torchrun yet: each rank would "
                              "keep a league of its own; train it in one process")
         self.device = self._pick_device()
-        # torch threads: during rollouts the env worker's env.env_threads cores are left to it, so the two
-        # never oversubscribe the cores; the update has every core (the envs are idle then). Under
-        # torchrun on a CPU each rank gets one thread unless run.torch_threads says otherwise (the ranks
-        # share the cores); on CUDA the cores are shared out.
-        cores = os.cpu_count() or 1
-        if self.dist.enabled:
-            cores = 1 if self.device.type == "cpu" else max(1, cores // self.dist.local_world_size)
-        self.learn_threads = cfg.run.torch_threads or cores
-        worker = cfg.env.env_threads if cfg.env.overlap else 0
-        self.rollout_threads = cfg.run.torch_threads or max(1, cores - worker)
+        # the cores shared between the envs and torch (resources.thread_plan; 0 settings: auto)
+        threads = thread_plan(cfg.env.env_threads, cfg.run.torch_threads, cfg.env.overlap, self.device.type,
+                              machine_cores(), self.dist.local_world_size if self.dist.enabled else None)
+        self.env_threads, self.rollout_threads, self.learn_threads = threads.env, threads.rollout, threads.learn
         self.group = collectives(self.dist, self.device, cfg.run.dist_timeout)
         torch.manual_seed(cfg.run.seed)    # the same on every rank: the same initial model
         self.np_rng = np.random.default_rng(cfg.run.seed)
@@ -468,7 +462,7 @@ class Trainer:
         seed = rank_seed(seed, cfg.run.seed, self.dist.rank, "envs", self.iteration)
         envs = []
         for k, size in enumerate(sizes):
-            env = osrs_rl.make(self.spec.name, num_envs=size, seed=seed + k, threads=cfg.env.env_threads,
+            env = osrs_rl.make(self.spec.name, num_envs=size, seed=seed + k, threads=self.env_threads,
                                **cfg.env.config)
             # under torchrun rank r's envs come after rank r - 1's: the tiers spread over the job's envs
             spread_opponents(env, self.spec, cfg.env.opponents, offset=self.dist.rank * n + sum(sizes[:k]))
@@ -658,7 +652,7 @@ class Trainer:
         """Say once, on the run's console, that other processes compete for its cores (``busy_note``)."""
         if self._warned_busy or logger.console is None or self.device.type != "cpu":
             return
-        note = busy_note(os.cpu_count() or 1, max(self.learn_threads, self.rollout_threads + self.cfg.env.env_threads))
+        note = busy_note(machine_cores(), max(self.learn_threads, self.rollout_threads + self.env_threads))
         if note is not None:
             self._warned_busy = True
             logger.console.print(note, markup=False, highlight=False, soft_wrap=True)
