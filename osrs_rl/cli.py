@@ -400,6 +400,11 @@ def cmd_list(args: argparse.Namespace) -> int:
             soft_wrap=True)
         for path, doc in presets:
             say(f"  {path}{': ' + doc if doc else ''}", markup=False, soft_wrap=True)
+    if spec.gpu_preset is not None:
+        path, doc = _preset_entry(Path(spec.gpu_preset))
+        say(f"GPU preset (osrs-rl train {spec.name} --preset gpu: these settings over the preset or --config file):",
+            markup=False, soft_wrap=True)
+        say(f"  {path}{': ' + doc if doc else ''}", markup=False, soft_wrap=True)
     declared = (("scripted policies", spec.scripted_policies, "--policy"), ("tools", spec.tools, "--tool"))
     for kind, items, flag in declared:
         if not items:
@@ -417,9 +422,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def _presets(spec) -> list[tuple[str, str]]:
     """The encounter's training configs, (path as the user would type it, its first comment line): its
     declared preset first, then the other TOML files beside it that hold training sections (not a sweep's
-    space, not another encounter's declared preset)."""
-    import itertools
-    import re
+    space, not another encounter's declared preset, not a GPU preset: those go over a preset, not for it)."""
     import tomllib
 
     from osrs_rl.agent.config import SECTIONS
@@ -431,31 +434,44 @@ def _presets(spec) -> list[tuple[str, str]]:
     others = set()
     for name in names():
         try:
-            other = get_spec(name).preset
+            other = get_spec(name)
         except ValueError:
             continue
-        if other and name != spec.name:
-            others.add(Path(other).resolve())
+        if other.preset and name != spec.name:
+            others.add(Path(other.preset).resolve())
+        if other.gpu_preset:
+            others.add(Path(other.gpu_preset).resolve())
     found = []
     for path in [default] + sorted(p for p in default.parent.glob("*.toml") if p != default):
         if path.resolve() in others:
             continue
         try:
-            text = path.read_text()
-            tables = tomllib.loads(text)
+            tables = tomllib.loads(path.read_text())
         except (OSError, ValueError):
             continue
         if not tables or not set(tables) <= set(SECTIONS):
             continue
-        lead = " ".join(ln.lstrip("# ").strip() for ln in itertools.takewhile(lambda ln: ln.startswith("#"),
-                                                                                 text.splitlines()))
-        first = re.split(r"(?<=[.)])\s", lead, maxsplit=1)[0]       # its first sentence
-        try:
-            shown = str(path.resolve().relative_to(Path.cwd()))
-        except ValueError:
-            shown = str(path)
-        found.append((shown, first))
+        found.append(_preset_entry(path))
     return found
+
+
+def _preset_entry(path: Path) -> tuple[str, str]:
+    """(``path`` as the user would type it, the first sentence of its leading comment)."""
+    import itertools
+    import re
+
+    try:
+        text = path.read_text()
+    except OSError:
+        return str(path), ""
+    lead = " ".join(ln.lstrip("# ").strip() for ln in itertools.takewhile(lambda ln: ln.startswith("#"),
+                                                                             text.splitlines()))
+    first = re.split(r"(?<=[.)])\s", lead, maxsplit=1)[0]       # its first sentence
+    try:
+        shown = str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(path)
+    return shown, first
 
 
 def _encounter_settings(encounter: str) -> str:
@@ -488,12 +504,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _error(str(e))
     if args.encounter not in names():
         return _error(f"unknown encounter {args.encounter!r}; known: {', '.join(names())}")
-    if args.resume and args.config:
-        return _error("--config goes with a new run: a resumed run keeps the settings stored in its checkpoint "
+    if args.resume and (args.config or args.preset != "default"):
+        flag = "--config" if args.config else f"--preset {args.preset}"
+        return _error(f"{flag} goes with a new run: a resumed run keeps the settings stored in its checkpoint "
                       "(change the ones a resume may change with --section.key value)")
     try:
-        cfg = resume_config(args.resume, args.overrides) if args.resume else load_config(args.encounter, args.config,
-                                                                                        args.overrides)
+        cfg = resume_config(args.resume, args.overrides) if args.resume else load_config(
+            args.encounter, args.config, args.overrides, preset=args.preset)
         if cfg.env.encounter != args.encounter:
             return _error(f"checkpoint {args.resume} is a {cfg.env.encounter!r} run, not {args.encounter!r}")
         if args.print_config:
@@ -800,6 +817,9 @@ def build_parser() -> argparse.ArgumentParser:
                               f"with their defaults before the preset:\n{describe_sections()}")
     p.add_argument("encounter", help="encounter name (listed below)")
     p.add_argument("--config", help="a TOML file of settings (replaces the preset)")
+    p.add_argument("--preset", choices=("default", "gpu"), default="default",
+                   help="gpu: the encounter's settings for one GPU and many cores over its preset (or over --config; "
+                        "osrs-rl list ENCOUNTER names the file)")
     p.add_argument("--print-config", action="store_true",
                    help="print the settings the run would use (a TOML file --config reads back) and stop")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
