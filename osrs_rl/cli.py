@@ -19,6 +19,8 @@
                   ``sweep worker --storage URL``; docs/guide/sweeps.md)
   osrs-rl archive ``archive build ENCOUNTER --out FILE``: a Go-Explore archive by exploring; ``archive show
                   FILE``: its cells by phase (``--cell KEY --replay OUT``: how a run reached one)
+  osrs-rl device-check  ``device-check OUT``: tests, env rates, training throughput on the GPU and the CPU and a long
+                  run, as one table in OUT (scripts/device_check.sh; ``--quick``: seconds, to try the machinery)
   osrs-rl --version  the version and the git commit of the code (", dirty" when its tree differs from it;
                   the same record is in every run folder, checkpoint, eval.json and replay: osrs_rl.io.provenance)
 """
@@ -750,6 +752,38 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 1 if failed and args.strict else 0
 
 
+def cmd_device_check(args: argparse.Namespace) -> int:
+    from osrs_rl.runtime.registry import get_spec, names
+    from osrs_rl.train import device_check
+
+    given = (("--budget-minutes", args.budget_minutes), ("--gpu-seconds", args.gpu_seconds),
+             ("--cpu-seconds", args.cpu_seconds), ("--long-minutes", args.long_minutes),
+             ("--eval-episodes", args.eval_episodes))
+    for flag, value in given:
+        if value is not None and not value > 0:
+            return _error(f"{flag} must be positive, got {value}")
+    numbers = {"budget_s": args.budget_minutes and args.budget_minutes * 60.0, "gpu_s": args.gpu_seconds,
+               "cpu_s": args.cpu_seconds, "long_minutes": args.long_minutes, "eval_episodes": args.eval_episodes}
+    if args.long_set and args.long is None:
+        return _error("--long-set gives the long run's settings: name its encounter with --long ENCOUNTER")
+    settings = {}
+    if args.long is not None:
+        if args.long not in names():
+            return _error(f"unknown encounter {args.long!r} for --long; known: {', '.join(names())}")
+        try:
+            settings = encounter_settings(get_spec(args.long), args.long_set)
+        except (KeyError, ValueError) as e:
+            return _error(str(e).strip("'\""))
+
+    def say(text: str) -> None:
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+    try:
+        return device_check.main(args.out, quick=args.quick, long=args.long, long_settings=settings, say=say,
+                                 **numbers)
+    except ValueError as e:
+        return _error(str(e))
+
+
 SET_HELP = ("one of the encounter's own settings, e.g. max_ticks=400 (repeatable; osrs-rl list ENCOUNTER describes "
             "them); the same as --env.config.KEY VALUE")
 
@@ -899,6 +933,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
     p.add_argument("--strict", action="store_true", help="exit 1 when a check is flagged")
     p.set_defaults(func=cmd_audit)
+
+    p = sub.add_parser("device-check", help="tests, env rates, training throughput (GPU and CPU) and a long run on "
+                                            "this machine, as one table", description=(
+        "Writes OUT/device_check.md and OUT/device_check.json (after every step): the tests that need CUDA, each "
+        "encounter's env steps/s on one core and on all, each GPU preset's training throughput on the GPU and on "
+        "the CPU with its time split and GPU memory, and --long ENCOUNTER's GPU preset trained for --long-minutes "
+        "then evaluated. Steps without CUDA are rows saying so. Fits --budget-minutes (9) on one GPU and 16 cores "
+        "with the Numba cache warm; scripts/device_check.sh OUT runs the full check."))
+    p.add_argument("out", help="a new or empty folder for the table, the runs and the logs")
+    p.add_argument("--quick", action="store_true",
+                   help="seconds, not minutes: tiny batches and budgets that try the machinery, not figures")
+    p.add_argument("--long", metavar="ENCOUNTER", help="the encounter of the long run (its GPU preset)")
+    p.add_argument("--long-set", action="append", metavar="KEY=VALUE",
+                   help="one of the long run's encounter settings, e.g. start_wave=1 (repeatable)")
+    p.add_argument("--long-minutes", type=float, help="training minutes of the long run (default 4)")
+    p.add_argument("--eval-episodes", type=int, help="evaluation episodes after the long run (default 128)")
+    p.add_argument("--gpu-seconds", type=float, help="training seconds of each GPU preset on the GPU (default 20)")
+    p.add_argument("--cpu-seconds", type=float, help="... and on the CPU, for the ratio (default 10)")
+    p.add_argument("--budget-minutes", type=float, help="the whole check's time budget (default 9): a step that "
+                   "cannot fit is skipped, saying so, and the long run trains for what is left")
+    p.set_defaults(func=cmd_device_check)
 
     add_sweep_parser(sub)          # osrs-rl sweep ENCOUNTER --space FILE, sweep report DIR, sweep worker
     add_archive_parser(sub)        # osrs-rl archive build ENCOUNTER --out FILE, archive show FILE
