@@ -50,6 +50,7 @@ from osrs_rl.agent.config import load_config
 from osrs_rl.io.atomic import atomic_write
 from osrs_rl.io.provenance import describe, provenance, source_root
 from osrs_rl.io.writable import writable_problem
+from osrs_rl.runtime.bench import compile_kernels
 from osrs_rl.runtime.registry import get_spec, names
 from osrs_rl.train.logger import TRAIN_SECONDS
 from osrs_rl.train.resources import machine_cores
@@ -125,8 +126,8 @@ class Check:
         self.say(f"device check into {self.out}: {self.machine['device']}, {self.cores} cores, osrs-rl "
                  f"{self.machine['osrs_rl']}; budget {self.plan.budget_s / 60:.1f} min"
                  + (" (quick: the machinery, not figures)" if self.plan.quick else ""))
-        self.step("compile", self.compile_kernels)
-        self.step("cuda tests", self.cuda_tests)
+        self.step("compile", self.compile)
+        self.step("cuda tests", self.cuda_tests, device="cuda")
         for name in names():
             self.step("bench", lambda name=name: self.bench(name), name)
         for name in names():
@@ -145,9 +146,9 @@ class Check:
         self.say(f"[{self._clock()}] done: {self.out / MD_NAME}")
         return self.rows
 
-    def step(self, what: str, work: Callable[[], Row | None], encounter: str = "", device: str = "",
+    def step(self, what: str, work: Callable[[], Row], encounter: str = "", device: str = "",
              needs: float = 0.0) -> None:
-        """Run ``work`` (a Row, or None when it appended its own rows) as one isolated step, then write the table;
+        """Run ``work`` as one isolated step (an exception is a failed row), add its row and write the table;
         skipped when it needs CUDA and there is none, or ``needs`` more seconds than the budget has left."""
         label = " ".join(x for x in (what, encounter, device) if x)
         skip = NO_CUDA if device == "cuda" and not self.cuda else (
@@ -169,53 +170,52 @@ class Check:
         except Exception as e:   # noqa: BLE001 - a step's failure is a row; the other steps still run
             row = Row(what, encounter, device, f"failed: {type(e).__name__}: {e}".splitlines()[0][:300],
                       note=traceback.format_exc()[-2000:])
-        if row is not None:
-            row.seconds = time.monotonic() - t0
-            self.rows.append(row)
-            self.say(f"[{self._clock()}] {label}: {row.status}{_brief(row)}")
+        row.seconds = time.monotonic() - t0
+        self.rows.append(row)
+        self.say(f"[{self._clock()}] {label}: {row.status}{_brief(row)}")
         self.write()
 
     # ---- 1. compile -----------------------------------------------------------------------------------------
-    def compile_kernels(self) -> Row:
+    def compile(self) -> Row:
         """Each encounter's kernels, one process per encounter at once (quick: in this process, the cache being
         warm); the seconds each took."""
         took = {}
         if self.plan.quick:
             for name in names():
                 t0 = time.monotonic()
-                compile_encounter(name, self.threads)
+                compile_kernels(name, self.threads)
                 took[name] = round(time.monotonic() - t0, 1)
             return Row("compile", figures={"seconds": took}, note="in this process (quick)")
-        code = ("import sys; from osrs_rl.train.device_check import compile_encounter as c; "
-                "c(sys.argv[1], int(sys.argv[2]))")
-        procs = {}
+        logs = self.out / "compile-logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        t0, running, failed = time.monotonic(), {}, []
         for name in names():
-            procs[name] = (time.monotonic(), subprocess.Popen(
-                [sys.executable, "-c", code, name, str(self.threads)], cwd=source_root(),
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        failed = []
-        for name, (t0, proc) in procs.items():
-            try:
-                output, _ = proc.communicate(timeout=max(1.0, self.plan.compile_timeout_s - (time.monotonic() - t0)))
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.communicate()
-                failed.append(f"{name} (over {self.plan.compile_timeout_s:.0f} s)")
-                continue
-            took[name] = round(time.monotonic() - t0, 1)
-            if proc.returncode != 0:
-                last = output.strip().splitlines()[-1] if output.strip() else "no output"
-                failed.append(f"{name} (exit {proc.returncode}: {last})")
+            with open(logs / f"{name}.log", "wb") as log:        # a file, not a pipe: no pipe to fill and block
+                running[name] = subprocess.Popen([sys.executable, "-c", COMPILE_CODE, name, str(self.threads)],
+                                                 cwd=source_root(), stdout=log, stderr=subprocess.STDOUT)
+        while running:
+            time.sleep(0.2)
+            for name, proc in list(running.items()):
+                if proc.poll() is None and time.monotonic() - t0 < self.plan.compile_timeout_s:
+                    continue
+                del running[name]
+                if proc.returncode is None:
+                    proc.kill()
+                    proc.wait()
+                    failed.append(f"{name} (over {self.plan.compile_timeout_s:.0f} s)")
+                    continue
+                took[name] = round(time.monotonic() - t0, 1)
+                if proc.returncode != 0:
+                    failed.append(f"{name} (exit {proc.returncode}; compile-logs/{name}.log)")
         return Row("compile", figures={"seconds": took},
                    status=f"failed: {'; '.join(failed)}" if failed else "ok")
 
     # ---- 2. the tests that need CUDA -----------------------------------------------------------------------
     def cuda_tests(self) -> Row:
-        if not self.cuda:
-            return Row("cuda tests", status=NO_CUDA, note="pytest -m cuda: they skip without a device")
         tests = source_root() / "tests"
         if not tests.is_dir():
-            return Row("cuda tests", status=f"skipped: no tests folder at {tests} (an installed package)")
+            return Row("cuda tests", device="cuda",
+                       status=f"skipped: no tests folder at {tests} (an installed package)")
         report, log = self.out / "cuda-tests.xml", self.out / "cuda-tests.log"
         cmd = [sys.executable, "-m", "pytest", "-q", "-m", "cuda", "-p", "no:cacheprovider", f"--junitxml={report}",
                str(tests)]
@@ -224,7 +224,7 @@ class Check:
             done = subprocess.run(cmd, cwd=source_root(), capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             atomic_write(log, _text(e.stdout).encode() + _text(e.stderr).encode())
-            return Row("cuda tests", status=f"failed: over {timeout:.0f} s (log: {log.name})")
+            return Row("cuda tests", device="cuda", status=f"failed: over {timeout:.0f} s (log: {log.name})")
         atomic_write(log, (done.stdout + done.stderr).encode())
         counts = junit_counts(report)
         bad = counts.get("failed", 0) + counts.get("errors", 0)
@@ -291,16 +291,8 @@ QUIET = ["--log.console", "false", "--log.tensorboard", "false", "--log.replays"
          "--run.checkpoint_every", "1e9", "--run.log_every", "0.001"]     # a log line (a window) every iteration
 
 
-def compile_encounter(name: str, threads: int) -> None:
-    """Step a few envs of ``name`` with one thread and with ``threads``: Numba compiles (and caches) both kernels."""
-    import osrs_rl
-    from osrs_rl.runtime.checks import random_legal_actions
-
-    for t in sorted({1, threads}):
-        env = osrs_rl.make(name, num_envs=4, seed=0, threads=t)
-        env.reset()
-        for k in range(2):
-            env.step(random_legal_actions(env, np.random.default_rng(k)))
+# runtime.bench.compile_kernels in a process of its own (argv: encounter, threads), without this module's torch
+COMPILE_CODE = "import sys; from osrs_rl.runtime.bench import compile_kernels as c; c(sys.argv[1], int(sys.argv[2]))"
 
 
 def measure_training(cfg) -> dict:
@@ -348,7 +340,7 @@ def window_figures(lines: list[tuple[int, dict]]) -> dict:
     split = {part: sum(w[3].get(f"time/{part}", 0.0) * w[2] for w in measured) / max(iterations, 1)
              if any(f"time/{part}" in w[3] for w in measured) else None for part in SPLIT}
     return {"steps_per_s": steps / max(seconds, 1e-9), "env_steps": steps, "train_seconds": seconds,
-            "iterations_measured": len(windows) - 1 if len(windows) > 1 else 0,
+            "iterations_measured": iterations if len(windows) > 1 else 0,
             "seconds_per_iteration": seconds / max(iterations, 1), "split_s": split}
 
 
@@ -371,7 +363,8 @@ def long_run(name: str, device: str, minutes: float, episodes: int, out: Path, s
     save_rows(rows, result.run_dir / "eval.json")
     r = rows[0]
     outcome = get_spec(name).outcome
-    figures = {"minutes": minutes, "env_steps": result.global_step, "setup_and_train_s": trained,
+    figures = {"minutes": minutes, "env_steps": result.global_step, "train_s": result.scalars.get(TRAIN_SECONDS),
+               "setup_and_train_s": trained,
                "eval_s": time.monotonic() - t0, "episodes": r.episodes, "success": outcome.success,
                "successes": int(round(r.win_rate * r.episodes)), "success_rate": r.win_rate,
                "success_interval": [r.low, r.high], "mean_ticks": r.mean_ticks,

@@ -26,7 +26,7 @@ def test_the_quick_check_on_a_cpu_measures_what_it_can_and_says_what_it_skipped(
     record = json.loads((out / "device_check.json").read_text())
     rows = record["rows"]
     by = {(r["step"], r["encounter"], r["device"]): r for r in rows}
-    assert by[("cuda tests", "", "")]["status"] == NO_CUDA
+    assert by[("cuda tests", "", "cuda")]["status"] == NO_CUDA
     assert by[("long run", "template", "cuda")]["status"] == NO_CUDA
     assert by[("compile", "", "")]["status"] == "ok"
     for name in names():
@@ -63,11 +63,39 @@ def test_the_long_run_reports_the_declared_success_and_writes_its_evaluation(tmp
     f = row.figures
     assert row.status == "ok" and f["episodes"] == 8 and f["success"] == "won"
     assert 0 <= f["successes"] <= 8 and f["successes"] == round(8 * f["success_rate"])
+    assert 0 < f["train_s"] and f["env_steps"] > 0
     assert f["progress"] is None and f["progress_mean"] is None        # the template declares no progress
     saved = json.loads(Path(f["eval_json"]).read_text())
     assert len(saved) == 1 and saved[0]["episodes"] == 8 and saved[0]["provenance"]["version"]
     config = json.loads((tmp_path / "long-template-cpu" / "config.json").read_text())
     assert config["env"]["config"]["max_ticks"] == 300 and config["env"]["num_envs"] == 32
+
+
+@pytest.mark.slow
+def test_the_full_checks_compile_step_compiles_each_encounter_in_a_process_of_its_own(tmp_path, monkeypatch):
+    row = device_check.Check(tmp_path, Plan(), say=lambda _: None).compile()
+    assert row.status == "ok", row
+    assert sorted(row.figures["seconds"]) == sorted(names())
+    assert all((tmp_path / "compile-logs" / f"{name}.log").is_file() for name in names())
+    monkeypatch.setattr(device_check, "names", lambda: ["nosuch"])         # a process that fails is named
+    row = device_check.Check(tmp_path / "b", Plan(), say=lambda _: None).compile()
+    assert row.status == "failed: nosuch (exit 1; compile-logs/nosuch.log)"
+    assert "nosuch" in (tmp_path / "b" / "compile-logs" / "nosuch.log").read_text()
+
+
+@pytest.mark.slow
+def test_the_cuda_tests_step_runs_them_and_counts_its_report(tmp_path):
+    check = device_check.Check(tmp_path, Plan(), say=lambda _: None)
+    check.cuda = True                                  # run the step even without a device: they skip, saying so
+    row = check.cuda_tests()
+    counts = row.figures
+    ran = counts["passed"] + counts["failed"] + counts["errors"] + counts["skipped"]
+    assert ran >= 5                                    # the archive starts' two, the device path's three
+    if torch.cuda.is_available():
+        assert row.status == "ok" and counts["passed"] == ran, row
+    else:
+        assert row.status == "failed: no test ran (all skipped or none selected)" and counts["skipped"] == ran
+        assert "no CUDA" in (tmp_path / "cuda-tests.log").read_text()
 
 
 def _line(step, seconds, iteration, **split):
@@ -79,7 +107,7 @@ def test_the_first_iteration_is_left_out_of_the_rate_and_the_split():
              _line(3000, 11.0, 3, env=0.2, inference=0.1, learn=0.2),      # 2 iterations in 1 s
              _line(4000, 11.5, 4, env=0.4, inference=0.1, learn=0.0)]      # 1 in 0.5 s
     f = window_figures(lines)
-    assert f["steps_per_s"] == pytest.approx(3000 / 1.5) and f["iterations_measured"] == 2
+    assert f["steps_per_s"] == pytest.approx(3000 / 1.5) and f["iterations_measured"] == 3
     assert f["seconds_per_iteration"] == pytest.approx(0.5)
     assert f["split_s"]["env"] == pytest.approx((0.2 * 2 + 0.4) / 3)
     assert f["split_s"]["learn"] == pytest.approx(0.4 / 3) and f["split_s"]["copy"] is None
