@@ -37,9 +37,9 @@ class EnvSection:
     overlap: bool = True
     """Split the envs in two halves: one steps in a worker thread while the policy reads the other."""
     env_threads: int = 0
-    """Numba threads per env half; 0: auto (``train.resources.auto_env_threads``): every core but one with the
-    network on a GPU, half the cores on a CPU, so 1 on a 2-core machine, the value its figures were measured
-    with."""
+    """Numba threads per env half; 0: auto (``train.resources.auto_env_threads``): half the cores where the envs
+    step beside torch's threads (a CPU with ``overlap``), all but one otherwise (the network on a GPU, or no
+    overlap); 1 on a 2-core machine, the value its figures were measured with."""
     config: dict = field(default_factory=dict)
     """The encounter's own settings (its config fields), e.g. ``max_ticks`` or ``opponent_tier``."""
     opponents: list = field(default_factory=list)

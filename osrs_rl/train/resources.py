@@ -107,13 +107,13 @@ def machine_cores() -> int:
         return os.cpu_count() or 1
 
 
-def auto_env_threads(cores: int, device_type: str) -> int:
-    """``env.env_threads`` 0 (auto): Numba threads per env half on ``cores`` cores. With the network on a GPU
-    the envs take every core but one (which feeds the GPU); on a CPU half of them, the network keeping the
-    rest (beside the stepping half with ``env.overlap``, in turn with the envs without it). On 2 cores both
-    give 1, the value every 2-core figure was measured with; the many-core values are unmeasured until the
-    device check (``osrs-rl device-check``) has run on such a machine."""
-    if device_type == "cpu":
+def auto_env_threads(cores: int, device_type: str, overlap: bool) -> int:
+    """``env.env_threads`` 0 (auto): Numba threads per env half on ``cores`` cores. Half of them where the envs step
+    beside torch on the same cores (a CPU with ``env.overlap``); every core but one where they do not share them
+    (the network on a GPU, or the envs and the network taking turns without overlap). On 2 cores both give 1, the
+    value every 2-core figure was measured with; the many-core values are unmeasured until the device check
+    (``osrs-rl device-check``) has run on such a machine."""
+    if device_type == "cpu" and overlap:
         return max(1, cores // 2)
     return max(1, cores - 1)
 
@@ -141,6 +141,6 @@ def thread_plan(env_threads: int, torch_threads: int, overlap: bool, device_type
     """
     if ranks_here is not None:
         cores = 1 if device_type == "cpu" else max(1, cores // ranks_here)
-    env = env_threads or auto_env_threads(cores, device_type)
+    env = env_threads or auto_env_threads(cores, device_type, overlap)
     worker = env if overlap else 0
     return Threads(env=env, rollout=torch_threads or max(1, cores - worker), learn=torch_threads or cores)

@@ -19,8 +19,8 @@ def test_two_cores_resolve_to_the_threads_the_2_core_figures_were_measured_with(
 
 
 def test_sixteen_cores_are_used_without_being_told():
-    assert thread_plan(0, 0, True, "cpu", 16) == Threads(env=8, rollout=8, learn=16)
-    assert thread_plan(0, 0, False, "cpu", 16) == Threads(env=8, rollout=16, learn=16)
+    assert thread_plan(0, 0, True, "cpu", 16) == Threads(env=8, rollout=8, learn=16)     # envs beside torch: half
+    assert thread_plan(0, 0, False, "cpu", 16) == Threads(env=15, rollout=16, learn=16)  # in turns: all but one
     # the network on the GPU: the envs take every core but the one that feeds it
     assert thread_plan(0, 0, True, "cuda", 16) == Threads(env=15, rollout=1, learn=16)
 
@@ -39,7 +39,8 @@ def test_torchrun_ranks_share_the_cores():
 @pytest.mark.parametrize("cores", [1, 2, 3, 16, 64])
 def test_auto_env_threads_never_take_none_or_more_than_the_machine(cores):
     for device in ("cpu", "cuda"):
-        assert 1 <= auto_env_threads(cores, device) <= cores
+        for overlap in (True, False):
+            assert 1 <= auto_env_threads(cores, device, overlap) <= cores
 
 
 def test_machine_cores_are_the_affinity_where_the_os_gives_one(monkeypatch):
