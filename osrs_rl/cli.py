@@ -19,6 +19,8 @@
                   ``sweep worker --storage URL``; docs/guide/sweeps.md)
   osrs-rl archive ``archive build ENCOUNTER --out FILE``: a Go-Explore archive by exploring; ``archive show
                   FILE``: its cells by phase (``--cell KEY --replay OUT``: how a run reached one)
+  osrs-rl device-check  ``device-check OUT``: tests, env rates, training throughput on the GPU and the CPU and a long
+                  run, as one table in OUT (scripts/device_check.sh; ``--quick``: seconds, to try the machinery)
   osrs-rl --version  the version and the git commit of the code (", dirty" when its tree differs from it;
                   the same record is in every run folder, checkpoint, eval.json and replay: osrs_rl.io.provenance)
 """
@@ -400,6 +402,11 @@ def cmd_list(args: argparse.Namespace) -> int:
             soft_wrap=True)
         for path, doc in presets:
             say(f"  {path}{': ' + doc if doc else ''}", markup=False, soft_wrap=True)
+    if spec.gpu_preset is not None:
+        path, doc = _preset_entry(Path(spec.gpu_preset))
+        say(f"GPU preset (osrs-rl train {spec.name} --preset gpu: these settings over the preset or --config file):",
+            markup=False, soft_wrap=True)
+        say(f"  {path}{': ' + doc if doc else ''}", markup=False, soft_wrap=True)
     declared = (("scripted policies", spec.scripted_policies, "--policy"), ("tools", spec.tools, "--tool"))
     for kind, items, flag in declared:
         if not items:
@@ -417,9 +424,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def _presets(spec) -> list[tuple[str, str]]:
     """The encounter's training configs, (path as the user would type it, its first comment line): its
     declared preset first, then the other TOML files beside it that hold training sections (not a sweep's
-    space, not another encounter's declared preset)."""
-    import itertools
-    import re
+    space, not another encounter's declared preset, not a GPU preset: those go over a preset, not for it)."""
     import tomllib
 
     from osrs_rl.agent.config import SECTIONS
@@ -431,31 +436,44 @@ def _presets(spec) -> list[tuple[str, str]]:
     others = set()
     for name in names():
         try:
-            other = get_spec(name).preset
+            other = get_spec(name)
         except ValueError:
             continue
-        if other and name != spec.name:
-            others.add(Path(other).resolve())
+        if other.preset and name != spec.name:
+            others.add(Path(other.preset).resolve())
+        if other.gpu_preset:
+            others.add(Path(other.gpu_preset).resolve())
     found = []
     for path in [default] + sorted(p for p in default.parent.glob("*.toml") if p != default):
         if path.resolve() in others:
             continue
         try:
-            text = path.read_text()
-            tables = tomllib.loads(text)
+            tables = tomllib.loads(path.read_text())
         except (OSError, ValueError):
             continue
         if not tables or not set(tables) <= set(SECTIONS):
             continue
-        lead = " ".join(ln.lstrip("# ").strip() for ln in itertools.takewhile(lambda ln: ln.startswith("#"),
-                                                                                 text.splitlines()))
-        first = re.split(r"(?<=[.)])\s", lead, maxsplit=1)[0]       # its first sentence
-        try:
-            shown = str(path.resolve().relative_to(Path.cwd()))
-        except ValueError:
-            shown = str(path)
-        found.append((shown, first))
+        found.append(_preset_entry(path))
     return found
+
+
+def _preset_entry(path: Path) -> tuple[str, str]:
+    """(``path`` as the user would type it, the first sentence of its leading comment)."""
+    import itertools
+    import re
+
+    try:
+        text = path.read_text()
+    except OSError:
+        return str(path), ""
+    lead = " ".join(ln.lstrip("# ").strip() for ln in itertools.takewhile(lambda ln: ln.startswith("#"),
+                                                                             text.splitlines()))
+    first = re.split(r"(?<=[.)])\s", lead, maxsplit=1)[0]       # its first sentence
+    try:
+        shown = str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(path)
+    return shown, first
 
 
 def _encounter_settings(encounter: str) -> str:
@@ -488,12 +506,13 @@ def cmd_train(args: argparse.Namespace) -> int:
         return _error(str(e))
     if args.encounter not in names():
         return _error(f"unknown encounter {args.encounter!r}; known: {', '.join(names())}")
-    if args.resume and args.config:
-        return _error("--config goes with a new run: a resumed run keeps the settings stored in its checkpoint "
+    if args.resume and (args.config or args.preset != "default"):
+        flag = "--config" if args.config else f"--preset {args.preset}"
+        return _error(f"{flag} goes with a new run: a resumed run keeps the settings stored in its checkpoint "
                       "(change the ones a resume may change with --section.key value)")
     try:
-        cfg = resume_config(args.resume, args.overrides) if args.resume else load_config(args.encounter, args.config,
-                                                                                        args.overrides)
+        cfg = resume_config(args.resume, args.overrides) if args.resume else load_config(
+            args.encounter, args.config, args.overrides, preset=args.preset)
         if cfg.env.encounter != args.encounter:
             return _error(f"checkpoint {args.resume} is a {cfg.env.encounter!r} run, not {args.encounter!r}")
         if args.print_config:
@@ -733,6 +752,38 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 1 if failed and args.strict else 0
 
 
+def cmd_device_check(args: argparse.Namespace) -> int:
+    from osrs_rl.runtime.registry import get_spec, names
+    from osrs_rl.train import device_check
+
+    given = (("--budget-minutes", args.budget_minutes), ("--gpu-seconds", args.gpu_seconds),
+             ("--cpu-seconds", args.cpu_seconds), ("--long-minutes", args.long_minutes),
+             ("--eval-episodes", args.eval_episodes))
+    for flag, value in given:
+        if value is not None and not value > 0:
+            return _error(f"{flag} must be positive, got {value}")
+    numbers = {"budget_s": args.budget_minutes and args.budget_minutes * 60.0, "gpu_s": args.gpu_seconds,
+               "cpu_s": args.cpu_seconds, "long_minutes": args.long_minutes, "eval_episodes": args.eval_episodes}
+    if args.long_set and args.long is None:
+        return _error("--long-set gives the long run's settings: name its encounter with --long ENCOUNTER")
+    settings = {}
+    if args.long is not None:
+        if args.long not in names():
+            return _error(f"unknown encounter {args.long!r} for --long; known: {', '.join(names())}")
+        try:
+            settings = encounter_settings(get_spec(args.long), args.long_set)
+        except (KeyError, ValueError) as e:
+            return _error(str(e).strip("'\""))
+
+    def say(text: str) -> None:
+        console.print(text, markup=False, highlight=False, soft_wrap=True)
+    try:
+        return device_check.main(args.out, quick=args.quick, long=args.long, long_settings=settings, say=say,
+                                 **numbers)
+    except ValueError as e:
+        return _error(str(e))
+
+
 SET_HELP = ("one of the encounter's own settings, e.g. max_ticks=400 (repeatable; osrs-rl list ENCOUNTER describes "
             "them); the same as --env.config.KEY VALUE")
 
@@ -800,6 +851,9 @@ def build_parser() -> argparse.ArgumentParser:
                               f"with their defaults before the preset:\n{describe_sections()}")
     p.add_argument("encounter", help="encounter name (listed below)")
     p.add_argument("--config", help="a TOML file of settings (replaces the preset)")
+    p.add_argument("--preset", choices=("default", "gpu"), default="default",
+                   help="gpu: the encounter's settings for one GPU and many cores over its preset (or over --config; "
+                        "osrs-rl list ENCOUNTER names the file)")
     p.add_argument("--print-config", action="store_true",
                    help="print the settings the run would use (a TOML file --config reads back) and stop")
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
@@ -879,6 +933,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", metavar="KEY=VALUE", help=SET_HELP)
     p.add_argument("--strict", action="store_true", help="exit 1 when a check is flagged")
     p.set_defaults(func=cmd_audit)
+
+    p = sub.add_parser("device-check", help="tests, env rates, training throughput (GPU and CPU) and a long run on "
+                                            "this machine, as one table", description=(
+        "Writes OUT/device_check.md and OUT/device_check.json (after every step): the tests that need CUDA, each "
+        "encounter's env steps/s on one core and on all, each GPU preset's training throughput on the GPU and on "
+        "the CPU with its time split and GPU memory, and --long ENCOUNTER's GPU preset trained for --long-minutes "
+        "then evaluated. Steps without CUDA are rows saying so. Fits --budget-minutes (9) on one GPU and 16 cores "
+        "with the Numba cache warm; scripts/device_check.sh OUT runs the full check."))
+    p.add_argument("out", help="a new or empty folder for the table, the runs and the logs")
+    p.add_argument("--quick", action="store_true",
+                   help="seconds, not minutes: tiny batches and budgets that try the machinery, not figures")
+    p.add_argument("--long", metavar="ENCOUNTER", help="the encounter of the long run (its GPU preset)")
+    p.add_argument("--long-set", action="append", metavar="KEY=VALUE",
+                   help="one of the long run's encounter settings, e.g. start_wave=1 (repeatable)")
+    p.add_argument("--long-minutes", type=float, help="training minutes of the long run (default 4)")
+    p.add_argument("--eval-episodes", type=int, help="evaluation episodes after the long run (default 128)")
+    p.add_argument("--gpu-seconds", type=float, help="training seconds of each GPU preset on the GPU (default 20)")
+    p.add_argument("--cpu-seconds", type=float, help="... and on the CPU, for the ratio (default 10)")
+    p.add_argument("--budget-minutes", type=float, help="the whole check's time budget (default 9): a step that "
+                   "cannot fit is skipped, saying so, and the long run trains for what is left")
+    p.set_defaults(func=cmd_device_check)
 
     add_sweep_parser(sub)          # osrs-rl sweep ENCOUNTER --space FILE, sweep report DIR, sweep worker
     add_archive_parser(sub)        # osrs-rl archive build ENCOUNTER --out FILE, archive show FILE

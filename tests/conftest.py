@@ -1,4 +1,5 @@
-"""Suite-wide scheduling: the bounds fuzz runs beside the rest of the suite.
+"""Suite-wide scheduling: the bounds fuzz runs beside the rest of the suite; tests marked ``cuda`` skip without a
+CUDA device, saying so.
 
 Each encounter's bounds fuzz (tests/runtime/test_state_fuzz.py) spends minutes compiling bounds-checked
 kernels in a worker process of its own, while the pytest process waits. Once the tests are collected,
@@ -11,6 +12,7 @@ test instead. Hypothesis runs without its per-example deadline (below).
 import os
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from hypothesis import settings
 
 # No test asserts wall-clock time: Hypothesis's per-example deadline (200 ms) failed a pure-arithmetic test on a
@@ -43,3 +45,17 @@ def pytest_sessionfinish(session, exitstatus):
         for future in started.values():
             future.cancel()                 # not begun: never started (e.g. a run stopped by -x)
         _executor.shutdown(wait=True)       # a fuzz under way ends with its worker
+
+
+def pytest_collection_modifyitems(config, items):
+    """``@pytest.mark.cuda`` (a test, or a parameter of one) needs a CUDA device: without one it skips with the
+    reason "no CUDA" (``osrs-rl device-check`` runs them where there is one: ``pytest -m cuda``)."""
+    marked = [item for item in items if item.get_closest_marker("cuda") is not None]
+    if not marked:
+        return
+    import torch
+
+    if torch.cuda.is_available():
+        return
+    for item in marked:
+        item.add_marker(pytest.mark.skip(reason="no CUDA"))

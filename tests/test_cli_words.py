@@ -94,6 +94,16 @@ def test_list_names_the_encounters_presets_with_their_config_paths(capsys):
     assert "zulrah/preset.toml" in text and "ablation.toml" not in text      # a sweep space is no preset
 
 
+def test_list_names_the_gpu_preset_apart_from_the_configs_that_stand_alone(capsys):
+    assert main(["list", "zulrah"]) == 0
+    text = "\n".join(_lines(capsys))
+    presets, _, gpu = text.partition("GPU preset (osrs-rl train zulrah --preset gpu")
+    assert "zulrah/gpu.toml" not in presets and "osrs_rl/encounters/zulrah/gpu.toml: Zulrah on one GPU" in gpu
+    assert main(["list", "pvp_selfplay"]) == 0                               # its folder holds pvp's
+    text = "\n".join(_lines(capsys))
+    assert "gpu.toml" not in text and "GPU preset" not in text
+
+
 def test_a_render_failure_inside_the_renderer_is_called_an_internal_error(tmp_path, capsys, monkeypatch):
     from osrs_rl.replay import export
 

@@ -36,8 +36,10 @@ class EnvSection:
     (a rollout is ranks x num_envs x ppo.horizon steps)."""
     overlap: bool = True
     """Split the envs in two halves: one steps in a worker thread while the policy reads the other."""
-    env_threads: int = 1
-    """Numba threads per env half (1 suits a 2-core machine with overlap on)."""
+    env_threads: int = 0
+    """Numba threads per env half; 0: auto (``train.resources.auto_env_threads``): half the cores where the envs
+    step beside torch's threads (a CPU with ``overlap``), all but one otherwise (the network on a GPU, or no
+    overlap); 1 on a 2-core machine, the value its figures were measured with."""
     config: dict = field(default_factory=dict)
     """The encounter's own settings (its config fields), e.g. ``max_ticks`` or ``opponent_tier``."""
     opponents: list = field(default_factory=list)
@@ -291,7 +293,7 @@ class TrainConfig:
         """Raise ValueError naming the first setting out of its range."""
         checks = [
             (self.env.num_envs >= (2 if self.env.overlap else 1), "env.num_envs must be >= 1 (>= 2 with overlap)"),
-            (self.env.env_threads >= 1, "env.env_threads must be >= 1"),
+            (self.env.env_threads >= 0, "env.env_threads must be >= 0 (0: auto)"),
             (self.model.kind in ("mlp", "lstm", "mingru"), "model.kind must be mlp, lstm or mingru"),
             (self.model.hidden >= 1 and self.model.layers >= 1, "model.hidden and model.layers must be >= 1"),
             (self.model.activation in ("relu", "tanh"), "model.activation must be relu or tanh"),
@@ -437,37 +439,71 @@ def parse_overrides(args: list[str]) -> dict:
     return out
 
 
-def preset_path(encounter: str) -> Path | None:
-    """The preset ``encounter``'s spec declares (``EncounterSpec.preset``), if it has one; None for an
-    encounter that is not registered (the run's validation names it)."""
+PRESETS = ("default", "gpu")
+"""``load_config``'s ``preset``: the encounter's preset alone, or with its GPU settings over it."""
+
+
+def preset_path(encounter: str, which: str = "default") -> Path | None:
+    """The preset ``encounter``'s spec declares (``EncounterSpec.preset``; ``which="gpu"``: its ``gpu_preset``), if
+    it has one; None for an encounter that is not registered (the run's validation names it)."""
     from osrs_rl.runtime.registry import get_spec
 
     try:
-        declared = get_spec(encounter).preset
+        spec = get_spec(encounter)
     except KeyError:
         return None
+    declared = spec.gpu_preset if which == "gpu" else spec.preset
     if declared is None:
         return None
     path = Path(declared)
     if not path.is_file():
-        raise ValueError(f"encounter {encounter!r} declares the preset {path}, which does not exist")
+        raise ValueError(f"encounter {encounter!r} declares the {'GPU ' if which == 'gpu' else ''}preset {path}, "
+                         "which does not exist")
     return path
 
 
+def _declared_gpu_preset(encounter: str) -> Path | None:
+    """The resolved path of the GPU preset ``encounter`` declares, whether or not it exists (None: none)."""
+    from osrs_rl.runtime.registry import get_spec
+
+    try:
+        declared = get_spec(encounter).gpu_preset
+    except KeyError:
+        return None
+    return Path(declared).resolve() if declared else None
+
+
+def _read_toml(path: Path, what: str) -> dict:
+    if not path.is_file():
+        raise ValueError(f"{what} {path} does not exist")
+    try:
+        return tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{what} {path} is not valid TOML: {e}") from None
+
+
 def load_config(encounter: str, config_file: str | Path | None = None, overrides: list[str] | None = None,
-                ) -> TrainConfig:
-    """Defaults, then the preset (or ``config_file``), then command-line ``overrides``."""
+                preset: str = "default") -> TrainConfig:
+    """Defaults, then the preset (or ``config_file``), then with ``preset="gpu"`` the encounter's GPU settings
+    over them (``EncounterSpec.gpu_preset``), then command-line ``overrides``."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
     cfg = TrainConfig()
     cfg.env.encounter = encounter
     path = Path(config_file) if config_file else preset_path(encounter)
-    if path is not None:
-        if not path.is_file():
-            raise ValueError(f"config file {path} does not exist")
-        try:
-            table = tomllib.loads(path.read_text())
-        except tomllib.TOMLDecodeError as e:
-            raise ValueError(f"config file {path} is not valid TOML: {e}") from None
-        apply(cfg, table, str(path))
+    layers = [(path, "config file")] if path is not None else []
+    if config_file and path.resolve() == _declared_gpu_preset(encounter):
+        # over the defaults alone it would train without the fight's own settings and reward
+        raise ValueError(f"{path} holds only what changes for a GPU over {encounter}'s preset: give --preset gpu "
+                         f"instead of --config {path}")
+    if preset == "gpu":
+        gpu = preset_path(encounter, "gpu")
+        if gpu is None:
+            raise ValueError(f"encounter {encounter!r} declares no GPU preset (EncounterSpec.gpu_preset): train it "
+                             "with --run.device cuda and the settings you choose")
+        layers.append((gpu, "GPU preset"))
+    for file, what in layers:
+        apply(cfg, _read_toml(file, what), str(file))
         cfg.env.encounter = encounter      # the command line names the encounter
     if overrides:
         apply(cfg, parse_overrides(overrides), "command line")

@@ -292,7 +292,8 @@ def log_prob_and_entropy(logits: torch.Tensor, mask: torch.Tensor | None, action
         legal = mask.reshape(-1, total)
         # a head with nothing legal keeps option 0, as in MaskedMultiCategorical
         empty = (legal.to(onehot.dtype) @ onehot) == 0
-        if empty.any():
+        # on a device always (asking whether any head is empty would wait for it); on a CPU only where one is
+        if x.device.type != "cpu" or empty.any():
             legal = legal.clone()
             legal[:, first] |= empty
     keep = legal.to(x.dtype)

@@ -105,6 +105,16 @@ def measure(name: str, seed: int = 0, threads: int | None = None, **config) -> d
             "restore_one_us": restore_one_s * 1e6, "state_bytes": env.spec.state_dtype.itemsize}
 
 
+def compile_kernels(name: str, threads: int) -> None:
+    """Step a few envs of ``name`` with one thread and with ``threads``: Numba compiles (and caches) the serial and
+    the parallel kernels, so a measurement after it times none of that."""
+    for t in sorted({1, threads}):
+        env = make(name, num_envs=4, seed=0, threads=t)
+        env.reset()
+        for k in range(2):
+            env.step(random_legal_actions(env, np.random.default_rng(k)))
+
+
 def measure_batch(name: str, n: int = 1024, seed: int = 0, threads: int | None = None, **config) -> dict:
     """Env steps per second at batch ``n`` on one core and on all threads, under ``config``."""
     threads = threads or numba.config.NUMBA_NUM_THREADS

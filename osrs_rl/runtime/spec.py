@@ -400,6 +400,10 @@ class EncounterSpec:
     """Optional path of the encounter's training preset, a TOML file beside its spec (``osrs-rl train NAME``
     starts from it; ``--config FILE`` replaces it). It lives in the encounter's folder, so a new encounter
     ships its own defaults without a file in the framework."""
+    gpu_preset: str | None = field(default=None, compare=False)
+    """Optional path of a TOML file of the settings that change for one GPU and many cores (env count, threads,
+    network width, minibatches, precision), applied over ``preset`` by ``osrs-rl train NAME --preset gpu``: only
+    what differs, so the fight's settings and its reward stay in ``preset`` alone."""
     category_metrics: tuple[str, ...] = ()
     """Episode metrics that are indices, not quantities (a rotation, a gear tier): the trainer logs the
     share of episodes with each value (``category/<name>/<value>``) instead of a mean. ``opponent_tier``

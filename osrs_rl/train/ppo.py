@@ -73,7 +73,7 @@ from osrs_rl.train.logger import (
 from osrs_rl.train.losses import mean_entropy, policy_loss, value_loss
 from osrs_rl.train.optim import build_optimizer, set_lr
 from osrs_rl.train.policy_view import with_policy_view
-from osrs_rl.train.resources import busy_note, check_memory
+from osrs_rl.train.resources import busy_note, check_memory, machine_cores, thread_plan
 from osrs_rl.train.rollout import Collector, RolloutStorage
 from osrs_rl.train.run_folder import RunFolder, fresh_folder
 from osrs_rl.train.selfplay import SelfPlay
@@ -301,16 +301,10 @@ class Trainer:
             raise ValueError("a self-play league (league.enabled) does not run under torchrun yet: each rank would "
                              "keep a league of its own; train it in one process")
         self.device = self._pick_device()
-        # torch threads: during rollouts the env worker's env.env_threads cores are left to it, so the two
-        # never oversubscribe the cores; the update has every core (the envs are idle then). Under
-        # torchrun on a CPU each rank gets one thread unless run.torch_threads says otherwise (the ranks
-        # share the cores); on CUDA the cores are shared out.
-        cores = os.cpu_count() or 1
-        if self.dist.enabled:
-            cores = 1 if self.device.type == "cpu" else max(1, cores // self.dist.local_world_size)
-        self.learn_threads = cfg.run.torch_threads or cores
-        worker = cfg.env.env_threads if cfg.env.overlap else 0
-        self.rollout_threads = cfg.run.torch_threads or max(1, cores - worker)
+        # the cores shared between the envs and torch (resources.thread_plan; 0 settings: auto)
+        threads = thread_plan(cfg.env.env_threads, cfg.run.torch_threads, cfg.env.overlap, self.device.type,
+                              machine_cores(), self.dist.local_world_size if self.dist.enabled else None)
+        self.env_threads, self.rollout_threads, self.learn_threads = threads.env, threads.rollout, threads.learn
         self.group = collectives(self.dist, self.device, cfg.run.dist_timeout)
         torch.manual_seed(cfg.run.seed)    # the same on every rank: the same initial model
         self.np_rng = np.random.default_rng(cfg.run.seed)
@@ -371,7 +365,12 @@ class Trainer:
                                    starts=self.archive_starts)
         self.store = RolloutStorage(cfg.ppo.horizon, cfg.env.num_envs, self.spec.obs_size, self.spec.mask_size,
                                     self.spec.num_heads, self.model.state_size,
-                                    archive_starts=self.archive_starts is not None)
+                                    archive_starts=self.archive_starts is not None,
+                                    pin_memory=self.device.type == "cuda")
+        # on a CUDA device the update reads a copy of the rollout made there once per update, not a host-side
+        # gather and copy per minibatch (``_staged``; a test turns it on for a CPU, where the update is the same)
+        self.stage_rollout = self.device.type == "cuda"
+        self._stage: dict[str, torch.Tensor] = {}
         self._warned_busy = False
         if self.dist.is_main:               # only rank 0 writes the run folder
             for folder in (self.run_dir, self.run_dir / "replays", self.run_dir / "replays" / "train"):
@@ -468,7 +467,7 @@ class Trainer:
         seed = rank_seed(seed, cfg.run.seed, self.dist.rank, "envs", self.iteration)
         envs = []
         for k, size in enumerate(sizes):
-            env = osrs_rl.make(self.spec.name, num_envs=size, seed=seed + k, threads=cfg.env.env_threads,
+            env = osrs_rl.make(self.spec.name, num_envs=size, seed=seed + k, threads=self.env_threads,
                                **cfg.env.config)
             # under torchrun rank r's envs come after rank r - 1's: the tiers spread over the job's envs
             spread_opponents(env, self.spec, cfg.env.opponents, offset=self.dist.rank * n + sum(sizes[:k]))
@@ -658,7 +657,7 @@ class Trainer:
         """Say once, on the run's console, that other processes compete for its cores (``busy_note``)."""
         if self._warned_busy or logger.console is None or self.device.type != "cpu":
             return
-        note = busy_note(os.cpu_count() or 1, max(self.learn_threads, self.rollout_threads + self.cfg.env.env_threads))
+        note = busy_note(machine_cores(), max(self.learn_threads, self.rollout_threads + self.env_threads))
         if note is not None:
             self._warned_busy = True
             logger.console.print(note, markup=False, highlight=False, soft_wrap=True)
@@ -702,10 +701,14 @@ class Trainer:
         Under torchrun every rank's are gathered on rank 0 (``distributed.merge_ranks``); the others get {}."""
         timing, n = self.collector.timing, max(iterations, 1)
         env_t, inf_t, opp_t = timing.get("env", 0.0), timing.get("inference", 0.0), timing.get("opponent", 0.0)
-        other = max(timing.get("rollout", 0.0) - env_t - inf_t - opp_t, 0.0)
+        # copies between the host and a device, timed apart (only where there is a device to copy to)
+        copy_t, staged_t = timing.get("copy", 0.0), timing.get("stage", 0.0)
+        other = max(timing.get("rollout", 0.0) - env_t - inf_t - opp_t - copy_t, 0.0)
         out = {f"loss/{k}": v for k, v in stats.items()}
         out.update({"time/env": env_t / n, "time/inference": inf_t / n, "time/rollout_other": other / n,
-                    "time/learn": timing.get("learn", 0.0) / n})
+                    "time/learn": max(timing.get("learn", 0.0) - staged_t, 0.0) / n})
+        if "copy" in timing or "stage" in timing:
+            out["time/copy"] = (copy_t + staged_t) / n
         if self.selfplay is not None:
             out["time/opponent"] = opp_t / n
             out.update(self.selfplay.scalars())
@@ -738,6 +741,7 @@ class Trainer:
         beta = anneal_beta(cfg.priority_beta, progress)
         T = s.horizon
         ratio = torch.ones(T, s.num_envs)
+        src = self._staged() if self.stage_rollout else s
         adv, ret = compute_advantages(s.reward, s.value[:T], s.terminated, s.truncated, s.valid, s.value[T],
                                       cfg.gamma, cfg.lam, bootstrap_truncation=cfg.bootstrap_truncation)
         self.model.train()
@@ -762,7 +766,7 @@ class Trainer:
                                                   rho_clip=cfg.rho_clip, c_clip=cfg.c_clip,
                                                   bootstrap_truncation=cfg.bootstrap_truncation)
                 w = None if weights is None else weights[m * per_mb:(m + 1) * per_mb].unsqueeze(0).to(self.device)
-                out = self._minibatch(idx, adv, ret, w, entropy_coef)
+                out = self._minibatch(src, idx, adv, ret, w, entropy_coef)
                 ratio[:, idx] = out.pop("_ratio")
                 for k, v in out.items():
                     sums[k] = sums.get(k, 0.0) + v
@@ -779,26 +783,48 @@ class Trainer:
             stats["explained_variance"] = float(1.0 - (r - v).var() / r.var().clamp(min=1e-8))
         return stats
 
-    def _minibatch(self, idx, adv, ret, weights, entropy_coef: float) -> dict:
+    def _staged(self) -> dict[str, torch.Tensor]:
+        """The rollout's ``UPDATE_FIELDS`` copied to the device (into buffers kept between updates), timed as
+        ``stage``; on CUDA the copies run from pinned memory without blocking until the last one is done."""
+        t0 = time.perf_counter()
+        for name, x in self.store.update_fields().items():
+            if name not in self._stage:
+                self._stage[name] = torch.empty(x.shape, dtype=x.dtype, device=self.device)
+            self._stage[name].copy_(x, non_blocking=True)
+        if self.device.type == "cuda":
+            torch.cuda.current_stream(self.device).synchronize()
+        self.collector.timing["stage"] = self.collector.timing.get("stage", 0.0) + time.perf_counter() - t0
+        return self._stage
+
+    def _minibatch(self, src, idx, adv, ret, weights, entropy_coef: float) -> dict:
+        """One gradient step on the env columns ``idx`` of the rollout: ``src`` is the storage itself or its copy
+        on the device (``_staged``, a dict); the advantages ``adv`` and returns ``ret`` are on the host."""
         s, dev, cfg = self.store, self.device, self.cfg.ppo
         T = s.horizon
+        staged = src is not s
+        at = idx.to(dev) if staged else idx
+
+        def field(name):
+            return src[name] if staged else getattr(s, name)
+
         # index_select, not advanced indexing: the same copy, several times faster on a CPU
-        def envs(x):
-            return x.index_select(1, idx).to(dev)
-        obs = envs(s.obs[:T])
-        valid = envs(s.valid)
-        reset = envs(s.reset[:T]) if self.cfg.model.reset_on_episode else None
-        start = envs(s.start[:T]) if self.model.start_input else None
-        start_state = envs(s.start_state[:T]) if s.start_state is not None and reset is not None else None
-        logits, value, _ = self.model.unroll(obs, s.state0.index_select(0, idx).to(dev), reset, start, start_state)
-        new_logprob, entropy_per_sample = log_prob_and_entropy(logits, envs(s.mask), envs(s.action),
+        def envs(x, where=at):
+            return x.index_select(1, where).to(dev)
+        obs = envs(field("obs")[:T])
+        valid = envs(field("valid"))
+        reset = envs(field("reset")[:T]) if self.cfg.model.reset_on_episode else None
+        start = envs(field("start")[:T]) if self.model.start_input else None
+        start_state = envs(field("start_state")[:T]) if s.start_state is not None and reset is not None else None
+        logits, value, _ = self.model.unroll(obs, field("state0").index_select(0, at).to(dev), reset, start,
+                                             start_state)
+        new_logprob, entropy_per_sample = log_prob_and_entropy(logits, envs(field("mask")), envs(field("action")),
                                                                self.collector.head_sizes)
-        old_logprob = envs(s.logprob)
+        old_logprob = envs(field("logprob"))
         # under torchrun the minibatch is every rank's segments: advantage moments over all of them, and this
         # rank's mean loss as its share of the mean over all of them (``Group.minibatch_advantages``)
-        a, as_share = self.group.minibatch_advantages(envs(adv), valid, cfg.normalize_advantages)
+        a, as_share = self.group.minibatch_advantages(envs(adv, idx), valid, cfg.normalize_advantages)
         pl = policy_loss(new_logprob, old_logprob, a, cfg.clip, weights, valid)
-        vl = value_loss(value, envs(s.value[:T]), envs(ret), cfg.value_clip or None, weights, valid)
+        vl = value_loss(value, envs(field("value")[:T]), envs(ret, idx), cfg.value_clip or None, weights, valid)
         entropy = mean_entropy(entropy_per_sample, valid)
         loss = as_share(pl.loss + cfg.value_coef * vl - entropy_coef * entropy)
         self.optimizer.zero_grad(set_to_none=True)
@@ -806,9 +832,12 @@ class Trainer:
         self.group.average_gradients(self.model.parameters())
         grad_norm = nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
         self.optimizer.step()
-        out = {"policy": pl.loss.item(), "value": vl.item(), "entropy": entropy.item(),
-               "approx_kl": float(pl.approx_kl), "clip_fraction": float(pl.clip_fraction),
-               "grad_norm": float(grad_norm), "_ratio": (new_logprob - old_logprob).detach().exp().cpu()}
+        # the six diagnostics in one copy to the host: one synchronisation with a device, not six
+        names = ("policy", "value", "entropy", "approx_kl", "clip_fraction", "grad_norm")
+        scalars = torch.stack([x.detach().float() for x in (pl.loss, vl, entropy, pl.approx_kl, pl.clip_fraction,
+                                                            grad_norm)]).tolist()
+        out = dict(zip(names, scalars, strict=True))
+        out["_ratio"] = (new_logprob - old_logprob).detach().exp().cpu()
         checked = ("policy", "value", "entropy", "grad_norm")
         if not all(math.isfinite(out[k]) for k in checked):
             self._diverged("the loss is not finite (" + ", ".join(f"{k} {out[k]:.4g}" for k in checked) + ")")

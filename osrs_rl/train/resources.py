@@ -12,6 +12,7 @@ run against the estimate): 65,536 envs 1.9 GB against 1.6 GB, 262,144 envs 5.3 G
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from osrs_rl.runtime.vec_env import bytes_per_env
@@ -94,3 +95,52 @@ def busy_note(cores: int, threads: int) -> str | None:
     return (f"note: the machine is busy (load average {load:.1f} on {cores} cores, this run uses up to {threads} "
             "threads): other processes are taking its cores and its steps/s fall; where they stay, "
             "--run.torch_threads 1 loses least")
+
+
+# ---- threads ---------------------------------------------------------------------------------------------
+def machine_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the OS reports one (a container's or
+    ``taskset``'s share of a larger machine), else every core the OS counts."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):       # not on every platform
+        return os.cpu_count() or 1
+
+
+def auto_env_threads(cores: int, device_type: str, overlap: bool) -> int:
+    """``env.env_threads`` 0 (auto): Numba threads per env half on ``cores`` cores. Half of them where the envs step
+    beside torch on the same cores (a CPU with ``env.overlap``); every core but one where they do not share them
+    (the network on a GPU, or the envs and the network taking turns without overlap). On 2 cores both give 1, the
+    value every 2-core figure was measured with; the many-core values are unmeasured until the device check
+    (``osrs-rl device-check``) has run on such a machine."""
+    if device_type == "cpu" and overlap:
+        return max(1, cores // 2)
+    return max(1, cores - 1)
+
+
+@dataclass(frozen=True)
+class Threads:
+    """How a run shares the cores: Numba threads per env half, torch threads during rollouts and in updates."""
+
+    env: int
+    rollout: int
+    learn: int
+
+
+def thread_plan(env_threads: int, torch_threads: int, overlap: bool, device_type: str, cores: int,
+                ranks_here: int | None = None) -> Threads:
+    """The threads of a run on ``cores`` cores (``machine_cores``); ``ranks_here``: the processes of its torchrun
+    job on this machine (None: a plain run). ``env_threads`` and ``torch_threads`` are the settings (0: auto).
+
+    Torch: during rollouts the env worker's threads are left to it with ``overlap``, so the two never
+    oversubscribe the cores; the update has every core (the envs are idle then). Under torchrun on a CPU each
+    rank gets one core (the ranks share the machine's); on a GPU the cores are shared out between the ranks.
+
+    >>> thread_plan(0, 0, True, "cpu", 2)
+    Threads(env=1, rollout=1, learn=2)
+    """
+    if ranks_here is not None:
+        cores = 1 if device_type == "cpu" else max(1, cores // ranks_here)
+    env = env_threads or auto_env_threads(cores, device_type, overlap)
+    worker = env if overlap else 0
+    return Threads(env=env, rollout=torch_threads or max(1, cores - worker), learn=torch_threads or cores)

@@ -21,6 +21,11 @@ observation, the bootstrap a truncation needs (``osrs_rl.train.advantage``).
 
 Overlap: with two env halves, a worker thread steps one half while the policy reads the other. The
 compiled env kernels release the GIL (``nogil``) and so do torch's operators, so the two run at once.
+
+On a CUDA device the storage is pinned host memory, so the observations go up and the actions come down
+without blocking copies; the actions are the one thing the host must wait for each tick (the envs step on
+them). The log-probabilities and values stay on the device in buffers of their own until the rollout ends,
+then come down in one copy (``Collector.defer``); on a CPU every tensor is written into the storage as it is made.
 """
 
 from __future__ import annotations
@@ -37,25 +42,36 @@ from osrs_rl.train.training_replays import EpisodeTape
 
 
 class RolloutStorage:
-    """Preallocated rollout tensors (CPU; moved to the device per minibatch)."""
+    """Preallocated rollout tensors on the host (``pin_memory``: page-locked, for asynchronous copies to and from
+    a CUDA device); the update reads them per minibatch, or from a copy on the device (``update_fields``)."""
 
     def __init__(self, horizon: int, num_envs: int, obs_size: int, mask_size: int, num_heads: int,
-                 state_size: int, archive_starts: bool = False):
+                 state_size: int, archive_starts: bool = False, pin_memory: bool = False):
         T, N = horizon, num_envs
         self.horizon, self.num_envs = T, N
-        self.obs = torch.zeros(T + 1, N, obs_size)
-        self.reset = torch.zeros(T + 1, N, dtype=torch.bool)
-        self.mask = torch.zeros(T, N, mask_size, dtype=torch.bool)
-        self.action = torch.zeros(T, N, num_heads, dtype=torch.int64)
-        self.logprob = torch.zeros(T, N)
-        self.value = torch.zeros(T + 1, N)
-        self.reward = torch.zeros(T, N)
-        self.terminated = torch.zeros(T, N, dtype=torch.bool)
-        self.truncated = torch.zeros(T, N, dtype=torch.bool)
-        self.valid = torch.zeros(T, N, dtype=torch.bool)
-        self.state0 = torch.zeros(N, state_size)
-        self.start = torch.zeros(T + 1, N)
-        self.start_state = torch.zeros(T + 1, N, state_size) if archive_starts and state_size else None
+
+        def zeros(*shape, dtype=torch.float32):
+            return torch.zeros(*shape, dtype=dtype, pin_memory=pin_memory)
+        self.obs = zeros(T + 1, N, obs_size)
+        self.reset = zeros(T + 1, N, dtype=torch.bool)
+        self.mask = zeros(T, N, mask_size, dtype=torch.bool)
+        self.action = zeros(T, N, num_heads, dtype=torch.int64)
+        self.logprob = zeros(T, N)
+        self.value = zeros(T + 1, N)
+        self.reward = zeros(T, N)
+        self.terminated = zeros(T, N, dtype=torch.bool)
+        self.truncated = zeros(T, N, dtype=torch.bool)
+        self.valid = zeros(T, N, dtype=torch.bool)
+        self.state0 = zeros(N, state_size)
+        self.start = zeros(T + 1, N)
+        self.start_state = zeros(T + 1, N, state_size) if archive_starts and state_size else None
+
+    UPDATE_FIELDS = ("obs", "reset", "mask", "action", "logprob", "value", "valid", "state0", "start", "start_state")
+    """What an update's minibatches read (the advantages are computed on the host from the rest)."""
+
+    def update_fields(self) -> dict[str, torch.Tensor]:
+        """The tensors of ``UPDATE_FIELDS`` this storage holds, by name."""
+        return {k: getattr(self, k) for k in self.UPDATE_FIELDS if getattr(self, k) is not None}
 
 
 class _Half:
@@ -88,11 +104,13 @@ class Collector:
     ``replays``, optional, a :class:`~osrs_rl.train.training_replays.TrainingReplays` offered every
     finished episode (of a normal start). ``starts``, optional, an :class:`~osrs_rl.explore.starts.ArchiveStarts`
     that turns some episode starts into archive starts and follows every env through the archive's cells;
-    finished episodes' metrics then carry ``archive_start`` (1 for those).
+    finished episodes' metrics then carry ``archive_start`` (1 for those). ``defer_copies``: keep the
+    log-probabilities and values on the device until the rollout ends (default: on a CUDA device; module
+    docstring); a test turns it on for a CPU, where it gives the same storage.
     """
 
     def __init__(self, envs, model, device, seed: int, opponent_act=None, reset_state: bool = True,
-                 replays=None, starts=None):
+                 replays=None, starts=None, defer_copies: bool | None = None):
         self.envs = list(envs)
         self.model = model
         self.device = torch.device(device)
@@ -110,6 +128,8 @@ class Collector:
         self.num_envs = start
         self.episodes: list[dict] = []       # finished-episode metrics since the last pop
         self.timing = {"env": 0.0, "inference": 0.0}
+        self.defer = self.device.type == "cuda" if defer_copies is None else bool(defer_copies)
+        self._held: dict[str, torch.Tensor] = {}     # with defer: the device's logprob [T, N] and value [T + 1, N]
         self._jobs: queue.Queue | None = None
         self._done: list[queue.Queue] = []
         self._thread = None
@@ -182,6 +202,9 @@ class Collector:
         T = store.horizon
         if self.starts is not None:
             self.starts.refresh()
+        if self.defer and (not self._held or self._held["value"].shape != store.value.shape):
+            self._held = {"logprob": torch.zeros(store.logprob.shape, device=self.device),
+                          "value": torch.zeros(store.value.shape, device=self.device)}
         for h in self.halves:
             store.state0[h.columns] = h.state.cpu()
         for t in range(T + 1):
@@ -199,7 +222,7 @@ class Collector:
                         t0 = time.perf_counter()
                         _, value, _ = self.model.step(store.obs[t, c].to(self.device), h.state,
                                                       self._reset_flags(h), self._start(h))
-                        store.value[t, c] = value.float().cpu()
+                        self._keep(store.value, "value", (t, c), value.float())
                         self.timing["inference"] += time.perf_counter() - t0
                     continue
                 store.mask[t, c] = torch.from_numpy(h.mask)
@@ -221,6 +244,24 @@ class Collector:
             t0 = time.perf_counter()
             self._values(store)
             self.timing["inference"] += time.perf_counter() - t0
+        if self.defer:
+            t0 = time.perf_counter()
+            for name, held in self._held.items():
+                getattr(store, name).copy_(held, non_blocking=True)
+            self._synchronize()
+            self.timing["copy"] = self.timing.get("copy", 0.0) + time.perf_counter() - t0
+
+    def _synchronize(self) -> None:
+        """Wait for the device's queued work (its copies into the host's storage included); nothing on a CPU."""
+        if self.device.type == "cuda":
+            torch.cuda.current_stream(self.device).synchronize()
+
+    def _keep(self, into: torch.Tensor, name: str, where, x: torch.Tensor) -> None:
+        """``into[where] = x``, or with ``defer`` into the device's buffer of ``name`` (copied at the rollout's end)."""
+        if self.defer:
+            self._held[name][where] = x
+        else:
+            into[where] = x.cpu()
 
     def _values(self, store: RolloutStorage, rows: int = 8192) -> None:
         """Every tick's value (``T + 1`` of them, the last for bootstrapping) in batches of about ``rows``, so its
@@ -229,8 +270,8 @@ class Collector:
         for t in range(0, store.horizon + 1, ticks):
             obs = store.obs[t:t + ticks]
             start = store.start[t:t + ticks].reshape(-1).to(self.device) if self.starts is not None else None
-            value = self.model.value_of(obs.reshape(-1, obs.shape[-1]).to(self.device), start)
-            store.value[t:t + ticks] = value.float().view(obs.shape[:2]).cpu()
+            value = self.model.value_of(obs.reshape(-1, obs.shape[-1]).to(self.device, non_blocking=True), start)
+            self._keep(store.value, "value", slice(t, t + ticks), value.float().view(obs.shape[:2]))
 
     def _reset_flags(self, h: _Half):
         """Where the model zeroes its recurrent state this tick (None: never, memory spans episodes). An archive
@@ -249,10 +290,14 @@ class Collector:
             logits, h.state = self.model.act(obs, h.state, self._reset_flags(h))
         else:
             logits, value, h.state = self.model.step(obs, h.state, self._reset_flags(h), self._start(h))
-            store.value[t, c] = value.float().cpu()
+            self._keep(store.value, "value", (t, c), value.float())
         action, logprob = sample_with_log_prob(logits, mask, self.head_sizes, self.generator)
-        store.action[t, c] = action.cpu()
-        store.logprob[t, c] = logprob.cpu()
+        self._keep(store.logprob, "logprob", (t, c), logprob)
+        if self.defer:
+            store.action[t, c].copy_(action, non_blocking=True)   # into pinned memory, queued behind the forward
+            self._synchronize()                                    # the envs step on these: the tick's one wait
+        else:
+            store.action[t, c] = action.cpu()
         return store.action[t, c].numpy()
 
     def _record_step(self, store: RolloutStorage, t: int, k: int, h: _Half, out) -> None:

@@ -65,7 +65,7 @@ def test_only_cells_beyond_where_normal_starts_succeed_are_restored():
     assert sorted(starts._keys.tolist()) == sorted(archive.keys[-3:])
 
 
-DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA"))]
+DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.cuda)]
 
 
 @pytest.mark.slow

@@ -204,7 +204,7 @@ def test_a_full_disk_mid_run_says_which_checkpoint_survived(tmp_path, capsys, mo
 def test_default_torch_threads_leave_the_env_workers_cores_free(tmp_path, monkeypatch):
     from osrs_rl.agent.config import load_config
 
-    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(ppo, "machine_cores", lambda: 4)
     for env_threads in (1, 2):
         cfg = load_config("template", None, ["--run.out_dir", str(tmp_path), "--run.name", f"t{env_threads}", *TINY,
                                              "--env.overlap", "true", "--env.env_threads", str(env_threads)])

@@ -63,4 +63,5 @@ SPEC = EncounterSpec(
     scripted_policies=(SOLVER,),
     truth=TRUTH,                          # osrs-rl audit
     preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
+    gpu_preset=str(Path(__file__).with_name("gpu.toml")),   # over it for one GPU (osrs-rl train --preset gpu)
 )

@@ -55,7 +55,7 @@ SPEC = EncounterSpec(
     name="pvp", description="NH duel against a scripted opponent tier",
     step=M.step_vs_scripted, observe=V.observe_one, mask=V.mask_one, agents=("player",),
     config_fields=_config_fields(3, -1), scene=scene, tools=(LADDER_TOOL,), preset=str(_HERE / "preset.toml"),
-    **_COMMON)
+    gpu_preset=str(_HERE / "gpu.toml"), **_COMMON)
 
 SELFPLAY_SPEC = EncounterSpec(
     name="pvp_selfplay",

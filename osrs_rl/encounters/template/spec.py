@@ -62,4 +62,5 @@ SPEC = EncounterSpec(
     attacks=attacks,                      # what can hurt the player, each max hit >= 1 (runtime.attacks)
     kit=kit,                              # what the player carries, at most 28 slots (runtime.inventory)
     preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
+    gpu_preset=str(Path(__file__).with_name("gpu.toml")),   # over it for one GPU (osrs-rl train --preset gpu)
 )

@@ -58,6 +58,7 @@ SPEC = EncounterSpec(
     reward_terms=ST.REWARD_TERMS,
     truth=TRUTH,
     preset=str(Path(__file__).with_name("preset.toml")),     # the training defaults (osrs-rl train)
+    gpu_preset=str(Path(__file__).with_name("gpu.toml")),   # over it for one GPU (osrs-rl train --preset gpu)
     category_metrics=("rotation", "tier"),
     state_bounds=ST.STATE_BOUNDS,
     outcome=Outcome(success="killed", failure="died", timeout="timed_out", length="ticks"),
