@@ -7,7 +7,7 @@ Index (the order an encounter's input phase calls them in, before anyone's turn)
   2. gear         ``wear``: put on a whole loadout (one item per equipment slot) from the encounter's table;
   3. prayers      ``set_overhead`` (one overhead at a time), ``set_offensive`` (the offensive prayers of one
                   group, e.g. the one of the style just switched to) and ``clear_prayers``; queries ``has_prayer``,
-                  ``overhead_style``, ``protected_from``;
+                  ``overhead_style``, ``protected_from``; the legal clicks ``overhead_mask``, ``offensive_mask``;
   4. specials     ``can_special``: the energy check of a special (core.energy ``use_spec`` spends it);
   5. refresh      ``refresh_combat``: the live combat record = the worn loadout's record with current levels
                   and prayers, rebuilt before each roll that reads it.
@@ -110,6 +110,33 @@ def set_offensive(p, group, wanted):
 def clear_prayers(p, group):
     """Turn off every prayer of mask ``group`` (no points needed)."""
     p.active_prayers = np.uint32(p.active_prayers) & ~np.uint32(group)
+
+
+@njit(cache=True)
+def overhead_mask(p, row, keep, magic, missiles, melee, off):
+    """Write an overhead head's legal options into ``row`` (its slice of the mask) at option numbers ``keep``,
+    ``magic``, ``missiles``, ``melee``, ``off``: keep always; a protection prayer that is not on needs prayer
+    points (OSRS wiki "Prayer"); off needs one on."""
+    praying = p.levels[PRAYER] > 0
+    on_magic = has_prayer(p, P.PROTECT_FROM_MAGIC)
+    on_missiles = has_prayer(p, P.PROTECT_FROM_MISSILES)
+    on_melee = has_prayer(p, P.PROTECT_FROM_MELEE)
+    row[keep] = True
+    row[magic] = praying and not on_magic
+    row[missiles] = praying and not on_missiles
+    row[melee] = praying and not on_melee
+    row[off] = on_magic or on_missiles or on_melee
+
+
+@njit(cache=True)
+def offensive_mask(p, row, keep, on, off, group, wanted):
+    """Write an offensive-prayer head's legal options into ``row`` at ``keep``, ``on`` (the prayers of mask
+    ``wanted``, inside ``group``, not all on yet; they need prayer points) and ``off`` (some prayer of
+    ``group`` is on)."""
+    active = np.uint32(p.active_prayers)
+    row[keep] = True
+    row[on] = p.levels[PRAYER] > 0 and (active & np.uint32(wanted)) != np.uint32(wanted)
+    row[off] = (active & np.uint32(group)) != 0
 
 
 # ---- gear ---------------------------------------------------------------------------------------
