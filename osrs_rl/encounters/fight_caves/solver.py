@@ -15,7 +15,8 @@ its own stats and supplies); never the RNG. Each tick, per env:
      due it switches the overhead off: a prayer on for a tick after none costs nothing (core.prayer_drain), so
      these flicks cost no points;
   2. attack: the nearest monster the weapon reaches now (a healing Yt-HurKot first, to draw it off Jad), with
-     Rigour on in the tick it shoots and off after; with none in reach it walks toward the nearest monster;
+     Rigour on in the tick it shoots and off after; with none in reach it walks to the nearest tile (by the cave's
+     floor, around the rock: a breadth-first search) from which its weapon reaches one out of its melee reach;
   3. supplies: a brew at or below ``BREW_AT`` of its hitpoints, a restore below ``RESTORE_AT`` of its prayer or
      with ranged drained ``RESTORE_RANGED`` below base (brews drain it).
 What it does not do: safespot, step out of melee reach, order kills by danger, flick offensive prayers ahead.
@@ -29,10 +30,13 @@ from numba import njit
 from osrs_rl.core import click_move as CM
 from osrs_rl.core import player_input as PI
 from osrs_rl.core import prayers as P
+from osrs_rl.core.collision import can_step
 from osrs_rl.core.hit_delay import edge_distance
+from osrs_rl.core.movement import in_melee_reach
 from osrs_rl.core.pending_hits import STYLE_MELEE
 from osrs_rl.core.skills import HITPOINTS, PRAYER, RANGED
 
+from . import arena as A
 from . import monsters as MON
 from . import player as PLY
 from . import state as ST
@@ -86,32 +90,67 @@ def pick_target(s, cfg):
 
 
 @njit(cache=True)
-def walk_toward(s, cfg):
-    """A walk click toward the nearest living monster (the furthest tile along the line within MOVE_RADIUS that is
-    walkable), MOVE_NONE when none."""
-    best, best_d = -1, 1 << 30
+def _shot_from(s, cfg, x, y):
+    """From tile (x, y) the weapon reaches a living monster, out of its melee reach."""
     for k in range(ST.MONSTER_SLOTS):
         m = s.monsters[k]
         if m.state != ST.SLOT_ALIVE:
             continue
-        d = edge_distance(s.p.x, s.p.y, 1, m.x, m.y, MON.size_of(cfg, m))
-        if d < best_d:
-            best, best_d = k, d
-    if best < 0:
-        return CM.MOVE_NONE
-    m = s.monsters[best]
-    dx = np.int64(m.x) - s.p.x
-    dy = np.int64(m.y) - s.p.y
-    for r in range(CM.MOVE_RADIUS, 0, -1):
-        sx = max(-r, min(r, dx))
-        sy = max(-r, min(r, dy))
-        if (sx != 0 or sy != 0) and CM.walkable(cfg.flags, s.p.x + sx, s.p.y + sy):
-            return CM.move_option(sx, sy, False)
-    return CM.MOVE_NONE
+        size = MON.size_of(cfg, m)
+        if not in_melee_reach(m.x, m.y, size, x, y, 1) and MON.sees_from(cfg, x, y, 1, m.x, m.y, size, cfg.gear_range):
+            return True
+    return False
 
 
 @njit(cache=True)
-def decide(s, cfg, row):
+def _distances(s, cfg, dist, queue):
+    """``dist[x * GRID_H + y]``: walking steps from tile (x, y) to the nearest tile the weapon reaches a monster from
+    (``_shot_from``; a breadth-first search over the cave's floor, core.collision steps), -1 where none is
+    reachable."""
+    h = A.GRID_H
+    head, tail = 0, 0
+    for x in range(A.GRID_W):
+        for y in range(h):
+            dist[x * h + y] = -1
+            if CM.walkable(cfg.flags, x, y) and _shot_from(s, cfg, x, y):
+                dist[x * h + y] = 0
+                queue[tail] = x * h + y
+                tail += 1
+    while head < tail:
+        i = queue[head]
+        head += 1
+        x, y = i // h, i % h
+        for dx in range(-1, 2):
+            for dy in range(-1, 2):
+                if (dx != 0 or dy != 0) and can_step(cfg.flags, x, y, 1, dx, dy):
+                    j = (x + dx) * h + y + dy
+                    if dist[j] < 0:
+                        dist[j] = dist[i] + 1
+                        queue[tail] = j
+                        tail += 1
+
+
+@njit(cache=True)
+def walk_toward(s, cfg, dist, queue):
+    """A walk click on the tile within MOVE_RADIUS nearest (by walking) to one the weapon reaches a monster from, so
+    rock between is walked around (``_distances``); MOVE_NONE when none is nearer than where the player stands."""
+    _distances(s, cfg, dist, queue)
+    px, py = np.int64(s.p.x), np.int64(s.p.y)
+    best = dist[px * A.GRID_H + py]
+    if best < 0:
+        best = 1 << 30
+    move = CM.MOVE_NONE
+    for dx in range(-CM.MOVE_RADIUS, CM.MOVE_RADIUS + 1):
+        for dy in range(-CM.MOVE_RADIUS, CM.MOVE_RADIUS + 1):
+            x, y = px + dx, py + dy
+            if CM.walkable(cfg.flags, x, y) and 0 <= dist[x * A.GRID_H + y] < best:
+                best = dist[x * A.GRID_H + y]
+                move = CM.move_option(dx, dy, False)
+    return move
+
+
+@njit(cache=True)
+def decide(s, cfg, row, dist, queue):
     p = s.p
     for h in range(row.shape[0]):
         row[h] = 0
@@ -133,7 +172,7 @@ def decide(s, cfg, row):
         if rigour:
             row[ST.HEAD.offensive] = ST.OFFENSIVE.off
         if p.attack_timer <= 1 and s.dest_x < 0:
-            row[ST.HEAD.move] = walk_toward(s, cfg)
+            row[ST.HEAD.move] = walk_toward(s, cfg, dist, queue)
     # 3. supplies
     if p.potion_timer <= 0:
         if s.supplies[ST.SUP_BREW] > 0 and p.levels[HITPOINTS] * BREW_AT[1] <= p.base_levels[HITPOINTS] * BREW_AT[0]:
@@ -146,8 +185,10 @@ def decide(s, cfg, row):
 
 @njit(cache=True)
 def _solve(states, cfg, out):
+    dist = np.empty(A.GRID_W * A.GRID_H, dtype=np.int32)
+    queue = np.empty(A.GRID_W * A.GRID_H, dtype=np.int32)
     for i in range(states.shape[0]):
-        decide(states[i], cfg, out[i])
+        decide(states[i], cfg, out[i], dist, queue)
 
 
 def solver_actions(states, config, out) -> None:
