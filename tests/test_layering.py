@@ -266,8 +266,8 @@ def test_a_folder_cycle_is_caught(tmp_path):
 def test_an_encounter_importing_another_is_caught(tmp_path):
     pkg = _tree(tmp_path, {"encounters/caves/rules.py": "from ..inferno import monsters\n",
                            "encounters/inferno/monsters.py": ""})
-    assert encounter_imports(import_edges(pkg)) == [
-        "osrs_rl/encounters/caves/rules.py:1: encounter caves imports encounter inferno (osrs_rl.encounters.inferno.monsters)"]
+    assert encounter_imports(import_edges(pkg)) == ["osrs_rl/encounters/caves/rules.py:1: encounter caves imports "
+                                                    "encounter inferno (osrs_rl.encounters.inferno.monsters)"]
 
 
 @pytest.mark.parametrize("src, text", [

@@ -210,6 +210,9 @@ def longest_click_route(maps, route):
                             continue
                         cx, cy, n = x, y, 0
                         while (cx != tx or cy != ty) and n <= radius:
+                            if abs(tx - cx) > radius or abs(ty - cy) > radius:
+                                n = radius + 1         # walked out of the table: more steps than it covers
+                                break
                             code = route[mask, cx, cy, (tx - cx + radius) * side + ty - cy + radius] & 15
                             if code == 0:
                                 n = radius + 1

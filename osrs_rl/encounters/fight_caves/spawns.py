@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core import npc_crowd as CROWD
+from osrs_rl.core import npc_slots as SLOTS
 from osrs_rl.core.collision import BLOCKED
 from osrs_rl.core.events import ENTITY_NONE, EV_SPAWN, record_event
 from osrs_rl.core.pending_hits import HIT_FREE, HIT_PENDING
@@ -32,31 +33,14 @@ SPLIT_STEPS = ((1, 0), (-1, 0), (0, -1), (0, 1))
 @njit(cache=True)
 def place(s, cfg, slot, kind, x, y, target):
     """Monster ``kind`` appears in ``slot`` at (x, y), aiming at ``target``, stunned 1 tick; an EV_SPAWN."""
-    m = s.monsters[slot]
-    m.state = ST.SLOT_ALIVE
-    m.kind = kind
-    m.x = x
-    m.y = y
-    m.hp = cfg.kind_row[kind].hitpoints
-    m.attack_timer = 0
-    m.stun = 1
-    m.target = target
-    m.had_los = 0
-    m.frozen = 0
-    m.scan = -1
-    m.windup = 0
-    m.procced = 0
-    m.parent = -1
-    record_event(s, EV_SPAWN, ST.ENT_MONSTER + slot, ENTITY_NONE, -1, m.hp, 0, x, y)
+    hp = cfg.kind_row[kind].hitpoints
+    SLOTS.spawn(s, slot, kind, x, y, hp, target, 1, ST.ENT_MONSTER + slot, ENTITY_NONE, hp, 0)
 
 
 @njit(cache=True)
 def spare_slot(s):
     """A free slot for a monster that appears mid-wave; -1 when none is left (never, by state.MONSTER_SLOTS)."""
-    for slot in range(ST.MONSTER_SLOTS):
-        if s.monsters[slot].state == ST.SLOT_FREE:
-            return slot
-    return -1
+    return SLOTS.free_slot(s)
 
 
 @njit(cache=True)

@@ -14,6 +14,7 @@ A monster that dies frees its slot at once: nothing in the cave brings one back.
 import numpy as np
 
 from osrs_rl.core import click_move as CM
+from osrs_rl.core import npc_slots as SLOTS
 from osrs_rl.core.attack import MAX_HITSPLATS
 from osrs_rl.core.bolts import CTX_LEN
 from osrs_rl.core.combatant import COMBATANT_DTYPE, NPC_DTYPE
@@ -48,7 +49,7 @@ TIER_KIND = (K_KIH, K_KEK, K_XIL, K_MEJKOT, K_ZEK, K_JAD)     # waves.KIH..JAD -
 MAX_KIND_SIZE = 5             # Ket-Zek and TzTok-Jad (arena.LARGEST_SIZE)
 
 # ---- a monster slot's state ------------------------------------------------------------------
-SLOT_FREE, SLOT_ALIVE = 0, 1
+SLOT_FREE, SLOT_ALIVE = SLOTS.SLOT_FREE, SLOTS.SLOT_ALIVE     # core.npc_slots numbers them
 TARGET_PLAYER = -1            # a monster's target: the player, or (a Yt-HurKot healing) its Jad's slot 0..7
 
 MONSTER_DTYPE = np.dtype([

@@ -28,7 +28,7 @@ from functools import cache
 import numpy as np
 
 from osrs_rl.core.events import EV_ATTACK, first_event
-from osrs_rl.runtime.truth import Truth, hits_on
+from osrs_rl.runtime.truth import Truth, hits_on, item_attack_range, npc_size
 
 from . import state as ST
 
@@ -119,21 +119,6 @@ def reference_walkable(cfg) -> np.ndarray:
     return _walkable()
 
 
-@cache
-def _kind_sizes() -> tuple[int, ...]:
-    from osrs_rl.data.tables import npcs
-
-    table = npcs()
-    return tuple(int(table.records[table.find(name)]["size"]) for name in ST.KIND_NPC)
-
-
-@cache
-def _item_range(item: int) -> int:
-    from osrs_rl.data.tables import items
-
-    return int(items().records[item]["attack_range"]) if item >= 0 else 1
-
-
 def attackable_from(s, k: int, x: int, y: int) -> bool:
     """Monster slot ``k`` of record ``s`` is alive and within the worn weapon's range of (x, y)."""
     from osrs_rl.core.equipment import WEAPON
@@ -141,10 +126,10 @@ def attackable_from(s, k: int, x: int, y: int) -> bool:
     m = s["monsters"][k]
     if int(m["state"]) != ST.SLOT_ALIVE:
         return False
-    size = _kind_sizes()[int(m["kind"])]
+    size = npc_size(ST.KIND_NPC[int(m["kind"])])
     mx, my = int(m["x"]), int(m["y"])
     gap = max(max(mx - x, x - (mx + size - 1), 0), max(my - y, y - (my + size - 1), 0))
-    return 1 <= gap <= _item_range(int(s["p"]["equipment"][WEAPON])) or \
+    return 1 <= gap <= item_attack_range(int(s["p"]["equipment"][WEAPON])) or \
         (gap == 0 and not (mx <= x < mx + size and my <= y < my + size))
 
 

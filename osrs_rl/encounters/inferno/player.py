@@ -37,15 +37,10 @@ _OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD)   # the prayer each overhead 
 @njit(cache=True)
 def inputs(s, cfg, a):
     p = s.p
-    drink = a[ST.HEAD.drink]
-    if drink != ST.DRINK.none:
-        slot = drink - ST.DRINK_SUPPLY_0
-        if PI.use_supply(p, s.supplies, slot, cfg.supply_consumable[slot], cfg.consumables):
-            s.supplies_used[slot] += 1
+    PI.drink_option(p, s.supplies, s.supplies_used, a[ST.HEAD.drink], ST.DRINK_SUPPLY_0, cfg.supply_consumable,
+                    cfg.consumables)
     switch_gear(s, cfg, a[ST.HEAD.gear])
-    over = a[ST.HEAD.overhead]
-    if ST.OVERHEAD.keep < over < len(_OVERHEAD_PRAYER):
-        PI.set_overhead(p, _OVERHEAD_PRAYER[over])
+    PI.click_overhead(p, a[ST.HEAD.overhead], _OVERHEAD_PRAYER)
     if a[ST.HEAD.offensive] == ST.OFFENSIVE.on:
         PI.set_offensive(p, cfg.offensive, cfg.set_offensive[s.gear_set])
     elif a[ST.HEAD.offensive] == ST.OFFENSIVE.off:
