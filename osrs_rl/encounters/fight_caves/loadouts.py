@@ -74,7 +74,7 @@ KITS = (
 # npcs.json notes]: (range, its usual style, melee when the player is in melee reach). Range 15 for the distance
 # attackers [M: WooxSolo Lvl90.js / Lvl360.js / Lvl702.js maxAttackRange, Zenyte setAttackDistance(15); VOID 14,
 # Kronos 16: README "Open questions" 7]; the others melee (range 1). Tok-Xil and Ket-Zek melee an adjacent player
-# half the time (monsters.MELEE_IF_CLOSE), TzTok-Jad too (README "Open questions" 2); Jad's distance style is drawn
+# half the time (core.npc_attack.melees_close), TzTok-Jad too (README "Open questions" 2); Jad's distance style is drawn
 # per attack (core.jad), the magic listed here is only its default.
 _ATTACK = {
     ST.K_KIH: (1, STYLE_MELEE, 0),

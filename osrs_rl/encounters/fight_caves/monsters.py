@@ -11,7 +11,7 @@ Each one:
   d. with its timer at 0: a Yt-MejKot below half hitpoints (or near one) heals instead (``mejkot_heal``); a
      healing Yt-HurKot next to its Jad heals it (finale.py); else, seeing the player, it attacks (core.npc_attack:
      the roll, the max hit and the overhead decided on the attack tick, the hit landing after the style's delay):
-     Tok-Xil and Ket-Zek melee an adjacent player half the time (``MELEE_IF_CLOSE``), TzTok-Jad shows its tell
+     Tok-Xil and Ket-Zek melee an adjacent player half the time (core.npc_attack rule 4), TzTok-Jad shows its tell
      first (finale.jad_attack); each Tz-Kih attack drains a prayer point, prayed or not.
 Sources beside each rule; the approximations are listed in README.md.
 """
@@ -27,7 +27,7 @@ from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.hooks import implements
 from osrs_rl.core.line_of_sight import table_line_of_sight
 from osrs_rl.core.movement import in_melee_reach
-from osrs_rl.core.npc_attack import npc_attack_player
+from osrs_rl.core.npc_attack import melees_close, npc_attack_player
 from osrs_rl.core.pending_hits import STYLE_MELEE
 from osrs_rl.core.skills import PRAYER
 
@@ -35,10 +35,6 @@ from . import arena as A
 from . import finale as FIN
 from . import state as ST
 
-# an adjacent Tok-Xil, Ket-Zek or TzTok-Jad melees with p = 1/2 [M: Zenyte TokXil.java, KetZek.java random(1) == 0;
-# the Inferno's rule (InfernoTrainer Mob.attack canMeleeIfClose); APPROXIMATION: Kronos rolls 1/3, and for Jad it
-# always melees (README "Open questions" 2, 7)]
-MELEE_IF_CLOSE = (1, 2)
 KIH_DRAIN = 1                  # prayer points a Tz-Kih's attack drains, blocked or not [M: Zenyte TzKih.java, Kronos
                                # TzKih.java; the data README's choice over VOID's 1 + damage: "Open questions" 3]
 MEJKOT_HEAL_RANGE = 8          # a Yt-MejKot heals a monster below half within 8 tiles [L: PR 689's rule as the research
@@ -133,7 +129,9 @@ def distance_or_melee(s, cfg, m):
     """The style of a Tok-Xil's, Ket-Zek's or Jad's next attack: melee half the time when the player stands in
     melee reach, else its distance style (Jad's drawn 50/50: core.jad rule 1)."""
     if cfg.kind_melee[m.kind] and in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) \
-            and R.chance(s.rng, MELEE_IF_CLOSE[0], MELEE_IF_CLOSE[1]):
+            and melees_close(s.rng):
+        # an adjacent Tok-Xil, Ket-Zek or Jad: 1/2 (core.npc_attack rule 4) [M: Zenyte TokXil.java, KetZek.java;
+        # APPROXIMATION: Kronos rolls 1/3, and its Jad always melees: README "Open questions" 2, 7]
         return STYLE_MELEE
     if m.kind == ST.K_JAD:
         return JAD.distance_style(s.rng)
