@@ -203,6 +203,21 @@ def test_nothing_outside_an_encounter_names_it():
     assert set(NAMES_AN_ENCOUNTER) - used == set(), "an allowed exception no longer occurs: remove it"
 
 
+def encounter_imports(edges) -> list[str]:
+    """Imports from one encounter's folder into another's: encounters share code through ``core`` (and the
+    runtime), never through each other (no exception list can allow one)."""
+    bad = []
+    for src, dst, where, line in edges:
+        a, b = src.split("."), dst.split(".")
+        if len(a) >= 3 and len(b) >= 3 and a[1] == b[1] == "encounters" and a[2] != b[2]:
+            bad.append(f"{where}:{line}: encounter {a[2]} imports encounter {b[2]} ({dst})")
+    return bad
+
+
+def test_no_encounter_imports_another():
+    assert encounter_imports(EDGES) == []
+
+
 def test_every_upward_exception_is_still_used():
     used = {(m, p) for m, p in UPWARD_ALLOWED for src, dst, _, _ in EDGES
             if src == m and _covers(p, dst) and top(dst) != top(src)}
@@ -246,6 +261,13 @@ def test_relative_and_from_package_imports_resolve(tmp_path):
 def test_a_folder_cycle_is_caught(tmp_path):
     pkg = _tree(tmp_path, {"replay/a.py": "import osrs_rl.train.b\n", "train/b.py": "from osrs_rl.replay import a\n"})
     assert folder_cycles(import_edges(pkg)) == [["replay", "train", "replay"]]
+
+
+def test_an_encounter_importing_another_is_caught(tmp_path):
+    pkg = _tree(tmp_path, {"encounters/caves/rules.py": "from ..inferno import monsters\n",
+                           "encounters/inferno/monsters.py": ""})
+    assert encounter_imports(import_edges(pkg)) == ["osrs_rl/encounters/caves/rules.py:1: encounter caves imports "
+                                                    "encounter inferno (osrs_rl.encounters.inferno.monsters)"]
 
 
 @pytest.mark.parametrize("src, text", [

@@ -30,6 +30,9 @@ Rules, with sources:
    as the game's run toggle turns off at 0 energy [OSRS wiki "Energy"]. APPROXIMATION: the game routes once per
    click and walks the stored waypoints; re-routing from each tile may take another of several equally short
    routes (never a longer one: each tile of a shortest route is one step nearer).
+
+The route tables an encounter's ``routes`` hook reads are built once per map by ``route_tables``, which checks
+that their radius covers every route to a legal click (``longest_click_route``).
 """
 
 import numpy as np
@@ -38,7 +41,7 @@ from numba import njit
 from osrs_rl.core.collision import BLOCKED
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
 from osrs_rl.core.hooks import hook
-from osrs_rl.core.pathfinding import STEP_DX, STEP_DY
+from osrs_rl.core.pathfinding import STEP_DX, STEP_DY, fill_first_steps
 
 MOVE_RADIUS = 3
 MOVE_OFFSETS = tuple((dx, dy) for dx in range(-MOVE_RADIUS, MOVE_RADIUS + 1)
@@ -166,3 +169,56 @@ def follow_route(s, cfg):
     if moved == 0 or (p.x == s.dest_x and p.y == s.dest_y):
         clear_destination(s)           # arrived, or no route (the closest approach reached)
     return moved
+
+
+# ---- the route tables (built once, in Python, for an encounter's config) ---------------------------------------
+def route_tables(maps, radius):
+    """The game's route from every tile of each map in ``maps`` (uint16 [n, w, h], core.collision flags) to
+    every offset within ``radius``: uint8 [n, w, h, (2 radius + 1)^2], core.pathfinding.first_steps_table
+    without closest approaches (a click is masked unless its tile is walkable, rule 1). Raises unless every
+    route to a click within MOVE_RADIUS arrives in at most ``radius`` steps (``longest_click_route``), so no
+    legal click is cut short by the table."""
+    side = 2 * radius + 1
+    route = np.zeros((maps.shape[0], maps.shape[1], maps.shape[2], side * side), dtype=np.uint8)
+    for k in range(maps.shape[0]):
+        fill_first_steps(maps[k], radius, False, route[k])
+    longest = longest_click_route(maps, route)
+    if longest > radius:
+        raise AssertionError(f"a click within MOVE_RADIUS takes {longest} steps, more than the route radius "
+                             f"{radius}")
+    return route
+
+
+@njit(cache=True)
+def longest_click_route(maps, route):
+    """Most steps any click within MOVE_RADIUS takes to reach its walkable tile, walking the tables ``route``
+    (``route_tables``) from every walkable tile of every map (the table's radius + 1: one did not arrive within
+    the radius)."""
+    radius = route_radius(route[0])
+    side = 2 * radius + 1
+    worst = 0
+    r = MOVE_RADIUS
+    for mask in range(maps.shape[0]):
+        flags = maps[mask]
+        for x in range(flags.shape[0]):
+            for y in range(flags.shape[1]):
+                if flags[x, y] & BLOCKED:
+                    continue
+                for tx in range(max(x - r, 0), min(x + r + 1, flags.shape[0])):
+                    for ty in range(max(y - r, 0), min(y + r + 1, flags.shape[1])):
+                        if flags[tx, ty] & BLOCKED or (tx == x and ty == y):
+                            continue
+                        cx, cy, n = x, y, 0
+                        while (cx != tx or cy != ty) and n <= radius:
+                            if abs(tx - cx) > radius or abs(ty - cy) > radius:
+                                n = radius + 1         # walked out of the table: more steps than it covers
+                                break
+                            code = route[mask, cx, cy, (tx - cx + radius) * side + ty - cy + radius] & 15
+                            if code == 0:
+                                n = radius + 1
+                                break
+                            cx += STEP_DX[code]
+                            cy += STEP_DY[code]
+                            n += 1
+                        worst = max(worst, n)
+    return worst

@@ -17,10 +17,14 @@ Rules, with sources:
    kind's ``extra_delay``; magic as a spell (magic_delay). ``early`` (0 or 1) takes a tick off a delayed hit
    (osrs-sdk's landing tick: the Inferno's ``projectile_rule``), and ``released`` ticks off for an attack
    released that long after its animation showed (a Jad's tell: core.jad), never below 0.
+4. In melee reach, a monster with a distance attack that can also melee melees half the time (``melees_close``)
+   [M: InfernoTrainer Mob.attack, canMeleeIfClose; the Zenyte OSRS server's TokXil.java and KetZek.java,
+   ``random(1) == 0``; the Kronos OSRS server rolls 1/3: APPROXIMATION, no game source].
 """
 
 from numba import njit
 
+from osrs_rl.core import rng as R
 from osrs_rl.core import styles as S
 from osrs_rl.core.accuracy import npc_attack_roll, player_defence_roll, roll_accuracy
 from osrs_rl.core.damage import roll_npc_damage
@@ -30,6 +34,14 @@ from osrs_rl.core.hit_delay import bow_delay, edge_distance, magic_delay
 from osrs_rl.core.hit_events import queue_tracked_hit
 from osrs_rl.core.pending_hits import FLAG_ACCURATE, STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.player_input import protected_from
+
+MELEE_IF_CLOSE = (1, 2)        # rule 4: p = 1/2
+
+
+@njit(cache=True)
+def melees_close(rng):
+    """A monster in melee reach of the player that can also melee does so this attack (rule 4; one draw)."""
+    return R.chance(rng, MELEE_IF_CLOSE[0], MELEE_IF_CLOSE[1])
 
 
 @njit(cache=True)

@@ -4,10 +4,12 @@ and the combat refresh that follows them. One implementation for every encounter
 Index (the order an encounter's input phase calls them in, before anyone's turn):
   1. supplies     ``use_supply``: one food, potion dose or karambwan from the player's supply counts, through
                   core.consumables (its timers make food -> potion -> karambwan the only same-tick order);
+                  ``drink_option``: the same from a head whose options after the first are the supplies;
   2. gear         ``wear``: put on a whole loadout (one item per equipment slot) from the encounter's table;
   3. prayers      ``set_overhead`` (one overhead at a time), ``set_offensive`` (the offensive prayers of one
-                  group, e.g. the one of the style just switched to) and ``clear_prayers``; queries ``has_prayer``,
-                  ``overhead_style``, ``protected_from``;
+                  group, e.g. the one of the style just switched to) and ``clear_prayers``; ``click_overhead`` from a
+                  head's option; queries ``has_prayer``, ``overhead_style``, ``protected_from``; the legal clicks
+                  ``overhead_mask``, ``offensive_mask``;
   4. specials     ``can_special``: the energy check of a special (core.energy ``use_spec`` spends it);
   5. refresh      ``refresh_combat``: the live combat record = the worn loadout's record with current levels
                   and prayers, rebuilt before each roll that reads it.
@@ -97,6 +99,14 @@ def overhead_clicks(options, keep: str = "keep") -> tuple[int, ...]:
 
 
 @njit(cache=True)
+def click_overhead(p, option, clicks):
+    """An overhead head's option: 0 keeps what is on; option k clicks ``clicks[k]`` (``overhead_clicks``'s table of
+    the head's options)."""
+    if 0 < option < len(clicks):
+        set_overhead(p, clicks[option])
+
+
+@njit(cache=True)
 def set_offensive(p, group, wanted):
     """Click offensive prayers on: those of mask ``group`` go off and those of mask ``wanted`` (inside
     ``group``, e.g. the ones of the style about to attack) go on. Without prayer points the click changes
@@ -110,6 +120,33 @@ def set_offensive(p, group, wanted):
 def clear_prayers(p, group):
     """Turn off every prayer of mask ``group`` (no points needed)."""
     p.active_prayers = np.uint32(p.active_prayers) & ~np.uint32(group)
+
+
+@njit(cache=True)
+def overhead_mask(p, row, keep, magic, missiles, melee, off):
+    """Write an overhead head's legal options into ``row`` (its slice of the mask) at option numbers ``keep``,
+    ``magic``, ``missiles``, ``melee``, ``off``: keep always; a protection prayer that is not on needs prayer
+    points (OSRS wiki "Prayer"); off needs one on."""
+    praying = p.levels[PRAYER] > 0
+    on_magic = has_prayer(p, P.PROTECT_FROM_MAGIC)
+    on_missiles = has_prayer(p, P.PROTECT_FROM_MISSILES)
+    on_melee = has_prayer(p, P.PROTECT_FROM_MELEE)
+    row[keep] = True
+    row[magic] = praying and not on_magic
+    row[missiles] = praying and not on_missiles
+    row[melee] = praying and not on_melee
+    row[off] = on_magic or on_missiles or on_melee
+
+
+@njit(cache=True)
+def offensive_mask(p, row, keep, on, off, group, wanted):
+    """Write an offensive-prayer head's legal options into ``row`` at ``keep``, ``on`` (the prayers of mask
+    ``wanted``, inside ``group``, not all on yet; they need prayer points) and ``off`` (some prayer of
+    ``group`` is on)."""
+    active = np.uint32(p.active_prayers)
+    row[keep] = True
+    row[on] = p.levels[PRAYER] > 0 and (active & np.uint32(wanted)) != np.uint32(wanted)
+    row[off] = (active & np.uint32(group)) != 0
 
 
 # ---- gear ---------------------------------------------------------------------------------------
@@ -135,6 +172,19 @@ def use_supply(p, supplies, slot, consumable, table):
     if used:
         supplies[slot] -= 1
     return used
+
+
+@njit(cache=True)
+def drink_option(p, supplies, used, option, first, consumables, table):
+    """A supply head's option: below ``first`` none; else a dose or bite of supply ``option - first``
+    (``use_supply``, consumable ``consumables[slot]`` of ``table``), counted in ``used[slot]``. True when used."""
+    if option < first:
+        return False
+    slot = option - first
+    if not use_supply(p, supplies, slot, consumables[slot], table):
+        return False
+    used[slot] += 1
+    return True
 
 
 # ---- special attacks ------------------------------------------------------------------------------

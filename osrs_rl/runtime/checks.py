@@ -38,6 +38,20 @@ class ContractError(AssertionError):
     """An encounter broke the runtime contract; the message says where."""
 
 
+def trace_hash(env: VecEnv, ticks: int, rng_seed: int = 7) -> str:
+    """The golden-trace digest of an encounter: ``ticks`` steps of random legal actions from a generator seeded
+    ``rng_seed`` on ``env`` as it stands (made and reset by the caller), hashing every env's state record after
+    each step; 16 hex digits. A change to a pinned digest is a change to the simulation."""
+    import hashlib
+
+    rng = np.random.default_rng(rng_seed)
+    h = hashlib.sha256()
+    for _ in range(ticks):
+        env.step(random_legal_actions(env, rng))
+        h.update(env.states.tobytes())
+    return h.hexdigest()[:16]
+
+
 def random_legal_actions(env: VecEnv, rng: np.random.Generator) -> np.ndarray:
     """One random legal action per head for every env (and agent), drawn from the current mask."""
     spec = env.spec

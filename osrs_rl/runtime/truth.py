@@ -47,6 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
@@ -93,6 +94,24 @@ def hits_on(record, entity: int, source_of: Callable) -> list[Hit]:
         if source is not None:
             out.append(Hit(source, STYLE_NAMES[int(e["style"])], int(e["amount"]), bool(int(e["flags"]) & EVF_BLOCKED)))
     return out
+
+
+@cache
+def npc_size(name: str) -> int:
+    """The footprint side of NPC ``name`` as osrs_rl/data/npcs.json lists it (the OSRS wiki infobox's size): a
+    reference's own reading, not the kernels' config."""
+    from osrs_rl.data.tables import npcs
+
+    table = npcs()
+    return int(table.records[table.find(name)]["size"])
+
+
+@cache
+def item_attack_range(item: int) -> int:
+    """The attack range of item index ``item`` (osrs_rl/data/items.json, the OSRS wiki's), 1 for none (-1)."""
+    from osrs_rl.data.tables import items
+
+    return int(items().records[item]["attack_range"]) if item >= 0 else 1
 
 
 def check_truth(spec, truth: Truth | None = None) -> Truth:

@@ -11,7 +11,7 @@ from osrs_rl.runtime import registry
 from osrs_rl.runtime.registry import get_spec
 
 
-@pytest.mark.parametrize("name", ["template", "pvp", "pvp_selfplay", "zulrah", "inferno"])
+@pytest.mark.parametrize("name", [n for n in registry.builtin_names() if get_spec(n).preset is not None])
 def test_builtin_presets_lie_in_their_encounter_folder(name):
     path = preset_path(name)
     encounters = Path(osrs_rl.__file__).parent / "encounters"

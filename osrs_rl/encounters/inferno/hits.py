@@ -5,14 +5,13 @@ blob splits into three bloblets after its death animation (kinds.split_blob). Ph
 land (the finale's lava sparks before them: finale.land_sparks).
 """
 
-import numpy as np
 from numba import njit
 
+from osrs_rl.core import wave_hits as WH
 from osrs_rl.core.events import ENTITY_NONE, EV_DEATH, EVF_KILLED, record_event
-from osrs_rl.core.hit_events import record_hit_landed
-from osrs_rl.core.pending_hits import FLAG_ACCURATE, HIT_FREE, HIT_PENDING, pop_due_for
+from osrs_rl.core.hooks import implements
+from osrs_rl.core.pending_hits import FLAG_ACCURATE
 from osrs_rl.core.player import heal_hitpoints
-from osrs_rl.core.skills import HITPOINTS
 
 from . import finale as FIN
 from . import kinds as KIN
@@ -21,44 +20,42 @@ from . import state as ST
 
 @njit(cache=True)
 def land_monster_hits(s, cfg):
-    """The player's hits due on monsters; returns the damage dealt. A hit on a monster already dead is lost."""
-    dealt = 0
-    for i in range(ST.HIT_CAPACITY):
-        h = s.hits[i]
-        if h.state != HIT_PENDING or h.due_tick > s.tick or h.target == ST.HT_PLAYER:
-            continue
-        h.state = HIT_FREE
-        k = h.target - ST.HT_MONSTER
-        if k < 0 or k >= ST.MONSTER_SLOTS:
-            continue
-        m = s.monsters[k]
-        if m.state != ST.SLOT_ALIVE:
-            continue
-        damage = min(np.int64(h.damage), np.int64(m.hp))
-        m.hp -= damage
-        m.hurt_tick = s.tick
-        dealt += damage
-        record_hit_landed(s, i, damage, m.x, m.y)
-        if h.heal_pct > 0 and damage > 0:
-            s.spec_healed += heal_hitpoints(s.p, damage * h.heal_pct // 100)
-        if m.hp < m.low_hp:          # the low watermarks (coef_jad_damage, coef_zuk_damage)
-            if m.kind == ST.K_JAD:
-                s.jad_low_dealt += m.low_hp - m.hp
-            elif m.kind == ST.K_ZUK:
-                s.zuk_low = m.hp
-            m.low_hp = m.hp
-        FIN.drawn_by_player(s, cfg, k)
-        if m.hp <= 0:
-            kill_monster(s, cfg, k)
-        else:
-            if h.freeze_ticks > 0 and (h.flags & FLAG_ACCURATE):
-                freeze_monster(s, m, h.freeze_ticks)
-            if m.kind == ST.K_JAD:
-                FIN.jad_hurt(s, cfg, k)
-            elif m.kind == ST.K_ZUK:
-                FIN.zuk_hurt(s, cfg, k)
-    s.damage_dealt += dealt
-    return dealt
+    """The player's hits due on monsters (core.wave_hits); returns the damage dealt. A hit on a monster already
+    dead is lost."""
+    return WH.land_on_monsters(s, cfg, ST.HT_PLAYER, ST.HT_MONSTER)
+
+
+@implements(WH.takes_hits, ST.STATE_DTYPE)
+def takes_hits(s, cfg, k):
+    return s.monsters[k].state == ST.SLOT_ALIVE
+
+
+@implements(WH.struck, ST.STATE_DTYPE)
+def struck(s, cfg, k, i, damage):
+    """What the player's hit in queue slot ``i`` does to monster ``k`` once its damage is off: a Toxic Siphon
+    heals the player, the low watermarks move, a healer or a set is drawn, a kill, an accurate barrage's freeze,
+    a Jad's healers or Zuk's thresholds."""
+    m = s.monsters[k]
+    h = s.hits[i]
+    m.hurt_tick = s.tick
+    if h.heal_pct > 0 and damage > 0:
+        s.spec_healed += heal_hitpoints(s.p, damage * h.heal_pct // 100)
+    if m.hp < m.low_hp:          # the low watermarks (coef_jad_damage, coef_zuk_damage)
+        if m.kind == ST.K_JAD:
+            s.jad_low_dealt += m.low_hp - m.hp
+        elif m.kind == ST.K_ZUK:
+            s.zuk_low = m.hp
+        m.low_hp = m.hp
+    FIN.drawn_by_player(s, cfg, k)
+    if m.hp <= 0:
+        kill_monster(s, cfg, k)
+    else:
+        if h.freeze_ticks > 0 and (h.flags & FLAG_ACCURATE):
+            freeze_monster(s, m, h.freeze_ticks)
+        if m.kind == ST.K_JAD:
+            FIN.jad_hurt(s, cfg, k)
+        elif m.kind == ST.K_ZUK:
+            FIN.zuk_hurt(s, cfg, k)
 
 
 @njit(cache=True)
@@ -93,20 +90,5 @@ def kill_monster(s, cfg, k):
 
 @njit(cache=True)
 def land_player_hits(s):
-    """Hits due on the player, capped at its hitpoints, tallied by the kind that threw them."""
-    p = s.p
-    n = pop_due_for(s.hits, s.tick, ST.HT_PLAYER, s.landing)
-    taken = 0
-    for j in range(n):
-        h = s.hits[s.landing[j]]
-        if p.levels[HITPOINTS] <= 0:
-            break
-        damage = min(np.int64(h.damage), np.int64(p.levels[HITPOINTS]))
-        p.levels[HITPOINTS] -= damage
-        s.damage_taken[h.attacker] += damage
-        s.taken_style[h.style] += damage
-        taken += damage
-        record_hit_landed(s, s.landing[j], damage, p.x, p.y)
-        if p.levels[HITPOINTS] <= 0:
-            s.killer = h.attacker
-    return taken
+    """Hits due on the player, capped at its hitpoints, tallied by the kind that threw them (core.wave_hits)."""
+    return WH.land_on_player(s, ST.HT_PLAYER)

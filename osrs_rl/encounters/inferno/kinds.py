@@ -11,6 +11,7 @@ from osrs_rl.core import rng as R
 from osrs_rl.core.collision import BLOCKED
 from osrs_rl.core.events import ENTITY_NONE, EV_ATTACK, EV_DEATH, EV_SPAWN, record_event
 from osrs_rl.core.movement import in_melee_reach
+from osrs_rl.core.npc_attack import melees_close
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
 
 from . import arena as A
@@ -80,8 +81,7 @@ def blob_turn(s, cfg, k, sees):
     if style == ST.SCAN_UNKNOWN:
         style = STYLE_RANGED if R.chance(s.rng, 1, 2) else STYLE_MAGIC
     m.scan = -1
-    if in_melee_reach(m.x, m.y, MON.size_of(cfg, m), s.p.x, s.p.y, 1) and R.chance(s.rng, MON.MELEE_IF_CLOSE[0],
-                                                                                  MON.MELEE_IF_CLOSE[1]):
+    if in_melee_reach(m.x, m.y, MON.size_of(cfg, m), s.p.x, s.p.y, 1) and melees_close(s.rng):
         style = STYLE_MELEE
     if not sees and cfg.blob_shot_rule == 1:
         pillar = PIL.blocking_pillar(s, cfg, k)

@@ -21,9 +21,8 @@ from functools import cache
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from osrs_rl.core import collision as C
+from osrs_rl.core import click_move as CM
 from osrs_rl.core import equipment as E
 from osrs_rl.core import hit_delay as HD
 from osrs_rl.core import prayers as P
@@ -31,7 +30,6 @@ from osrs_rl.core import specials as SP
 from osrs_rl.core import styles as S
 from osrs_rl.core.consumables import load_consumables
 from osrs_rl.core.line_of_sight import sight_tables
-from osrs_rl.core.pathfinding import STEP_DX, STEP_DY, fill_first_steps
 from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED, STYLE_TYPELESS
 from osrs_rl.core.skills import SKILL_NAMES
 from osrs_rl.data import tables
@@ -132,50 +130,14 @@ _OWN_MAX = (ST.K_ZUK, ST.K_SHIELD, ST.K_ZUK_HEALER)
 @cache
 def arena_tables() -> tuple[np.ndarray, np.ndarray]:
     """(maps, route): the collision map for each set of standing pillars (and the Zuk wave's) and, on each, the
-    game's route (core.pathfinding.first_steps_table, without closest approaches: a click is masked unless its tile is
-    walkable, and every walkable tile of the arena reaches every other) from every tile to every offset within
-    state.ROUTE_RADIUS. Checks the radius: every route to a click within MOVE_RADIUS reaches it in at most
-    ROUTE_RADIUS steps."""
+    game's route from every tile to every offset within state.ROUTE_RADIUS (core.click_move.route_tables, which
+    checks that every route to a click within MOVE_RADIUS arrives within it; every walkable tile of the arena
+    reaches every other)."""
     maps = A.all_flags()
-    route = np.zeros((ST.NUM_MAPS, A.GRID_W, A.GRID_H, ST.ROUTE_SIDE * ST.ROUTE_SIDE), dtype=np.uint8)
-    for mask in range(ST.NUM_MAPS):
-        fill_first_steps(maps[mask], ST.ROUTE_RADIUS, False, route[mask])
-    longest = longest_route(maps, route)
-    if longest > ST.ROUTE_RADIUS:
-        raise AssertionError(f"a click within MOVE_RADIUS takes {longest} steps, more than ROUTE_RADIUS")
+    route = CM.route_tables(maps, ST.ROUTE_RADIUS)
     maps.setflags(write=False)
     route.setflags(write=False)
     return maps, route
-
-
-@njit(cache=True)
-def longest_route(maps, route):
-    """Most steps any click within MOVE_RADIUS takes to reach its walkable tile, walking the table from every
-    walkable tile of every map (ROUTE_RADIUS + 1: one did not arrive within ROUTE_RADIUS steps)."""
-    worst = 0
-    r = ST.MOVE_RADIUS
-    for mask in range(maps.shape[0]):
-        flags = maps[mask]
-        for x in range(flags.shape[0]):
-            for y in range(flags.shape[1]):
-                if flags[x, y] & C.BLOCKED:
-                    continue
-                for tx in range(max(x - r, 0), min(x + r + 1, flags.shape[0])):
-                    for ty in range(max(y - r, 0), min(y + r + 1, flags.shape[1])):
-                        if flags[tx, ty] & C.BLOCKED or (tx == x and ty == y):
-                            continue
-                        cx, cy, n = x, y, 0
-                        while (cx != tx or cy != ty) and n <= ST.ROUTE_RADIUS:
-                            i = (tx - cx + ST.ROUTE_RADIUS) * ST.ROUTE_SIDE + ty - cy + ST.ROUTE_RADIUS
-                            code = route[mask, cx, cy, i] & 15
-                            if code == 0:
-                                n = ST.ROUTE_RADIUS + 1
-                                break
-                            cx += STEP_DX[code]
-                            cy += STEP_DY[code]
-                            n += 1
-                        worst = max(worst, n)
-    return worst
 
 
 @cache

@@ -23,10 +23,9 @@ from numba import njit
 from osrs_rl.core import click_move as CM
 from osrs_rl.core import player_input as PI
 from osrs_rl.core import rng as R
-from osrs_rl.core.energy import tick_hitpoints, tick_run_energy, tick_spec_regen, tick_stat_restore
 from osrs_rl.core.events import ENTITY_NONE, EV_DEATH, EVF_KILLED, clear_events, record_event
-from osrs_rl.core.player import reset_player, tick_action_timers
-from osrs_rl.core.prayer_drain import drain_prayer
+from osrs_rl.core.player import reset_player
+from osrs_rl.core.player_tick import end_of_tick as player_end_of_tick
 from osrs_rl.core.skills import HITPOINTS, PRAYER
 
 from . import arena as A
@@ -96,13 +95,7 @@ def draw_start_wave(s, cfg):
 
 @njit(cache=True)
 def end_of_tick(s, cfg, ran):
-    p = s.p
-    tick_action_timers(p)
-    drain_prayer(p, cfg.set_prayer_bonus[s.gear_set])
-    tick_run_energy(p, ran, RUN_WEIGHT_KG, AGILITY_LEVEL)
-    tick_spec_regen(p, False)
-    tick_hitpoints(p, False, False)
-    tick_stat_restore(p, False)
+    player_end_of_tick(s.p, cfg.set_prayer_bonus[s.gear_set], ran, RUN_WEIGHT_KG, AGILITY_LEVEL)
     return wave_clock(s, cfg)
 
 

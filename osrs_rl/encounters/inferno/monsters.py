@@ -32,7 +32,7 @@ from osrs_rl.core.damage import roll_npc_damage
 from osrs_rl.core.events import EV_ATTACK, record_event
 from osrs_rl.core.hooks import implements
 from osrs_rl.core.movement import in_melee_reach
-from osrs_rl.core.npc_attack import npc_attack_player
+from osrs_rl.core.npc_attack import melees_close, npc_attack_player
 from osrs_rl.core.pending_hits import STYLE_MELEE
 
 from . import arena as A
@@ -43,7 +43,6 @@ from . import state as ST
 from . import waves as W
 
 BAT_RUN_DRAIN = 300            # run energy units per bat attack (3 %) [M: InfernoTrainer JalMejRah.ts]
-MELEE_IF_CLOSE = (1, 2)        # an adjacent ranger/mager/blob melees with p = 1/2 [M: InfernoTrainer Mob.attack]
 
 
 # ---- where they aim, what they see, how they chase ---------------------------------------------------
@@ -170,7 +169,7 @@ def distance_or_melee(s, cfg, m):
     melee reach, else its distance style."""
     if m.target == ST.TARGET_PLAYER and cfg.kind_melee[m.kind] \
             and in_melee_reach(m.x, m.y, size_of(cfg, m), s.p.x, s.p.y, 1) \
-            and R.chance(s.rng, MELEE_IF_CLOSE[0], MELEE_IF_CLOSE[1]):
+            and melees_close(s.rng):      # an adjacent ranger, mager or Jad: 1/2 (core.npc_attack rule 4)
         return STYLE_MELEE
     if m.kind == ST.K_JAD:       # ranged or magic 50/50 (core.jad rule 1)
         return JAD.distance_style(s.rng)

@@ -15,17 +15,14 @@ from numba import njit
 
 from osrs_rl.core import click_move as CM
 from osrs_rl.core import player_input as PI
-from osrs_rl.core.attack import rolls_vs_npc, sample_hits
-from osrs_rl.core.damage import CAP_NONE
+from osrs_rl.core import wave_hits as WH
 from osrs_rl.core.energy import use_spec
 from osrs_rl.core.equipment import attack_speed
 from osrs_rl.core.events import EV_ATTACK, EVF_SPECIAL, record_event
-from osrs_rl.core.formula import NO_TRACE
 from osrs_rl.core.hit_delay import edge_distance, hit_delay
-from osrs_rl.core.hit_events import queue_tracked_hit
 from osrs_rl.core.hooks import implements
 from osrs_rl.core.movement import overlaps
-from osrs_rl.core.pending_hits import FLAG_ACCURATE, FLAG_SPECIAL, STYLE_MAGIC
+from osrs_rl.core.pending_hits import FLAG_SPECIAL, STYLE_MAGIC
 from osrs_rl.core.specials import SP_COST, SP_HEAL_DEN, SP_HEAL_NUM
 
 from . import monsters as MON
@@ -40,15 +37,10 @@ _OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD)   # the prayer each overhead 
 @njit(cache=True)
 def inputs(s, cfg, a):
     p = s.p
-    drink = a[ST.HEAD.drink]
-    if drink != ST.DRINK.none:
-        slot = drink - ST.DRINK_SUPPLY_0
-        if PI.use_supply(p, s.supplies, slot, cfg.supply_consumable[slot], cfg.consumables):
-            s.supplies_used[slot] += 1
+    PI.drink_option(p, s.supplies, s.supplies_used, a[ST.HEAD.drink], ST.DRINK_SUPPLY_0, cfg.supply_consumable,
+                    cfg.consumables)
     switch_gear(s, cfg, a[ST.HEAD.gear])
-    over = a[ST.HEAD.overhead]
-    if ST.OVERHEAD.keep < over < len(_OVERHEAD_PRAYER):
-        PI.set_overhead(p, _OVERHEAD_PRAYER[over])
+    PI.click_overhead(p, a[ST.HEAD.overhead], _OVERHEAD_PRAYER)
     if a[ST.HEAD.offensive] == ST.OFFENSIVE.on:
         PI.set_offensive(p, cfg.offensive, cfg.set_offensive[s.gear_set])
     elif a[ST.HEAD.offensive] == ST.OFFENSIVE.off:
@@ -112,16 +104,10 @@ def can_special(s, cfg):
 
 @njit(cache=True)
 def _roll_on(s, cfg, c, sp, k, delay, flags, heal_pct, freeze, style):
-    """One attack's rolls on monster slot ``k`` against its own defence, queued to land after ``delay``;
-    returns its hitsplats. An accurate hit deals at least 1 (core.damage), so damage > 0 marks it accurate."""
-    m = s.monsters[k]
-    att, dfn, mn, mx = rolls_vs_npc(NO_TRACE, c, cfg.kind_row[m.kind], sp)
-    n = sample_hits(s.rng, att, dfn, mn, mx, sp, cfg.bolt_ctx, CAP_NONE, s.splats)
-    for j in range(n):
-        hit = flags | (FLAG_ACCURATE if s.splats[j] > 0 else 0)
-        queue_tracked_hit(s, ST.ENT_PLAYER, 0, s.tick + delay, s.splats[j], style, 0, ST.HT_MONSTER + k, hit,
-                          heal_pct, freeze)
-    return n
+    """One attack's rolls on monster slot ``k`` against its own defence, queued to land after ``delay``
+    (core.wave_hits); returns its hitsplats."""
+    return WH.roll_on_npc(s, c, cfg.kind_row[s.monsters[k].kind], sp, cfg.bolt_ctx, s.tick + delay, style,
+                          ST.ENT_PLAYER, ST.HT_MONSTER + k, flags, heal_pct, freeze)
 
 
 @njit(cache=True)

@@ -8,6 +8,7 @@ assigned magers, rangers, meleers, blobs, bats in that order, nibblers on distin
 import numpy as np
 from numba import njit
 
+from osrs_rl.core import npc_slots as SLOTS
 from osrs_rl.core import rng as R
 from osrs_rl.core.events import ENTITY_NONE, EV_SPAWN, record_event
 from osrs_rl.core.pending_hits import HIT_FREE, HIT_PENDING
@@ -24,17 +25,9 @@ from . import waves as W
 def place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
     """Monster ``kind`` appears in ``slot`` at (x, y), aiming at ``target``; an EV_SPAWN (``by``, ``flags``:
     the mager and EVF_REVIVED of a resurrection)."""
+    # stunned 1 tick: InfernoTrainer mobs/*.ts setStats: stunned = 1 (core.npc_slots)
+    SLOTS.spawn(s, slot, kind, x, y, cfg.kind_row[kind].hitpoints, target, 1, ST.ENT_MONSTER + slot, by, 1, flags)
     m = s.monsters[slot]
-    m.state = ST.SLOT_ALIVE
-    m.kind = kind
-    m.x = x
-    m.y = y
-    m.hp = cfg.kind_row[kind].hitpoints
-    m.attack_timer = 0
-    m.stun = 1                        # InfernoTrainer mobs/*.ts setStats: stunned = 1
-    m.target = target
-    m.scan = -1
-    m.had_los = 0
     m.revived = 0
     m.dig_timer = 0
     m.dig_due = KIN.DIG_WIKI_FIRST
@@ -42,14 +35,9 @@ def place(s, cfg, slot, kind, x, y, target, by=ENTITY_NONE, flags=0):
     m.dig_x = 0
     m.dig_y = 0
     m.hurt_tick = ST.NO_HURT
-    m.frozen = 0
     m.activity = ST.ACT_NONE
-    m.windup = 0
-    m.parent = -1
-    m.procced = 0
     m.low_hp = m.hp
     m.split_due = 0                   # a blob revived before it split never splits (osrs-sdk Unit.cancelDeath)
-    record_event(s, EV_SPAWN, ST.ENT_MONSTER + slot, by, -1, 1, flags, x, y)
 
 
 @njit(cache=True)
@@ -57,9 +45,9 @@ def spare_slot(s):
     """A slot for a monster that appears mid-wave: a free one, else the slot of a dead monster that can never
     be revived (a nibbler, a bloblet, one revived already; on waves 67-69 any: nothing is revived there, IT
     JalZek revives only on the regular waves); -1 when none is left."""
-    for slot in range(ST.MONSTER_SLOTS):
-        if s.monsters[slot].state == ST.SLOT_FREE:
-            return slot
+    slot = SLOTS.free_slot(s)
+    if slot >= 0:
+        return slot
     finale = s.wave >= W.JAD_WAVE
     for slot in range(ST.MONSTER_SLOTS):
         m = s.monsters[slot]

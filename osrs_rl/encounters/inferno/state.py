@@ -15,6 +15,7 @@ Monster slots: ``MONSTER_SLOTS`` = 16 fixed slots, enough for every wave of the 
 import numpy as np
 
 from osrs_rl.core import click_move as CM
+from osrs_rl.core import npc_slots as SLOTS
 from osrs_rl.core.attack import MAX_HITSPLATS
 from osrs_rl.core.bolts import CTX_LEN
 from osrs_rl.core.combatant import COMBATANT_DTYPE, NPC_DTYPE
@@ -59,6 +60,8 @@ MAX_KIND_SIZE = 7             # Zuk
 
 # ---- a monster slot's state ------------------------------------------------------------------
 SLOT_FREE, SLOT_ALIVE, SLOT_DEAD = range(3)    # DEAD: died this wave, keeps its slot (a mager may revive it)
+if (SLOT_FREE, SLOT_ALIVE) != (SLOTS.SLOT_FREE, SLOTS.SLOT_ALIVE):  # the shared kernels' (core.npc_slots)
+    raise ValueError("the Inferno's slot states must start with core.npc_slots' SLOT_FREE, SLOT_ALIVE")
 TARGET_PLAYER = -1                             # a monster's target: the player, or pillar 0..2,
 TARGET_SHIELD = 3                              # the Ancestral Glyph (Zuk's sets and Jad, until drawn),
 TARGET_SLOT = 4                                # or monster slot target - TARGET_SLOT (a healer's Jad or Zuk)

@@ -41,7 +41,7 @@ import numpy as np
 from osrs_rl.core import collision as C
 from osrs_rl.core.events import EV_ATTACK, first_event
 from osrs_rl.core.line_of_sight import has_line_of_sight
-from osrs_rl.runtime.truth import Truth, hits_on
+from osrs_rl.runtime.truth import Truth, hits_on, item_attack_range, npc_size
 
 from . import state as ST
 from . import view as V
@@ -98,21 +98,6 @@ def _zuk_flags() -> np.ndarray:
     return flags
 
 
-@cache
-def _kind_sizes() -> tuple[int, ...]:
-    from osrs_rl.data.tables import npcs
-
-    table = npcs()
-    return tuple(int(table.records[table.find(name)]["size"]) for name in ST.KIND_NPC)
-
-
-@cache
-def _item_range(item: int) -> int:
-    from osrs_rl.data.tables import items
-
-    return int(items().records[item]["attack_range"]) if item >= 0 else 1
-
-
 def weapon_range(s, style: int | None = None) -> int:
     """The reach of the player's attack in record ``s``: a spell's 10 tiles for a magic attack (``style``, a
     pending-hit STYLE_*), else the worn weapon's attack range; with no attack (``style`` None), a weapon listed
@@ -122,7 +107,7 @@ def weapon_range(s, style: int | None = None) -> int:
 
     if style == STYLE_MAGIC:
         return SPELL_RANGE
-    reach = _item_range(int(s["p"]["equipment"][WEAPON]))
+    reach = item_attack_range(int(s["p"]["equipment"][WEAPON]))
     return max(reach, SPELL_RANGE) if style is None and reach <= 1 else reach   # a staff autocasts
 
 
@@ -134,7 +119,7 @@ def attackable_from(s, k: int, x: int, y: int, reach: int | None = None) -> bool
     if int(m["state"]) != ST.SLOT_ALIVE or int(m["dig_left"]) > 0 or int(m["kind"]) == ST.K_SHIELD:
         return False
     standing = sum(1 << p for p in range(len(PILLARS_WORLD)) if int(s["pillar_hp"][p]) > 0)
-    size = _kind_sizes()[int(m["kind"])]
+    size = npc_size(ST.KIND_NPC[int(m["kind"])])
     flags = _zuk_flags() if int(s["wave"]) >= ZUK_WAVE else _flags(standing)
     return bool(has_line_of_sight(flags, x, y, 1, int(m["x"]), int(m["y"]), size, reach))
 

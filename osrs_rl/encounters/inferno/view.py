@@ -19,9 +19,10 @@ from osrs_rl.core import click_move as CM
 from osrs_rl.core import jad as JAD
 from osrs_rl.core import player_input as PI
 from osrs_rl.core import prayers as P
+from osrs_rl.core import wave_hits as WH
 from osrs_rl.core.collision import BLOCKED
 from osrs_rl.core.energy import RUN_MIN_TO_RUN
-from osrs_rl.core.pending_hits import HIT_PENDING, STYLE_MAGIC, STYLE_RANGED
+from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_RANGED
 from osrs_rl.core.player import SPEC_MAX
 from osrs_rl.core.skills import DEFENCE, HITPOINTS, PRAYER, RANGED
 from osrs_rl.runtime.action_layout import head_bounds
@@ -224,15 +225,8 @@ def _observe_pillars(s, cfg, o):
 
 @njit(cache=True)
 def _observe_incoming(s, o):
-    for j in range(INCOMING_FEATURES):
-        o[j] = 0.0
-    for i in range(ST.HIT_CAPACITY):
-        h = s.hits[i]
-        if h.state != HIT_PENDING or h.target != ST.HT_PLAYER:
-            continue
-        t = h.due_tick - s.tick - 1          # 0: lands next tick
-        if 0 <= t < INCOMING_TICKS:
-            o[INCOMING_0 + h.style * INCOMING_TICKS + t] += 1.0 / INCOMING_SCALE
+    WH.incoming(s.hits, s.tick, ST.HT_PLAYER, o[INCOMING_0:INCOMING_0 + 4 * INCOMING_TICKS], INCOMING_TICKS,
+                INCOMING_SCALE)
 
 
 @njit(cache=True)
@@ -345,24 +339,12 @@ def mask(s, cfg, m):
     at[ST.ATTACK_NONE] = True
     for j in range(ST.MONSTER_SLOTS):
         at[ST.ATTACK_SLOT_0 + j] = PLY.can_attack(s, cfg, j)
-    # overhead: a prayer needs points; off needs one on
-    praying = p.levels[PRAYER] > 0
-    on_magic = PI.has_prayer(p, P.PROTECT_FROM_MAGIC)
-    on_missiles = PI.has_prayer(p, P.PROTECT_FROM_MISSILES)
-    on_melee = PI.has_prayer(p, P.PROTECT_FROM_MELEE)
-    ov = row[MASK_START.overhead:MASK_STOP.overhead]
-    ov[ST.OVERHEAD.keep] = True
-    ov[ST.OVERHEAD.magic] = praying and not on_magic
-    ov[ST.OVERHEAD.missiles] = praying and not on_missiles
-    ov[ST.OVERHEAD.melee] = praying and not on_melee
-    ov[ST.OVERHEAD.off] = on_magic or on_missiles or on_melee
+    # overhead: a prayer needs points; off needs one on (core.player_input)
+    PI.overhead_mask(p, row[MASK_START.overhead:MASK_STOP.overhead], ST.OVERHEAD.keep, ST.OVERHEAD.magic,
+                     ST.OVERHEAD.missiles, ST.OVERHEAD.melee, ST.OVERHEAD.off)
     # offensive: "on" the worn set's prayer (Rigour; Augury with the magic set), "off" any of them
-    active = np.uint32(p.active_prayers)
-    of = row[MASK_START.offensive:MASK_STOP.offensive]
-    of[ST.OFFENSIVE.keep] = True
-    of[ST.OFFENSIVE.on] = praying and (active & np.uint32(cfg.set_offensive[s.gear_set])) != np.uint32(
-        cfg.set_offensive[s.gear_set])
-    of[ST.OFFENSIVE.off] = (active & np.uint32(cfg.offensive)) != 0
+    PI.offensive_mask(p, row[MASK_START.offensive:MASK_STOP.offensive], ST.OFFENSIVE.keep, ST.OFFENSIVE.on,
+                      ST.OFFENSIVE.off, cfg.offensive, cfg.set_offensive[s.gear_set])
     # drink: a dose left and the potion timer ready; a restore only with prayer or a stat to restore
     ready = p.potion_timer <= 0
     dr = row[MASK_START.drink:MASK_STOP.drink]

@@ -200,7 +200,7 @@ def test_the_mask_allows_walkable_tiles_only_and_every_legal_click_is_reached():
         assert mask[mv] == (0 <= x < A.GRID_W and 0 <= y < A.GRID_H and not flags[x, y] & BLOCKED)
     assert not mask[CM.move_option(1, 0, False)] and mask[CM.move_option(-1, 0, False)]
     maps, route = L.arena_tables()
-    assert L.longest_route(maps, route) == ST.ROUTE_RADIUS           # the radius is tight
+    assert CM.longest_click_route(maps, route) == ST.ROUTE_RADIUS           # the radius is tight
 
 
 def test_the_route_table_agrees_with_find_path_on_the_arena():

@@ -1,6 +1,5 @@
 """Inferno mechanics, one rule per test, on runs driven by hand (sources: the README's rules table)."""
 
-import hashlib
 
 import numpy as np
 import pytest
@@ -13,7 +12,7 @@ from osrs_rl.core.pending_hits import STYLE_MAGIC, STYLE_MELEE, STYLE_RANGED
 from osrs_rl.encounters.inferno import arena as A
 from osrs_rl.encounters.inferno import kinds as KIN
 from osrs_rl.encounters.inferno import state as ST
-from osrs_rl.runtime.checks import random_legal_actions
+from osrs_rl.runtime.checks import random_legal_actions, trace_hash
 
 from .helpers import act, commit, empty_arena, events, inferno, keeper, put, run
 
@@ -484,12 +483,7 @@ def golden_hash(ticks=300):
     """Fixed seed, fixed action stream (random legal actions from a fixed generator): hash of the states."""
     env = osrs_rl.make("inferno", num_envs=4, seed=2026, start_wave=45)
     env.reset()
-    rng = np.random.default_rng(7)
-    h = hashlib.sha256()
-    for _ in range(ticks):
-        env.step(random_legal_actions(env, rng))
-        h.update(env.states.tobytes())
-    return h.hexdigest()[:16]
+    return trace_hash(env, ticks)
 
 
 # Changing this hash changes the simulation: explain why in the commit that updates it.

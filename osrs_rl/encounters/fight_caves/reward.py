@@ -1,0 +1,30 @@
+"""The Fight Cave's reward, by term into ``reward_terms`` (the runtime sums them into the reward, and over the run
+into ``reward_sums``). Sparse by default: +``cleared_reward`` (1) when TzTok-Jad dies, ``death_reward`` (-1) on
+death, ``timeout_reward`` (0) at ``max_ticks``; the shaping terms are 0 unless their ``coef_*`` is set. Apart from
+the rules, so that a reward experiment edits this file alone. No scaffolding: the observation is what a player
+sees.
+"""
+
+from numba import njit
+
+from . import state as ST
+
+
+@njit(cache=True)
+def add_terms(s, cfg, dealt, taken, cleared, prayer_score):
+    """The tick's terms: the outcome, waves cleared (``coef_wave``), damage dealt (per hitpoint / 100) and taken
+    (per hitpoint / 99), and the prayer score of the tick's monster attacks (+1 met by the right overhead, -1
+    not: ``coef_prayer``)."""
+    terms = s.reward_terms[0]
+    outcome = 0.0
+    if s.outcome == ST.OUTCOME_CLEARED:
+        outcome = cfg.cleared_reward
+    elif s.outcome == ST.OUTCOME_DEATH:
+        outcome = cfg.death_reward
+    elif s.outcome == ST.OUTCOME_TIMEOUT:
+        outcome = cfg.timeout_reward
+    terms[ST.REWARD.outcome] = outcome
+    terms[ST.REWARD.wave] = cfg.coef_wave * cleared
+    terms[ST.REWARD.damage_dealt] = cfg.coef_damage_dealt * dealt / 100.0
+    terms[ST.REWARD.damage_taken] = -cfg.coef_damage_taken * taken / 99.0
+    terms[ST.REWARD.prayer] = cfg.coef_prayer * prayer_score
