@@ -75,7 +75,10 @@ def implements(hook_fn, state_dtype):
         # the typing function must have the hook's own parameter names (Numba checks them against the body's)
         scope = {"pick": pick}
         exec(f"def typer({', '.join(params)}):\n    return pick({params[0]})", scope)     # noqa: S102
-        overload(hook_fn, jit_options={"cache": True})(scope["typer"])
+        # no cache of its own: the overload is compiled into each caller, whose cache keeps it; a cache entry
+        # for ``fn`` here would share its name with the direct dispatcher's below, and one would load the
+        # other's code (a direct call from Python then crashed the process)
+        overload(hook_fn)(scope["typer"])
         return njit(cache=True)(fn)
 
     return decorate

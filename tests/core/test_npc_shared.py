@@ -5,6 +5,8 @@ that implements its hooks, not only for the one it was taken from."""
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -106,6 +108,21 @@ def test_a_hook_is_only_a_declaration_and_its_body_must_match_it():
     elsewhere.__module__ = "another_encounter.rules"
     with pytest.raises(TypeError, match="implemented twice"):
         implements(h, other)(elsewhere)
+
+
+@pytest.mark.slow
+def test_a_hook_body_runs_when_called_from_python_in_a_fresh_process():
+    """``implements`` returns the body compiled on its own; called from Python it runs, also when a later process
+    loads it from Numba's cache (a cache entry the overload once wrote under the same name crashed that call)."""
+    code = ("import osrs_rl, numpy as np\n"
+            "from osrs_rl.encounters.inferno import monsters as MON\n"
+            "env = osrs_rl.make('inferno', num_envs=1, seed=0); env.reset()\n"
+            "s, cfg = env.states[0], env.config[0]\n"
+            "print(bool(MON.solid(s, cfg, 0)), bool(MON.solid(s, cfg, 15)), MON.free_of_monsters(s, cfg, 0, 5, 5, 1))")
+    for _ in range(2):                       # the second process loads what the first compiled
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.split() == ["True", "False", "True"]
 
 
 def test_chase_takes_the_diagonal_then_x_then_y_and_others_block():
