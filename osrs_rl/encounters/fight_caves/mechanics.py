@@ -122,6 +122,8 @@ def tick(s, cfg, a):
 @njit(cache=True)
 def step(s, cfg, actions):
     hp0 = max(s.p.levels[HITPOINTS], 0)
+    unmet0 = s.monster_attacks - s.prayed_attacks
     terminated, truncated, dealt, taken, cleared, score = tick(s, cfg, actions[0])
-    RW.add_terms(s, cfg, dealt, taken, cleared, score, hp0, terminated)
+    RW.add_terms(s, cfg, dealt, taken, cleared, score, s.monster_attacks - s.prayed_attacks - unmet0, hp0,
+                 terminated)
     return terminated, truncated

@@ -198,6 +198,9 @@ CONFIG_FIELDS = (
                 "shaping: penalty per hitpoint taken, scaled by 1/99"),
     ConfigField("coef_prayer", np.float32, 0.0, -10.0, 10.0,
                 "shaping: + per monster attack met by the right overhead, - per one that was not"),
+    ConfigField("coef_prayer_missed", np.float32, 0.0, -10.0, 10.0,
+                "shaping: penalty per monster attack the right overhead did not meet (in the prayer term); unlike "
+                "coef_prayer nothing is paid for an attack met, so a long fight pays nothing"),
     ConfigField("coef_hitpoints", np.float32, 0.0, -10.0, 10.0,
                 "shaping: potential-based on the player's hitpoints / 99 (Ng, Harada and Russell 1999): "
                 "hitpoints_gamma * after - before each tick, after = 0 once the run ends by death or Jad's, so a "

@@ -253,3 +253,19 @@ def test_a_wave_open_past_the_training_limit_ends_the_run_as_a_terminated_timeou
         assert bool(terminated[0]) == ends and not truncated[0]
         if ends:
             assert t + 1 == limit and reward[0] == -1.0 and env.pop_metrics()["timed_out"][0] == 1.0
+
+
+def test_the_missed_prayer_penalty_charges_each_attack_the_overhead_did_not_meet_and_pays_nothing():
+    """coef_prayer_missed: -1 per attack not met, nothing for one met; over a run the term is minus the unmet count."""
+    env = cave(seed=8, start_wave=63, coef_prayer_missed=1.0, death_reward=0.0)
+    total = 0.0
+    for t in range(3000):
+        # the overhead for Jad's ranged style every tick: his ranged attacks are met, the magic ones are not
+        _, reward, terminated, truncated, _ = env.step(act(overhead=ST.OVERHEAD.missiles))
+        assert reward[0] <= 0.0
+        total += float(reward[0])
+        if terminated[0] or truncated[0]:
+            break
+    m = env.pop_metrics()
+    attacks, prayed = m["monster_attacks"][0], m["prayed_attacks"][0]
+    assert 0 < prayed < attacks and total == pytest.approx(-(attacks - prayed))
