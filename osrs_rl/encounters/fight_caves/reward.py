@@ -15,9 +15,9 @@ from . import state as ST
 @njit(cache=True)
 def add_terms(s, cfg, dealt, taken, cleared, prayer_score, unmet, hp0, terminated):
     """The tick's terms: the outcome, waves cleared (``coef_wave``), damage dealt (per hitpoint / 100) and taken
-    (per hitpoint / 99), and the prayer score of the tick's monster attacks (+1 met by the right overhead, -1
-    not: ``coef_prayer``; -``coef_prayer_missed`` for each of the ``unmet``), and the potential-based hitpoints term (``coef_hitpoints``: ``hp0`` the hitpoints
-    before the tick)."""
+    (per hitpoint / 99), the prayer term (``coef_prayer``: +1 for each of the tick's monster attacks met by the right
+    overhead, -1 for each not, summed in ``prayer_score``; ``-coef_prayer_missed`` for each of the ``unmet``) and the
+    potential-based hitpoints term (``coef_hitpoints``; ``hp0`` the hitpoints before the tick)."""
     terms = s.reward_terms[0]
     outcome = 0.0
     if s.outcome == ST.OUTCOME_CLEARED:
