@@ -110,6 +110,9 @@ def tick(s, cfg, a):
         s.outcome = ST.OUTCOME_CLEARED
         s.waves_cleared += 1
         return True, False, dealt, taken, cleared, score
+    if cfg.wave_tick_limit > 0 and s.wave_tick >= cfg.wave_tick_limit:
+        s.outcome = ST.OUTCOME_TIMEOUT         # a stalled wave: the run ends with timeout_reward (training only)
+        return True, False, dealt, taken, cleared, score
     if s.tick >= cfg.max_ticks:
         s.outcome = ST.OUTCOME_TIMEOUT
         return False, True, dealt, taken, cleared, score
@@ -118,6 +121,9 @@ def tick(s, cfg, a):
 
 @njit(cache=True)
 def step(s, cfg, actions):
+    hp0 = max(s.p.levels[HITPOINTS], 0)
+    unmet0 = s.monster_attacks - s.prayed_attacks
     terminated, truncated, dealt, taken, cleared, score = tick(s, cfg, actions[0])
-    RW.add_terms(s, cfg, dealt, taken, cleared, score)
+    RW.add_terms(s, cfg, dealt, taken, cleared, score, s.monster_attacks - s.prayed_attacks - unmet0, hp0,
+                 terminated)
     return terminated, truncated

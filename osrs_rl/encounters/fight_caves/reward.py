@@ -7,14 +7,17 @@ sees.
 
 from numba import njit
 
+from osrs_rl.core.skills import HITPOINTS
+
 from . import state as ST
 
 
 @njit(cache=True)
-def add_terms(s, cfg, dealt, taken, cleared, prayer_score):
+def add_terms(s, cfg, dealt, taken, cleared, prayer_score, unmet, hp0, terminated):
     """The tick's terms: the outcome, waves cleared (``coef_wave``), damage dealt (per hitpoint / 100) and taken
-    (per hitpoint / 99), and the prayer score of the tick's monster attacks (+1 met by the right overhead, -1
-    not: ``coef_prayer``)."""
+    (per hitpoint / 99), the prayer term (``coef_prayer``: +1 for each of the tick's monster attacks met by the right
+    overhead, -1 for each not, summed in ``prayer_score``; ``-coef_prayer_missed`` for each of the ``unmet``) and the
+    potential-based hitpoints term (``coef_hitpoints``; ``hp0`` the hitpoints before the tick)."""
     terms = s.reward_terms[0]
     outcome = 0.0
     if s.outcome == ST.OUTCOME_CLEARED:
@@ -27,4 +30,7 @@ def add_terms(s, cfg, dealt, taken, cleared, prayer_score):
     terms[ST.REWARD.wave] = cfg.coef_wave * cleared
     terms[ST.REWARD.damage_dealt] = cfg.coef_damage_dealt * dealt / 100.0
     terms[ST.REWARD.damage_taken] = -cfg.coef_damage_taken * taken / 99.0
-    terms[ST.REWARD.prayer] = cfg.coef_prayer * prayer_score
+    terms[ST.REWARD.prayer] = cfg.coef_prayer * prayer_score - cfg.coef_prayer_missed * unmet
+    # potential hp / 99, 0 once the run has ended: discounted by hitpoints_gamma a run's sum is -first hp / 99
+    hp1 = 0.0 if terminated else float(max(s.p.levels[HITPOINTS], 0))
+    terms[ST.REWARD.hitpoints] = cfg.coef_hitpoints * (cfg.hitpoints_gamma * hp1 - hp0) / 99.0

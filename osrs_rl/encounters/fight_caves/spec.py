@@ -67,7 +67,7 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="fight_caves",
-    version=1,
+    version=2,               # 2: the hitpoints reward term (the state record grew)
     description="The TzHaar Fight Cave: 63 waves of TzHaar monsters, TzTok-Jad and his healers last",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

@@ -110,7 +110,7 @@ HEAD_SIZES = tuple(h.size for h in HEADS)
 
 # ---- outcome, reward, phases -----------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
-REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer")
+REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "hitpoints")
 REWARD = name_index("REWARD", REWARD_TERMS)
 NUM_REWARD_TERMS = len(REWARD_TERMS)
 # start-wave bands of the curriculum and the phases of the fight (metrics per phase), in fight order
@@ -184,6 +184,10 @@ CONFIG_FIELDS = (
                   f"curriculum: weight of starting in waves {lo}-{hi} (a wave drawn uniformly in the band); all 0: "
                   "start_wave") for k, (lo, hi) in enumerate(BANDS)),
     ConfigField("max_ticks", np.int32, 20_000, 10, 1_000_000, "runs are truncated after this many ticks"),
+    ConfigField("wave_tick_limit", np.int32, 0, 0, 1_000_000,
+                "training, not a rule (the cave has no timer): a wave still open this many ticks after it spawned "
+                "ends the run as a timeout, terminated, so its timeout_reward is felt where a truncation would be "
+                "bootstrapped; 0: off"),
     ConfigField("cleared_reward", np.float32, 1.0, -100.0, 100.0, "reward for killing TzTok-Jad (the cave done)"),
     ConfigField("death_reward", np.float32, -1.0, -100.0, 100.0),
     ConfigField("timeout_reward", np.float32, 0.0, -100.0, 100.0, "reward for reaching max_ticks"),
@@ -194,6 +198,17 @@ CONFIG_FIELDS = (
                 "shaping: penalty per hitpoint taken, scaled by 1/99"),
     ConfigField("coef_prayer", np.float32, 0.0, -10.0, 10.0,
                 "shaping: + per monster attack met by the right overhead, - per one that was not"),
+    ConfigField("coef_prayer_missed", np.float32, 0.0, -10.0, 10.0,
+                "shaping: penalty per monster attack the right overhead did not meet (in the prayer term); unlike "
+                "coef_prayer nothing is paid for an attack met, so a long fight pays nothing"),
+    ConfigField("coef_hitpoints", np.float32, 0.0, -10.0, 10.0,
+                "shaping: potential-based on the player's hitpoints / 99 (Ng, Harada and Russell 1999): "
+                "hitpoints_gamma * after - before each tick, after = 0 once the run ends by death or Jad's, so a "
+                "run's return discounted by hitpoints_gamma is minus its first hitpoints / 99 whatever it does: "
+                "a hit costs on the tick it lands, and no stall, loop or early death pays"),
+    ConfigField("hitpoints_gamma", np.float32, 0.995, 0.0, 1.0,
+                "the discount of the hitpoints shaping: the trainer's ppo.gamma, so no per-tick bonus for "
+                "staying alive creeps in"),
     # ---- where the sources disagree (README "Open questions")
     ConfigField("mejkot_heal_max", np.int32, 10, 0, 100,
                 "a Yt-MejKot's heal: 1..this (Zenyte, Kronos: 1-10; VOID, PR 689: 10)"),
