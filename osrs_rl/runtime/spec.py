@@ -434,6 +434,10 @@ class EncounterSpec:
     bench_configs: tuple[tuple[str, dict], ...] = field(default=(), compare=False)
     """Named settings ``osrs-rl bench NAME`` also measures at batch 1024 (``(label, {field: value})``):
     the states where the encounter is slowest (the Inferno's late waves), beside its defaults."""
+    demo_settings: dict = field(default_factory=dict, compare=False)
+    """Settings under which a short episode (forty ticks of random play) already shows the fight: a monster in
+    reach, hits thrown and landing (``{"start_wave": 7}`` where wave 1 is a monster still walking in). The
+    replay and scene tests play each encounter so; empty: its defaults do."""
 
     # ---- derived layout -------------------------------------------------------------------
     @property
@@ -511,6 +515,9 @@ class EncounterSpec:
         unknown = [s for s in self.start_settings if s not in names]
         if unknown:
             raise ValueError(f"encounter {self.name!r}: start_settings {unknown} are not config fields of the spec")
+        unknown = [s for s in self.demo_settings if s not in names]
+        if unknown:
+            raise ValueError(f"encounter {self.name!r}: demo_settings {unknown} are not config fields of the spec")
         if self.progress is not None and self.cell_key is None:
             raise ValueError(f"encounter {self.name!r} declares progress but no cell_key: an archive needs both")
         if any(f.derived for f in self.config_fields) and self.config_hook is None:

@@ -26,15 +26,12 @@ from osrs_rl.runtime.checks import random_legal_actions
 from osrs_rl.runtime.registry import get_spec, make
 
 TICKS = 40
-# where a 40-tick episode of random play meets a monster: the Fight Caves' wave 1 is one Tz-Kih walking in from
-# a spawn area across the cave (no hit in 40 ticks); wave 7 is a Tok-Xil, which shoots from 15 tiles
-SETTINGS = {"fight_caves": {"start_wave": 7}}
 
 
 @functools.cache
 def _replay(name: str, seed: int = 3):
     rng = np.random.default_rng(seed)
-    return record_policy_episode(name, {"max_ticks": TICKS, **SETTINGS.get(name, {})},
+    return record_policy_episode(name, {"max_ticks": TICKS, **get_spec(name).demo_settings},
                                  lambda env, obs, info: random_legal_actions(env, rng),
                                  seed=seed, max_ticks=TICKS)
 

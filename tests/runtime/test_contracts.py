@@ -137,3 +137,14 @@ def test_progress_without_a_cell_key_is_refused():
     from tests.runtime import counting
     with pytest.raises(ValueError, match="progress but no cell_key"):
         dataclasses.replace(counting.make_spec(1), progress=lambda s, c: 0.0)
+
+
+@pytest.mark.parametrize("hook", ["start_settings", "demo_settings"])
+def test_start_and_demo_settings_must_name_config_fields(hook):
+    import dataclasses
+
+    from tests.runtime import counting
+    spec = counting.make_spec(1)
+    value = ("no_such_setting",) if hook == "start_settings" else {"no_such_setting": 1}
+    with pytest.raises(ValueError, match=f"{hook} \\['no_such_setting'\\] are not config fields"):
+        dataclasses.replace(spec, **{hook: value})

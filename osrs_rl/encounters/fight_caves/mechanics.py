@@ -23,7 +23,7 @@ from osrs_rl.core import rng as R
 from osrs_rl.core.events import ENTITY_NONE, EV_DEATH, EVF_KILLED, clear_events, record_event
 from osrs_rl.core.player import reset_player
 from osrs_rl.core.player_tick import end_of_tick
-from osrs_rl.core.skills import HITPOINTS
+from osrs_rl.core.skills import HITPOINTS, PRAYER
 
 from . import reward as RW
 from . import state as ST
@@ -122,8 +122,9 @@ def tick(s, cfg, a):
 @njit(cache=True)
 def step(s, cfg, actions):
     hp0 = max(s.p.levels[HITPOINTS], 0)
+    pp0 = max(s.p.levels[PRAYER], 0)
     unmet0 = s.monster_attacks - s.prayed_attacks
     terminated, truncated, dealt, taken, cleared, score = tick(s, cfg, actions[0])
     RW.add_terms(s, cfg, dealt, taken, cleared, score, s.monster_attacks - s.prayed_attacks - unmet0, hp0,
-                 terminated)
+                 pp0, terminated)
     return terminated, truncated

@@ -7,17 +7,21 @@ sees.
 
 from numba import njit
 
-from osrs_rl.core.skills import HITPOINTS
+from osrs_rl.core.skills import HITPOINTS, PRAYER
+from osrs_rl.runtime.shaping import HITPOINTS_SCALE, potential_term
 
 from . import state as ST
 
+PRAYER_SCALE = 99.0          # the kit's prayer level: full points' potential is 1
+
 
 @njit(cache=True)
-def add_terms(s, cfg, dealt, taken, cleared, prayer_score, unmet, hp0, terminated):
+def add_terms(s, cfg, dealt, taken, cleared, prayer_score, unmet, hp0, pp0, terminated):
     """The tick's terms: the outcome, waves cleared (``coef_wave``), damage dealt (per hitpoint / 100) and taken
     (per hitpoint / 99), the prayer term (``coef_prayer``: +1 for each of the tick's monster attacks met by the right
     overhead, -1 for each not, summed in ``prayer_score``; ``-coef_prayer_missed`` for each of the ``unmet``) and the
-    potential-based hitpoints term (``coef_hitpoints``; ``hp0`` the hitpoints before the tick)."""
+    potential-based hitpoints and prayer points terms (``coef_hitpoints``, ``coef_prayer_points``; ``hp0`` and
+    ``pp0`` the hitpoints and prayer points before the tick)."""
     terms = s.reward_terms[0]
     outcome = 0.0
     if s.outcome == ST.OUTCOME_CLEARED:
@@ -33,4 +37,7 @@ def add_terms(s, cfg, dealt, taken, cleared, prayer_score, unmet, hp0, terminate
     terms[ST.REWARD.prayer] = cfg.coef_prayer * prayer_score - cfg.coef_prayer_missed * unmet
     # potential hp / 99, 0 once the run has ended: discounted by hitpoints_gamma a run's sum is -first hp / 99
     hp1 = 0.0 if terminated else float(max(s.p.levels[HITPOINTS], 0))
-    terms[ST.REWARD.hitpoints] = cfg.coef_hitpoints * (cfg.hitpoints_gamma * hp1 - hp0) / 99.0
+    terms[ST.REWARD.hitpoints] = potential_term(cfg.coef_hitpoints, cfg.hitpoints_gamma, hp0, hp1, HITPOINTS_SCALE)
+    pp1 = 0.0 if terminated else float(max(s.p.levels[PRAYER], 0))      # the same potential on prayer points
+    terms[ST.REWARD.prayer_points] = potential_term(cfg.coef_prayer_points, cfg.hitpoints_gamma, pp0, pp1,
+                                                    PRAYER_SCALE)

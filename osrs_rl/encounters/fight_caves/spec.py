@@ -67,7 +67,7 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="fight_caves",
-    version=2,               # 2: the hitpoints reward term (the state record grew)
+    version=3,               # 2: the hitpoints reward term (the state record grew); 3: the prayer points term
     description="The TzHaar Fight Cave: 63 waves of TzHaar monsters, TzTok-Jad and his healers last",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,
@@ -94,6 +94,9 @@ SPEC = EncounterSpec(
     scene=scene,
     # random legal play from the late waves (the fullest: wave 58 holds 6, 59 splits to 7), then Jad's wave
     bench_configs=(("waves 47-62", {"band_weight_4": 1.0}), ("wave 63", {"start_wave": 63})),
+    # wave 1 is one Tz-Kih walking in from across the cave (no hit in 40 ticks); wave 7 a Tok-Xil, which shoots
+    # from 15 tiles
+    demo_settings={"start_wave": 7},
     scripted_policies=(SOLVER,),
     truth=TRUTH,
     preset=str(Path(__file__).with_name("preset.toml")),

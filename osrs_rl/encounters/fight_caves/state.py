@@ -29,6 +29,7 @@ from osrs_rl.core.skills import NUM_SKILLS
 from osrs_rl.core.specials import SPEC_COLS
 from osrs_rl.runtime.action_layout import check_numbered, head_index, option_index, option_start
 from osrs_rl.runtime.name_index import name_index
+from osrs_rl.runtime.shaping import coef_hitpoints_field, hitpoints_gamma_field
 from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 from . import arena as A
@@ -110,7 +111,7 @@ HEAD_SIZES = tuple(h.size for h in HEADS)
 
 # ---- outcome, reward, phases -----------------------------------------------------------------------------
 OUTCOME_NONE, OUTCOME_CLEARED, OUTCOME_DEATH, OUTCOME_TIMEOUT = range(4)
-REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "hitpoints")
+REWARD_TERMS = ("outcome", "wave", "damage_dealt", "damage_taken", "prayer", "hitpoints", "prayer_points")
 REWARD = name_index("REWARD", REWARD_TERMS)
 NUM_REWARD_TERMS = len(REWARD_TERMS)
 # start-wave bands of the curriculum and the phases of the fight (metrics per phase), in fight order
@@ -201,14 +202,14 @@ CONFIG_FIELDS = (
     ConfigField("coef_prayer_missed", np.float32, 0.0, -10.0, 10.0,
                 "shaping: penalty per monster attack the right overhead did not meet (in the prayer term); unlike "
                 "coef_prayer nothing is paid for an attack met, so a long fight pays nothing"),
-    ConfigField("coef_hitpoints", np.float32, 0.0, -10.0, 10.0,
-                "shaping: potential-based on the player's hitpoints / 99 (Ng, Harada and Russell 1999): "
-                "hitpoints_gamma * after - before each tick, after = 0 once the run ends by death or Jad's, so a "
-                "run's return discounted by hitpoints_gamma is minus its first hitpoints / 99 whatever it does: "
-                "a hit costs on the tick it lands, and no stall, loop or early death pays"),
-    ConfigField("hitpoints_gamma", np.float32, 0.995, 0.0, 1.0,
-                "the discount of the hitpoints shaping: the trainer's ppo.gamma, so no per-tick bonus for "
-                "staying alive creeps in"),
+    coef_hitpoints_field("by death or TzTok-Jad's"),
+    hitpoints_gamma_field(),
+    ConfigField("coef_prayer_points", np.float32, 0.0, -10.0, 10.0,
+                "shaping: potential-based on the player's prayer points / 99, as coef_hitpoints on its hitpoints "
+                "(discounted by hitpoints_gamma, 0 once the run ends): a point drained costs on the tick it goes, "
+                "a restore pays back, and a run's discounted sum is minus its first points / 99 whatever it does; "
+                "with no restores (the peer kit) the points are the fight's budget, spent thousands of ticks "
+                "before they run out"),
     # ---- where the sources disagree (README "Open questions")
     ConfigField("mejkot_heal_max", np.int32, 10, 0, 100,
                 "a Yt-MejKot's heal: 1..this (Zenyte, Kronos: 1-10; VOID, PR 689: 10)"),

@@ -7,6 +7,7 @@ that a reward experiment edits this file alone.
 from numba import njit
 
 from osrs_rl.core.skills import HITPOINTS
+from osrs_rl.runtime.shaping import HITPOINTS_SCALE, potential_term
 
 from . import arena as A
 from . import finale as FIN
@@ -91,9 +92,9 @@ def add_terms(s, cfg, was, terminated, dealt, taken, cleared):
     # discounted by hitpoints_gamma a run's sum is -first hp / 99 whatever it does, so it pays no loop, no
     # stall and no early death; what it changes is when a hit's cost is felt (the tick it lands)
     hp1 = 0.0 if terminated else float(max(s.p.levels[HITPOINTS], 0))
-    terms[ST.R_HITPOINTS] = cfg.coef_hitpoints * (cfg.hitpoints_gamma * hp1 - hp0) / 99.0
+    terms[ST.R_HITPOINTS] = potential_term(cfg.coef_hitpoints, cfg.hitpoints_gamma, hp0, hp1, HITPOINTS_SCALE)
     glyph1 = 0.0 if terminated else _glyph_left(s)      # the same potential on the glyph's hitpoints
-    terms[ST.R_GLYPH] = cfg.coef_glyph * (cfg.hitpoints_gamma * glyph1 - glyph0) / A.GLYPH_HP
+    terms[ST.R_GLYPH] = potential_term(cfg.coef_glyph, cfg.hitpoints_gamma, glyph0, glyph1, A.GLYPH_HP)
     terms[ST.R_ZUK] = cfg.coef_zuk_damage * (zuk0 - zuk1) / cfg.kind_row[ST.K_ZUK].hitpoints
     terms[ST.R_JAD] = cfg.coef_jad_damage * (jad1 - jad0) / cfg.kind_row[ST.K_JAD].hitpoints
     terms[ST.R_HEALER_TAG] = cfg.coef_healer_tag * (tags1 - tags0)

@@ -31,6 +31,7 @@ from osrs_rl.core.specials import SPEC_COLS
 from osrs_rl.runtime.action_layout import check_numbered, head_index, option_index, option_start
 from osrs_rl.runtime.bounds import Bound, event_bounds
 from osrs_rl.runtime.name_index import name_index
+from osrs_rl.runtime.shaping import coef_hitpoints_field, hitpoints_gamma_field
 from osrs_rl.runtime.spec import ActionHead, ConfigField
 
 from . import arena as A
@@ -333,11 +334,7 @@ CONFIG_FIELDS = (
     ConfigField("coef_supplies", np.float32, 0.0, -10.0, 10.0, "shaping: penalty per potion dose drunk"),
     ConfigField("coef_pillar", np.float32, 0.0, -10.0, 10.0,
                 "shaping: penalty per pillar hitpoint lost, scaled by 1/255"),
-    ConfigField("coef_hitpoints", np.float32, 0.0, -10.0, 10.0,
-                "shaping: potential-based on the player's hitpoints / 99 (a hit costs, a heal pays back): "
-                "hitpoints_gamma * after - before each tick, after = 0 once the run ends by death or clear, "
-                "so a run's return discounted by hitpoints_gamma is minus its first hitpoints / 99 whatever "
-                "it does (Ng, Harada and Russell 1999): it steers learning, never the best policy"),
+    coef_hitpoints_field("by death or the clear"),
     ConfigField("coef_zuk_damage", np.float32, 0.0, -10.0, 10.0,
                 "shaping: reward per hitpoint of a new low of TzKal-Zuk's hitpoints, scaled by 1/1200: hitpoints "
                 "his healers give back pay nothing when dealt again"),
@@ -350,9 +347,7 @@ CONFIG_FIELDS = (
                 "shaping: potential-based on the Ancestral Glyph's hitpoints / 600 as coef_hitpoints on the "
                 "player's (discounted by hitpoints_gamma, 0 once the run ends): a set's hit on the glyph costs "
                 "on the tick it lands, and no stall, loop or early death pays"),
-    ConfigField("hitpoints_gamma", np.float32, 0.995, 0.0, 1.0,
-                "the discount of the hitpoints shaping: the trainer's ppo.gamma (0.995 by default), so no "
-                "per-tick bonus for staying alive creeps in"),
+    hitpoints_gamma_field(),
     # ---- where the sources disagree (README "Open questions")
     ConfigField("dig_rule", np.int32, 0, 0, 1,
                 "Jal-ImKot's dig: 0 InfernoTrainer (dig_min..dig_max ticks of a ready attack without reach, "

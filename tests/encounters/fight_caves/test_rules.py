@@ -200,7 +200,7 @@ def golden_hash(ticks=300):
 
 
 # Changing this hash changes the simulation: explain why in the commit that updates it.
-GOLDEN = "a6e09de32000c62d"   # the state record grew a reward term (coef_hitpoints, 0 here); the play is the same
+GOLDEN = "938458a6f0a5170a"   # the state record grew a reward term (coef_prayer_points, 0 here); the play is the same
 
 
 def test_golden_trace():
@@ -234,6 +234,30 @@ def test_the_hitpoints_shaping_sums_to_minus_the_first_hitpoints_whatever_the_ru
             break
     assert terminated[0] and env.pop_metrics()["died"][0] == 1.0
     assert hurt_ticks > 0 and total == pytest.approx(-first / 99.0, abs=1e-5)
+
+
+def test_the_prayer_points_shaping_charges_each_point_drained_and_sums_to_minus_the_first_points():
+    """Potential-based (coef_prayer_points): with Protect from Missiles and Rigour held on, each tick a point drains
+    costs 1 / 99 on that tick (undiscounted), a tick with none drained costs nothing, and the run's terms add up to
+    -first points / 99 however it ends; the other terms are off."""
+    env = cave(seed=5, start_wave=63, coef_prayer_points=1.0, hitpoints_gamma=1.0, death_reward=0.0,
+               cleared_reward=0.0)
+    first = int(env.states[0]["p"]["levels"][PRAYER])
+    total, drained_ticks, quiet_ticks = 0.0, 0, 0
+    for t in range(3000):
+        before = int(env.states[0]["p"]["levels"][PRAYER])
+        heads = {"overhead": ST.OVERHEAD.missiles, "offensive": ST.OFFENSIVE.on} if t == 0 else {}
+        _, reward, terminated, truncated, _ = env.step(act(**heads))
+        after = int(env.states[0]["p"]["levels"][PRAYER])
+        if not terminated[0]:
+            assert reward[0] == pytest.approx((after - before) / 99.0, abs=1e-6)
+            drained_ticks += after < before
+            quiet_ticks += after == before
+        total += float(reward[0])
+        if terminated[0] or truncated[0]:
+            break
+    assert terminated[0] and drained_ticks > 10 and quiet_ticks > 0
+    assert total == pytest.approx(-first / 99.0, abs=1e-5)
 
 
 def test_a_wave_open_past_the_training_limit_ends_the_run_as_a_terminated_timeout():
