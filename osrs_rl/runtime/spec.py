@@ -512,12 +512,10 @@ class EncounterSpec:
         self._check_carried_fields()
         self._check_reward_terms()
         self._check_declarations()
-        unknown = [s for s in self.start_settings if s not in names]
-        if unknown:
-            raise ValueError(f"encounter {self.name!r}: start_settings {unknown} are not config fields of the spec")
-        unknown = [s for s in self.demo_settings if s not in names]
-        if unknown:
-            raise ValueError(f"encounter {self.name!r}: demo_settings {unknown} are not config fields of the spec")
+        for hook, settings in (("start_settings", self.start_settings), ("demo_settings", self.demo_settings)):
+            unknown = [s for s in settings if s not in names]
+            if unknown:
+                raise ValueError(f"encounter {self.name!r}: {hook} {unknown} are not config fields of the spec")
         if self.progress is not None and self.cell_key is None:
             raise ValueError(f"encounter {self.name!r} declares progress but no cell_key: an archive needs both")
         if any(f.derived for f in self.config_fields) and self.config_hook is None:
