@@ -8,8 +8,9 @@ Index (the order an encounter's input phase calls them in, before anyone's turn)
   2. gear         ``wear``: put on a whole loadout (one item per equipment slot) from the encounter's table;
   3. prayers      ``set_overhead`` (one overhead at a time), ``set_offensive`` (the offensive prayers of one
                   group, e.g. the one of the style just switched to) and ``clear_prayers``; ``click_overhead`` from a
-                  head's option; queries ``has_prayer``, ``overhead_style``, ``protected_from``; the legal clicks
-                  ``overhead_mask``, ``offensive_mask``;
+                  head's option, ``hold_overhead`` from a head whose option is the overhead wanted this tick;
+                  queries ``has_prayer``, ``overhead_style``, ``protected_from``; the legal clicks
+                  ``overhead_mask``, ``held_overhead_mask``, ``offensive_mask``;
   4. specials     ``can_special``: the energy check of a special (core.energy ``use_spec`` spends it);
   5. refresh      ``refresh_combat``: the live combat record = the worn loadout's record with current levels
                   and prayers, rebuilt before each roll that reads it.
@@ -107,6 +108,19 @@ def click_overhead(p, option, clicks):
 
 
 @njit(cache=True)
+def hold_overhead(p, option, prayers):
+    """An overhead head whose option is the overhead wanted on this tick (``prayers[option]``, ``NO_PRAYER`` for
+    none: ``overhead_clicks(options, keep="none")``): one click when it is not what is on, none when it is. The
+    rules are ``set_overhead``'s; only the default differs from ``click_overhead``: an option left at none
+    switches the overhead off, so a prayer stays on only while it is chosen tick after tick (a flick, on for the
+    tick an attack is decided, is free: core.prayer_drain)."""
+    wanted = prayers[option]
+    want = np.uint32(0) if wanted < 0 else np.uint32(1) << np.uint32(wanted)
+    if (np.uint32(p.active_prayers) & np.uint32(P.OVERHEADS_MASK)) != want:
+        set_overhead(p, wanted)
+
+
+@njit(cache=True)
 def set_offensive(p, group, wanted):
     """Click offensive prayers on: those of mask ``group`` go off and those of mask ``wanted`` (inside
     ``group``, e.g. the ones of the style about to attack) go on. Without prayer points the click changes
@@ -136,6 +150,17 @@ def overhead_mask(p, row, keep, magic, missiles, melee, off):
     row[missiles] = praying and not on_missiles
     row[melee] = praying and not on_melee
     row[off] = on_magic or on_missiles or on_melee
+
+
+@njit(cache=True)
+def held_overhead_mask(p, row, none, magic, missiles, melee):
+    """Write the legal options of a ``hold_overhead`` head into ``row``: none always; a protection prayer needs
+    prayer points, on already or not (OSRS wiki "Prayer")."""
+    praying = p.levels[PRAYER] > 0
+    row[none] = True
+    row[magic] = praying
+    row[missiles] = praying
+    row[melee] = praying
 
 
 @njit(cache=True)

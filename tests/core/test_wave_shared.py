@@ -122,6 +122,28 @@ def test_overhead_and_supply_clicks_from_head_options():
     assert st["supplies"][0].tolist() == [3, 0] and st["used"][0].tolist() == [1, 0]
 
 
+def test_a_held_overhead_head_clicks_only_when_the_wanted_overhead_differs():
+    """hold_overhead: the option is the overhead wanted this tick; none switches it off; a protection stays legal
+    while on, and none is legal without points."""
+    st = fresh()
+    p = st["p"][0]
+    held = (PI.NO_PRAYER, P.PROTECT_FROM_MAGIC, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MELEE)   # none, ...
+    PI.hold_overhead(p, 2, held)
+    assert PI.overhead_style(p) == STYLE_RANGED
+    row = np.zeros(4, dtype=np.bool_)
+    PI.held_overhead_mask(p, row, 0, 1, 2, 3)
+    assert row.all()
+    PI.hold_overhead(p, 2, held)
+    assert PI.overhead_style(p) == STYLE_RANGED                         # chosen again: still on, no toggle
+    PI.hold_overhead(p, 1, held)
+    assert PI.overhead_style(p) == STYLE_MAGIC
+    PI.hold_overhead(p, 0, held)
+    assert PI.overhead_style(p) == -1 and int(p["active_prayers"]) == 0
+    p["levels"][PRAYER] = 0
+    PI.held_overhead_mask(p, row, 0, 1, 2, 3)
+    assert row.tolist() == [True, False, False, False]
+
+
 def test_the_end_of_tick_counts_timers_down_and_drains_a_prayer_left_on():
     st = fresh()
     p = st["p"][0]

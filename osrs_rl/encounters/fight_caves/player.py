@@ -23,7 +23,7 @@ from osrs_rl.core.pending_hits import STYLE_RANGED
 from . import monsters as MON
 from . import state as ST
 
-_OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD)   # the prayer each overhead option clicks on; keep: none
+_OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD, keep="none")   # the overhead each option holds on
 
 
 @njit(cache=True)
@@ -32,10 +32,10 @@ def inputs(s, cfg, a):
     p = s.p
     PI.drink_option(p, s.supplies, s.supplies_used, a[ST.HEAD.drink], ST.DRINK_SUPPLY_0, cfg.supply_consumable,
                     cfg.consumables)
-    PI.click_overhead(p, a[ST.HEAD.overhead], _OVERHEAD_PRAYER)
+    PI.hold_overhead(p, a[ST.HEAD.overhead], _OVERHEAD_PRAYER)
     if a[ST.HEAD.offensive] == ST.OFFENSIVE.on:
         PI.set_offensive(p, cfg.offensive, cfg.offensive)
-    elif a[ST.HEAD.offensive] == ST.OFFENSIVE.off:
+    else:
         PI.clear_prayers(p, cfg.offensive)
 
 

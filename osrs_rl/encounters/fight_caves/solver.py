@@ -28,8 +28,6 @@ import numpy as np
 from numba import njit
 
 from osrs_rl.core import click_move as CM
-from osrs_rl.core import player_input as PI
-from osrs_rl.core import prayers as P
 from osrs_rl.core.collision import can_step
 from osrs_rl.core.hit_delay import edge_distance
 from osrs_rl.core.movement import in_melee_reach
@@ -45,7 +43,6 @@ BREW_AT = (1, 2)             # hitpoints at or below half their base
 RESTORE_AT = (1, 4)          # prayer below a quarter of its base
 RESTORE_RANGED = 10
 _OVERHEAD_OF = (ST.OVERHEAD.melee, ST.OVERHEAD.missiles, ST.OVERHEAD.magic)   # by pending-hit STYLE_*
-_PRAYER_OF = (P.PROTECT_FROM_MELEE, P.PROTECT_FROM_MISSILES, P.PROTECT_FROM_MAGIC)
 
 
 @njit(cache=True)
@@ -156,21 +153,15 @@ def decide(s, cfg, row, dist, queue):
         row[h] = 0
     # 1. overhead
     style = due_style(s, cfg)
-    if style >= 0:
-        if not PI.has_prayer(p, _PRAYER_OF[style]) and p.levels[PRAYER] > 0:
-            row[ST.HEAD.overhead] = _OVERHEAD_OF[style]
-    elif PI.overhead_style(p) >= 0:
-        row[ST.HEAD.overhead] = ST.OVERHEAD.off
-    # 2. attack or walk, Rigour on the tick it shoots
-    rigour = (np.uint32(p.active_prayers) & np.uint32(cfg.offensive)) != 0
+    if style >= 0 and p.levels[PRAYER] > 0:
+        row[ST.HEAD.overhead] = _OVERHEAD_OF[style]        # else none: the overhead goes off
+    # 2. attack or walk, Rigour on the tick it shoots (off otherwise)
     k = pick_target(s, cfg)
     if k >= 0:
         row[ST.HEAD.attack] = ST.ATTACK_SLOT_0 + k
-        if not rigour and p.levels[PRAYER] > 0:
+        if p.levels[PRAYER] > 0:
             row[ST.HEAD.offensive] = ST.OFFENSIVE.on
     else:
-        if rigour:
-            row[ST.HEAD.offensive] = ST.OFFENSIVE.off
         if p.attack_timer <= 1 and s.dest_x < 0:
             row[ST.HEAD.move] = walk_toward(s, cfg, dist, queue)
     # 3. supplies

@@ -67,7 +67,8 @@ SOLVER = ScriptedPolicy(
 
 SPEC = EncounterSpec(
     name="fight_caves",
-    version=3,               # 2: the hitpoints reward term (the state record grew); 3: the prayer points term
+    version=4,               # 2: the hitpoints reward term (the state record grew); 3: the prayer points term;
+                             # 4: the prayer heads hold (an option is the prayer wanted this tick), not toggle
     description="The TzHaar Fight Cave: 63 waves of TzHaar monsters, TzTok-Jad and his healers last",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

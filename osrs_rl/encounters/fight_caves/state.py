@@ -93,8 +93,10 @@ _SLOTS = tuple(f"slot_{k}" for k in range(MONSTER_SLOTS))
 HEADS = (
     ActionHead("move", CM.NUM_MOVES, CM.MOVE_LABELS),
     ActionHead("attack", 1 + MONSTER_SLOTS, ("none",) + _SLOTS),             # slot_k: monster slot k
-    ActionHead("overhead", 5, ("keep", "magic", "missiles", "melee", "off")),
-    ActionHead("offensive", 3, ("keep", "on", "off")),     # on: the kit's offensive prayer (Rigour)
+    # the prayers are held, not toggled: an option is the prayer wanted on this tick (core.player_input
+    # hold_overhead), so the no-op is none and a prayer stays on only while chosen; a flick is one choice
+    ActionHead("overhead", 4, ("none", "magic", "missiles", "melee")),
+    ActionHead("offensive", 2, ("off", "on")),             # on: the kit's offensive prayer (Rigour)
     ActionHead("drink", 1 + NUM_SUPPLIES, ("none",) + SUPPLY_NAMES),          # a dose of SUP_*
 )
 HEAD = head_index("HEAD", HEADS)

@@ -187,11 +187,11 @@ def mask(s, cfg, m):
     at[ST.ATTACK_NONE] = True
     for j in range(ST.MONSTER_SLOTS):
         at[ST.ATTACK_SLOT_0 + j] = PLY.can_attack(s, cfg, j)
-    # overhead: a prayer needs points; off needs one on; offensive: Rigour (core.player_input)
-    PI.overhead_mask(p, row[MASK_START.overhead:MASK_STOP.overhead], ST.OVERHEAD.keep, ST.OVERHEAD.magic,
-                     ST.OVERHEAD.missiles, ST.OVERHEAD.melee, ST.OVERHEAD.off)
-    PI.offensive_mask(p, row[MASK_START.offensive:MASK_STOP.offensive], ST.OFFENSIVE.keep, ST.OFFENSIVE.on,
-                      ST.OFFENSIVE.off, cfg.offensive, cfg.offensive)
+    # the prayers held this tick: none always, a prayer with points (core.player_input hold_overhead)
+    PI.held_overhead_mask(p, row[MASK_START.overhead:MASK_STOP.overhead], ST.OVERHEAD.none, ST.OVERHEAD.magic,
+                          ST.OVERHEAD.missiles, ST.OVERHEAD.melee)
+    row[MASK_START.offensive + ST.OFFENSIVE.off] = True
+    row[MASK_START.offensive + ST.OFFENSIVE.on] = p.levels[PRAYER] > 0
     # drink: a dose left and the potion timer ready; a restore only with prayer or a stat to restore
     ready = p.potion_timer <= 0
     dr = row[MASK_START.drink:MASK_STOP.drink]
