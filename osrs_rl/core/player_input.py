@@ -8,7 +8,8 @@ Index (the order an encounter's input phase calls them in, before anyone's turn)
   2. gear         ``wear``: put on a whole loadout (one item per equipment slot) from the encounter's table;
   3. prayers      ``set_overhead`` (one overhead at a time), ``set_offensive`` (the offensive prayers of one
                   group, e.g. the one of the style just switched to) and ``clear_prayers``; ``click_overhead`` from a
-                  head's option, ``hold_overhead`` from a head whose option is the overhead wanted this tick;
+                  head's option, ``hold_overhead`` from a head whose option is the overhead wanted this tick and
+                  ``one_tick_flick`` (the prayers on, clicked off and on again within the tick: no drain);
                   queries ``has_prayer``, ``overhead_style``, ``protected_from``; the legal clicks
                   ``overhead_mask``, ``held_overhead_mask``, ``offensive_mask``;
   4. specials     ``can_special``: the energy check of a special (core.energy ``use_spec`` spends it);
@@ -110,14 +111,23 @@ def click_overhead(p, option, clicks):
 @njit(cache=True)
 def hold_overhead(p, option, prayers):
     """An overhead head whose option is the overhead wanted on this tick (``prayers[option]``, ``NO_PRAYER`` for
-    none: ``overhead_clicks(options, keep="none")``): one click when it is not what is on, none when it is. The
-    rules are ``set_overhead``'s; only the default differs from ``click_overhead``: an option left at none
-    switches the overhead off, so a prayer stays on only while it is chosen tick after tick (a flick, on for the
-    tick an attack is decided, is free: core.prayer_drain)."""
+    none: ``overhead_clicks(options, keep="none")``): a click when it is not what is on. The rules are
+    ``set_overhead``'s; only the default differs from ``click_overhead``: an option left at none switches the
+    overhead off, so a prayer stays on only while it is chosen tick after tick (with ``one_tick_flick``, for
+    free)."""
     wanted = prayers[option]
     want = np.uint32(0) if wanted < 0 else np.uint32(1) << np.uint32(wanted)
     if (np.uint32(p.active_prayers) & np.uint32(P.OVERHEADS_MASK)) != want:
         set_overhead(p, wanted)
+
+
+@njit(cache=True)
+def one_tick_flick(p):
+    """Every prayer on was clicked off and on again within this tick (the game's 1-tick flick): the drain timer
+    is queued anew, so it does not run this tick (core.prayer_drain). For heads that choose the prayers wanted
+    each tick; the player makes whatever clicks keep them up for free."""
+    if p.active_prayers != 0:
+        p.prayer_was_on = 0
 
 
 @njit(cache=True)

@@ -12,8 +12,12 @@ prayer-flicking to not drain prayer points" (osrs-docs.com "Timers") [M]; the OS
 flicked prayers cost "minimal to no" points. So a prayer that is on for one tick after none was costs
 nothing, while switching from one prayer to another keeps the timer running (the new set drains at
 once). ``prayer_was_on`` remembers whether any prayer was on when the last tick ended.
-APPROXIMATION: the game lets a player click twice in one tick (off and on again) to keep a prayer on
-every tick for free; an encounter whose actions allow one click a tick can flick every other tick.
+The same rule lets a player keep prayers on for free: clicked off and on again within one tick, they
+queue the timer anew on that tick, so it never runs (the "1-tick flick"; PufferLib PR 689 has it as
+its explicit off-then-on prayer commands). core.player_input ``one_tick_flick`` is that double click,
+for encounters whose heads choose the prayers wanted each tick. APPROXIMATION (less than the game,
+never more): an encounter whose heads take one click a tick (toggles) can flick for free only every
+other tick.
 
 Comparison: the counter loses a point when it is >= the resistance. That is the only rule under which
 this simulation lasts exactly ``getPrayerTicks`` ticks for every input (dps-calc

@@ -28,7 +28,9 @@ _OVERHEAD_PRAYER = PI.overhead_clicks(ST.OVERHEAD, keep="none")   # the overhead
 
 @njit(cache=True)
 def inputs(s, cfg, a):
-    """The tick's clicks: a dose, the overhead, the offensive prayer."""
+    """The tick's clicks: a dose, the overhead and the offensive prayer wanted this tick (the heads hold: an
+    option is the prayer wanted, none turns it off), kept up by the 1-tick flick (core.prayer_drain: a prayer
+    clicked off and on within a tick drains nothing)."""
     p = s.p
     PI.drink_option(p, s.supplies, s.supplies_used, a[ST.HEAD.drink], ST.DRINK_SUPPLY_0, cfg.supply_consumable,
                     cfg.consumables)
@@ -37,6 +39,7 @@ def inputs(s, cfg, a):
         PI.set_offensive(p, cfg.offensive, cfg.offensive)
     else:
         PI.clear_prayers(p, cfg.offensive)
+    PI.one_tick_flick(p)       # the prayers chosen are kept up by clicking them off and on within the tick: free
 
 
 @implements(CM.floor, ST.STATE_DTYPE)

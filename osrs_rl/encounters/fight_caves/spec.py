@@ -68,7 +68,8 @@ SOLVER = ScriptedPolicy(
 SPEC = EncounterSpec(
     name="fight_caves",
     version=4,               # 2: the hitpoints reward term (the state record grew); 3: the prayer points term;
-                             # 4: the prayer heads hold (an option is the prayer wanted this tick), not toggle
+                             # 4: the prayer heads hold (an option is the prayer wanted this tick), kept up
+                             # by the 1-tick flick (core.prayer_drain)
     description="The TzHaar Fight Cave: 63 waves of TzHaar monsters, TzTok-Jad and his healers last",
     state_dtype=ST.STATE_DTYPE,
     config_fields=ST.CONFIG_FIELDS,

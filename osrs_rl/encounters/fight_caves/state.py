@@ -94,7 +94,7 @@ HEADS = (
     ActionHead("move", CM.NUM_MOVES, CM.MOVE_LABELS),
     ActionHead("attack", 1 + MONSTER_SLOTS, ("none",) + _SLOTS),             # slot_k: monster slot k
     # the prayers are held, not toggled: an option is the prayer wanted on this tick (core.player_input
-    # hold_overhead), so the no-op is none and a prayer stays on only while chosen; a flick is one choice
+    # hold_overhead), kept up by the game's 1-tick flick (clicked off and on within the tick: no drain)
     ActionHead("overhead", 4, ("none", "magic", "missiles", "melee")),
     ActionHead("offensive", 2, ("off", "on")),             # on: the kit's offensive prayer (Rigour)
     ActionHead("drink", 1 + NUM_SUPPLIES, ("none",) + SUPPLY_NAMES),          # a dose of SUP_*
