@@ -2,7 +2,7 @@
 
 import os as _os
 
-__version__ = "0.6.0"
+__version__ = "0.6.1"
 
 # Torch's OpenMP threads spin while they wait for each other; when another process holds one of their
 # cores every parallel product waits a time slice. Passive waiting (set before torch loads OpenMP; a

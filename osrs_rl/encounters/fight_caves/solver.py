@@ -12,10 +12,9 @@ its own stats and supplies); never the RNG. Each tick, per env:
      timer at 1 or below (it counts down at the start of its turn) and no stun, TzTok-Jad by his tell (its style,
      released when the windup reaches 0: core.jad); several: the style of the largest max hit. An adjacent
      Tok-Xil, Ket-Zek or Jad may melee instead (half the time): it is prayed for its distance style. With nothing
-     due it switches the overhead off: a prayer on for a tick after none costs nothing (core.prayer_drain), so
-     these flicks cost no points;
+     due it chooses none (the heads hold, and a prayer chosen is kept up by the 1-tick flick: free either way);
   2. attack: the nearest monster the weapon reaches now (a healing Yt-HurKot first, to draw it off Jad), with
-     Rigour on in the tick it shoots and off after; with none in reach it walks to the nearest tile (by the cave's
+     Rigour on in the tick it shoots; with none in reach it walks to the nearest tile (by the cave's
      floor, around the rock: a breadth-first search) from which its weapon reaches one out of its melee reach;
   3. supplies: a brew at or below ``BREW_AT`` of its hitpoints, a restore below ``RESTORE_AT`` of its prayer or
      with ranged drained ``RESTORE_RANGED`` below base (brews drain it).
